@@ -1,0 +1,1 @@
+"""The cardsmith rules language: load -> schema -> parse -> check -> compile."""

@@ -1,0 +1,208 @@
+"""Typed AST for expressions and statements.
+
+Nodes keep the span of their first token in the rule file. The checker fills
+`ty` on expressions; the compiler reads only checked nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Span
+
+
+@dataclass(eq=False)
+class Node:
+    span: Span
+
+
+@dataclass(eq=False)
+class Expr(Node):
+    ty: Any = field(default=None, init=False)
+
+
+@dataclass(eq=False)
+class Const(Expr):
+    value: Any  # int, float, str, bool or None
+
+
+@dataclass(eq=False)
+class Name(Expr):
+    id: str
+    # Filled by the checker: what the name refers to (kind, detail).
+    ref: Any = field(default=None, init=False)
+
+
+@dataclass(eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(eq=False)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    func: str
+    args: list[Expr]
+    ref: Any = field(default=None, init=False)
+
+
+@dataclass(eq=False)
+class Lambda(Expr):
+    param: str
+    body: Expr
+
+
+@dataclass(eq=False)
+class Let(Expr):
+    bindings: list[tuple[str, Expr]]
+    body: Expr
+
+
+@dataclass(eq=False)
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@dataclass(eq=False)
+class BinOp(Expr):
+    op: str  # + - * / // %
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Compare(Expr):
+    first: Expr
+    rest: list[tuple[str, Expr]]  # ops: == != < > <= >= in notin
+
+
+@dataclass(eq=False)
+class BoolOp(Expr):
+    op: str  # and / or
+    values: list[Expr]
+
+
+@dataclass(eq=False)
+class Not(Expr):
+    value: Expr
+
+
+@dataclass(eq=False)
+class Neg(Expr):
+    value: Expr
+
+
+@dataclass(eq=False)
+class ListLit(Expr):
+    items: list[Expr]
+
+
+@dataclass(eq=False)
+class Comp(Expr):
+    """A list comprehension, or a generator passed as a call's only argument."""
+
+    elem: Expr
+    var: str
+    iter: Expr
+    cond: Expr | None
+
+
+# ------------------------------------------------------------------ statements
+
+
+@dataclass(eq=False)
+class Stmt(Node):
+    pass
+
+
+@dataclass(eq=False)
+class ZoneRef(Node):
+    name: str
+    index: Expr | None
+    ref: Any = field(default=None, init=False)
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    name: str
+    index: Expr | None
+    op: str  # = += -=
+    value: Expr
+    ref: Any = field(default=None, init=False)
+
+
+@dataclass(eq=False)
+class LetStmt(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
+class Move(Stmt):
+    cards: Expr
+    dest: ZoneRef
+    bottom: bool
+
+
+@dataclass(eq=False)
+class Deal(Stmt):
+    count: Expr
+    src: ZoneRef
+    dest: ZoneRef
+
+
+@dataclass(eq=False)
+class Shuffle(Stmt):
+    zone: ZoneRef
+
+
+@dataclass(eq=False)
+class Goto(Stmt):
+    phase: str
+
+
+@dataclass(eq=False)
+class EndDeal(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Eliminate(Stmt):
+    player: Expr
+
+
+@dataclass(eq=False)
+class Do(Stmt):
+    proc: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Log(Stmt):
+    """A public announcement; each `{}` in the text is filled by the next value."""
+
+    text: str
+    values: list[Expr]
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    cond: Expr
+    then: list[Stmt]
+    other: list[Stmt]
+
+
+@dataclass(eq=False)
+class For(Stmt):
+    var: str
+    iter: Expr
+    body: list[Stmt]

@@ -1,0 +1,237 @@
+"""The expression language's function library: signatures and implementations.
+
+Each entry says how many arguments a function takes, how the checker types a
+call, and which Python helper the compiled code calls. The helpers raise
+`RuleRuntimeError` with a plain message when a rule asks for the impossible
+(the maximum of nothing); the engine adds the location.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import types as T
+
+
+class RuleRuntimeError(Exception):
+    """A rule did something impossible while the game ran."""
+
+
+# ---------------------------------------------------------------- helpers used by compiled code
+
+
+def f_max(*args: Any) -> Any:
+    xs = args[0] if len(args) == 1 else args
+    if not xs:
+        raise RuleRuntimeError("max() of an empty list")
+    return max(xs)
+
+
+def f_min(*args: Any) -> Any:
+    xs = args[0] if len(args) == 1 else args
+    if not xs:
+        raise RuleRuntimeError("min() of an empty list")
+    return min(xs)
+
+
+def f_max_by(xs: Sequence[Any], key: Callable[[Any], Any]) -> Any:
+    if not xs:
+        raise RuleRuntimeError("max_by() of an empty list")
+    return max(xs, key=key)
+
+
+def f_min_by(xs: Sequence[Any], key: Callable[[Any], Any]) -> Any:
+    if not xs:
+        raise RuleRuntimeError("min_by() of an empty list")
+    return min(xs, key=key)
+
+
+def f_all_max_by(xs: Sequence[Any], key: Callable[[Any], Any]) -> list[Any]:
+    if not xs:
+        return []
+    keys = [key(x) for x in xs]
+    best = max(keys)
+    return [x for x, k in zip(xs, keys) if k == best]
+
+
+def f_all_min_by(xs: Sequence[Any], key: Callable[[Any], Any]) -> list[Any]:
+    if not xs:
+        return []
+    keys = [key(x) for x in xs]
+    best = min(keys)
+    return [x for x, k in zip(xs, keys) if k == best]
+
+
+def f_first(xs: Sequence[Any]) -> Any:
+    if not xs:
+        raise RuleRuntimeError("first() of an empty list")
+    return xs[0]
+
+
+def f_last(xs: Sequence[Any]) -> Any:
+    if not xs:
+        raise RuleRuntimeError("last() of an empty list")
+    return xs[-1]
+
+
+def f_top(xs: Sequence[Any], n: int) -> list[Any]:
+    if n < 0:
+        raise RuleRuntimeError(f"top() of {n} cards")
+    return list(xs[len(xs) - n:]) if n else []
+
+
+def f_bottom(xs: Sequence[Any], n: int) -> list[Any]:
+    if n < 0:
+        raise RuleRuntimeError(f"bottom() of {n} cards")
+    return list(xs[:n])
+
+
+def f_count(xs: Sequence[Any], pred: Callable[[Any], Any] | None = None) -> int:
+    if pred is None:
+        return len(xs)
+    return sum(1 for x in xs if pred(x))
+
+
+def f_sort_by(xs: Iterable[Any], key: Callable[[Any], Any]) -> list[Any]:
+    return sorted(xs, key=key)
+
+
+def f_group_by(xs: Iterable[Any], key: Callable[[Any], Any]) -> list[list[Any]]:
+    groups: dict[Any, list[Any]] = {}
+    for x in xs:
+        groups.setdefault(key(x), []).append(x)
+    return list(groups.values())
+
+
+def f_unique(xs: Iterable[Any]) -> list[Any]:
+    return list(dict.fromkeys(xs))
+
+
+def f_index_of(xs: Sequence[Any], x: Any) -> int:
+    try:
+        return list(xs).index(x)
+    except ValueError:
+        return -1
+
+
+def f_div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise RuleRuntimeError("division by zero")
+    return a / b
+
+
+def f_floordiv(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise RuleRuntimeError("division by zero")
+    return a // b
+
+
+def f_mod(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise RuleRuntimeError("modulo by zero")
+    return a % b
+
+
+def f_at(xs: Any, i: Any) -> Any:
+    try:
+        return xs[i]
+    except (IndexError, KeyError, TypeError):
+        raise RuleRuntimeError(f"no entry {i!r} in {_short(xs)}") from None
+
+
+def _short(xs: Any) -> str:
+    text = repr(list(xs) if isinstance(xs, tuple) else xs)
+    return text if len(text) < 60 else text[:57] + "..."
+
+
+def f_range(a: int, b: int) -> list[int]:
+    if b - a > 100_000:
+        raise RuleRuntimeError("range() of more than 100000 numbers")
+    return list(range(a, b))
+
+
+def f_floor(x: Any) -> int:
+    return int(x // 1)
+
+
+def f_ceil(x: Any) -> int:
+    return int(-((-x) // 1))
+
+
+def f_flatten(xss: Iterable[Iterable[Any]]) -> list[Any]:
+    return [x for xs in xss for x in xs]
+
+
+# ---------------------------------------------------------------- signatures for the checker
+
+
+@dataclass(frozen=True)
+class LibFunc:
+    name: str
+    min_args: int
+    max_args: int
+    py: str  # the name the compiled code calls
+    # (argument types, lambda-param type for arg i) -> result type or an error message
+    sig: str
+    doc: str
+
+
+def _lib(name: str, lo: int, hi: int, py: str, sig: str, doc: str) -> LibFunc:
+    return LibFunc(name, lo, hi, py, sig, doc)
+
+
+# `sig` is read by the checker: a small signature language
+#   L = any list, E = its element type, F = a one-parameter function of E
+#   N = number, I = int, P = player, C = card, B = bool, X = any value
+LIBRARY: dict[str, LibFunc] = {f.name: f for f in [
+    _lib("len", 1, 1, "len", "L->I", "number of items in a list or zone"),
+    _lib("count", 1, 2, "f_count", "L,F?->I", "count(xs) items, or count(xs, x => cond) matching ones"),
+    _lib("sum", 1, 1, "sum", "L[N]->E", "sum of a list of numbers"),
+    _lib("max", 1, 9, "f_max", "max", "largest of a list, or of several arguments"),
+    _lib("min", 1, 9, "f_min", "max", "smallest of a list, or of several arguments"),
+    _lib("max_by", 2, 2, "f_max_by", "L,F->E", "item with the largest key; the first one on ties"),
+    _lib("min_by", 2, 2, "f_min_by", "L,F->E", "item with the smallest key; the first one on ties"),
+    _lib("all_max_by", 2, 2, "f_all_max_by", "L,F->L", "every item sharing the largest key"),
+    _lib("all_min_by", 2, 2, "f_all_min_by", "L,F->L", "every item sharing the smallest key"),
+    _lib("sort_by", 2, 2, "f_sort_by", "L,F->L", "the list sorted by a key, smallest first (stable)"),
+    _lib("sort", 1, 1, "sorted", "L->L", "the list sorted, smallest first"),
+    _lib("reverse", 1, 1, "f_reverse", "L->L", "the list in reverse order"),
+    _lib("any", 1, 1, "any", "L[B]->B", "true if any item is true"),
+    _lib("all", 1, 1, "all", "L[B]->B", "true if every item is true (also for an empty list)"),
+    _lib("first", 1, 1, "f_first", "L->E", "first item (the bottom card of a zone; the first card played)"),
+    _lib("last", 1, 1, "f_last", "L->E", "last item (the top card of a zone; the last card played)"),
+    _lib("top", 2, 2, "f_top", "L,I->L", "the last n items: the top n cards of a pile"),
+    _lib("bottom", 2, 2, "f_bottom", "L,I->L", "the first n items: the bottom n cards of a pile"),
+    _lib("group_by", 2, 2, "f_group_by", "L,F->LL", "lists of items sharing a key, in first-seen order"),
+    _lib("unique", 1, 1, "f_unique", "L->L", "the list without repeats, first occurrences kept"),
+    _lib("flatten", 1, 1, "f_flatten", "LL->L", "a list of lists joined into one list"),
+    _lib("index_of", 2, 2, "f_index_of", "L,E->I", "position of an item (0 = first), or -1"),
+    _lib("range", 2, 2, "f_range", "I,I->LI", "range(a, b): the whole numbers a, a+1, ..., b-1"),
+    _lib("abs", 1, 1, "abs", "N->N", "absolute value"),
+    _lib("floor", 1, 1, "f_floor", "N->I", "round down to a whole number"),
+    _lib("ceil", 1, 1, "f_ceil", "N->I", "round up to a whole number"),
+    _lib("left", 1, 1, "", "P->P", "the seat to the player's left (the next seat clockwise)"),
+    _lib("right", 1, 1, "", "P->P", "the seat to the player's right (the previous seat)"),
+    _lib("next_active", 1, 1, "", "P->P", "the next player clockwise who is still in the match"),
+    _lib("is_active", 1, 1, "", "P->B", "true if the player is still in the match"),
+    _lib("played_by", 1, 1, "", "C->P", "the player whose action last moved this card"),
+]}
+
+
+def f_reverse(xs: Iterable[Any]) -> list[Any]:
+    return list(reversed(list(xs)))
+
+
+RUNTIME_HELPERS: dict[str, Any] = {
+    "len": len, "sum": sum, "any": any, "all": all, "abs": abs, "sorted": sorted,
+    "f_max": f_max, "f_min": f_min, "f_max_by": f_max_by, "f_min_by": f_min_by,
+    "f_all_max_by": f_all_max_by, "f_all_min_by": f_all_min_by, "f_first": f_first, "f_last": f_last,
+    "f_top": f_top, "f_bottom": f_bottom, "f_count": f_count, "f_sort_by": f_sort_by,
+    "f_group_by": f_group_by, "f_unique": f_unique, "f_index_of": f_index_of, "f_div": f_div,
+    "f_floordiv": f_floordiv, "f_mod": f_mod, "f_at": f_at, "f_range": f_range, "f_floor": f_floor,
+    "f_ceil": f_ceil, "f_flatten": f_flatten, "f_reverse": f_reverse, "RuleRuntimeError": RuleRuntimeError,
+}
+
+_ = T  # types are referenced by the checker through this module's signatures

@@ -1,0 +1,294 @@
+"""Expression and statement parsing: Lark (LALR) into the typed AST.
+
+The grammar lives in `grammar.lark`. Positions reported by Lark are relative
+to the expression text; `ScalarText.span_at` maps them into the rule file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast as A
+from .diagnostics import Diagnostic, Span
+
+_GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+_PARSER = Lark(_GRAMMAR, parser="lalr", start=["expression", "statement"], propagate_positions=True,
+               maybe_placeholders=True)
+
+# Limits against hostile input; the CLI may raise them.
+MAX_EXPR_CHARS = 4000
+MAX_EXPR_DEPTH = 60
+
+Locate = Callable[[int, int], Span]
+
+_TOKEN_WORDS = {
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
+    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'", "EQUAL": "'='",
+    "LESSTHAN": "'<'", "MORETHAN": "'>'", "SEMICOLON": "';'", "NAME": "a name", "NUMBER": "a number",
+    "STRING": "a string", "$END": "the end of the expression",
+}
+
+
+def _describe(expected: set[str]) -> str:
+    words = []
+    for t in sorted(expected):
+        if t in _TOKEN_WORDS:
+            words.append(_TOKEN_WORDS[t])
+        elif t.startswith("__ANON") or t.startswith("_"):
+            continue
+        else:
+            words.append(f"'{t.lower()}'")
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words) if words else "something else"
+
+
+class _Build(Transformer):  # type: ignore[type-arg]
+    def __init__(self, locate: Locate):
+        super().__init__()
+        self.locate = locate
+
+    def _span(self, meta_or_tok: Any) -> Span:
+        if isinstance(meta_or_tok, Token):
+            return self.locate(meta_or_tok.line or 1, meta_or_tok.column or 1)
+        if getattr(meta_or_tok, "empty", True):
+            return self.locate(1, 1)
+        return self.locate(meta_or_tok.line, meta_or_tok.column)
+
+    # ---- atoms
+    @v_args(meta=True)
+    def number(self, meta: Any, c: list[Any]) -> A.Expr:
+        t = str(c[0])
+        return A.Const(self._span(meta), float(t) if "." in t else int(t))
+
+    @v_args(meta=True)
+    def string(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Const(self._span(meta), str(c[0])[1:-1])
+
+    @v_args(meta=True)
+    def true(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Const(self._span(meta), True)
+
+    @v_args(meta=True)
+    def false(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Const(self._span(meta), False)
+
+    @v_args(meta=True)
+    def none(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Const(self._span(meta), None)
+
+    @v_args(meta=True)
+    def name(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Name(self._span(meta), str(c[0]))
+
+    @v_args(meta=True)
+    def list_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.ListLit(self._span(meta), [x for x in c if x is not None])
+
+    @v_args(meta=True)
+    def list_comp(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Comp(self._span(meta), c[0], str(c[1]), c[2], c[3])
+
+    # ---- postfix
+    @v_args(meta=True)
+    def attr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Attr(self._span(c[1]), c[0], str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Index(self._span(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def call(self, meta: Any, c: list[Any]) -> A.Expr:
+        args = c[1] if c[1] is not None else []
+        return A.Call(self._span(meta), str(c[0]), args)
+
+    def arguments(self, c: list[Any]) -> list[A.Expr]:
+        return list(c)
+
+    @v_args(meta=True)
+    def gen_argument(self, meta: Any, c: list[Any]) -> list[A.Expr]:
+        return [A.Comp(self._span(meta), c[0], str(c[1]), c[2], c[3])]
+
+    # ---- operators
+    def _bin(op: str) -> Any:  # noqa: N805
+        @v_args(meta=True)
+        def f(self: _Build, meta: Any, c: list[Any]) -> A.Expr:
+            return A.BinOp(self._span(meta), op, c[0], c[1])
+        return f
+
+    add = _bin("+")
+    sub = _bin("-")
+    mul = _bin("*")
+    div = _bin("/")
+    floordiv = _bin("//")
+    mod = _bin("%")
+
+    @v_args(meta=True)
+    def neg(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Neg(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def not_op(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Not(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def and_op(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.BoolOp(self._span(meta), "and", list(c))
+
+    @v_args(meta=True)
+    def or_op(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.BoolOp(self._span(meta), "or", list(c))
+
+    def comp_op(self, c: list[Any]) -> str:
+        return "notin" if len(c) == 2 else str(c[0])
+
+    @v_args(meta=True)
+    def compare(self, meta: Any, c: list[Any]) -> A.Expr:
+        rest = [(c[i], c[i + 1]) for i in range(1, len(c), 2)]
+        return A.Compare(self._span(meta), c[0], rest)
+
+    @v_args(meta=True)
+    def if_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.IfExpr(self._span(meta), c[0], c[1], c[2])
+
+    @v_args(meta=True)
+    def lambda_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Lambda(self._span(meta), str(c[0]), c[1])
+
+    def binding(self, c: list[Any]) -> tuple[str, A.Expr]:
+        return (str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def let_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Let(self._span(meta), list(c[:-1]), c[-1])
+
+    # ---- statements
+    @v_args(meta=True)
+    def target(self, meta: Any, c: list[Any]) -> tuple[str, A.Expr | None, Span]:
+        return (str(c[0]), c[1] if len(c) > 1 else None, self._span(meta))
+
+    def _assign(self, op: str, c: list[Any]) -> A.Stmt:
+        name, idx, span = c[0]
+        return A.Assign(span, name, idx, op, c[1])
+
+    def assign(self, c: list[Any]) -> A.Stmt:
+        return self._assign("=", c)
+
+    def add_assign(self, c: list[Any]) -> A.Stmt:
+        return self._assign("+=", c)
+
+    def sub_assign(self, c: list[Any]) -> A.Stmt:
+        return self._assign("-=", c)
+
+    @v_args(meta=True)
+    def let_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.LetStmt(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def zone(self, meta: Any, c: list[Any]) -> A.ZoneRef:
+        return A.ZoneRef(self._span(meta), str(c[0]), c[1] if len(c) > 1 else None)
+
+    def place_top(self, c: list[Any]) -> tuple[A.ZoneRef, bool]:
+        return (c[0], False)
+
+    def place_bottom(self, c: list[Any]) -> tuple[A.ZoneRef, bool]:
+        return (c[0], True)
+
+    @v_args(meta=True)
+    def move(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Move(self._span(meta), c[0], c[1][0], c[1][1])
+
+    @v_args(meta=True)
+    def deal(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Deal(self._span(meta), c[0], c[1], c[2])
+
+    @v_args(meta=True)
+    def shuffle(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Shuffle(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def goto(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Goto(self._span(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def end_deal(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.EndDeal(self._span(meta))
+
+    @v_args(meta=True)
+    def eliminate(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Eliminate(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def do_proc(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Do(self._span(meta), str(c[0]), c[1] if c[1] is not None else [])
+
+    @v_args(meta=True)
+    def log(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Log(self._span(meta), str(c[0])[1:-1], list(c[1:]))
+
+
+def _depth(text: str) -> int:
+    depth = best = 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")]":
+            depth -= 1
+    return best
+
+
+def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any:
+    """Parse `text` as an expression or statement; None (and a diagnostic) on error."""
+    if len(text) > MAX_EXPR_CHARS:
+        diags.append(Diagnostic("P003", locate(1, 1),
+                                f"{'expression' if start == 'expression' else 'statement'} is longer "
+                                f"than {MAX_EXPR_CHARS} characters",
+                                "split it with `define:` functions"))
+        return None
+    if _depth(text) > MAX_EXPR_DEPTH:
+        diags.append(Diagnostic("P004", locate(1, 1), f"brackets nested deeper than {MAX_EXPR_DEPTH}"))
+        return None
+    what = "expression" if start == "expression" else "statement"
+    try:
+        tree = _PARSER.parse(text, start=start)
+    except UnexpectedEOF as e:
+        lines = text.splitlines() or [""]
+        diags.append(Diagnostic("P001", locate(len(lines), len(lines[-1]) + 1),
+                                f"the {what} ends too early; expected {_describe(set(e.expected))}"))
+        return None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            span = locate(len(lines), len(lines[-1]) + 1)
+            got = "the end"
+        else:
+            span = locate(e.line, e.column)
+            got = repr(str(tok))
+        hint = None
+        if str(tok) in {"in"} and "SEMICOLON" in e.expected:
+            hint = "a let binding ends with ';': let x = 1; x + 1"
+        diags.append(Diagnostic("P001", span, f"unexpected {got} in {what}; expected "
+                                f"{_describe(set(e.expected))}", hint))
+        return None
+    except UnexpectedCharacters as e:
+        diags.append(Diagnostic("P002", locate(e.line, e.column),
+                                f"unexpected character {text[e.pos_in_stream]!r} in {what}"))
+        return None
+    except UnexpectedInput as e:  # pragma: no cover - other lark errors
+        diags.append(Diagnostic("P001", locate(getattr(e, "line", 1), getattr(e, "column", 1)),
+                                f"cannot parse {what}"))
+        return None
+    try:
+        return _Build(locate).transform(tree)
+    except RecursionError:
+        diags.append(Diagnostic("P004", locate(1, 1), "expression nested too deeply"))
+        return None

@@ -1,0 +1,177 @@
+"""YAML loading that keeps a position for every key and value.
+
+PyYAML's composer gives nodes with marks; we turn them into small `Y*` nodes
+so later stages can point at `file:line:col` of any value, including a
+column inside an expression string. Only the plain YAML types are accepted:
+a tag that would build a Python object is a located error, never obeyed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostic, Span
+
+_STANDARD_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+}
+
+# Limits against hostile files; the CLI may raise them.
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+
+
+@dataclass(eq=False)
+class YNode:
+    span: Span
+
+
+@dataclass(eq=False)
+class YScalar(YNode):
+    value: Any
+    style: str | None = None
+    # For block scalars: the file line and column where each text line starts.
+    line_starts: list[tuple[int, int]] = field(default_factory=list)
+
+    def span_at(self, line: int, col: int) -> Span:
+        """File span of position (line, col), 1-based, inside the scalar's text."""
+        if self.line_starts and 1 <= line <= len(self.line_starts):
+            fl, fc = self.line_starts[line - 1]
+            return Span(self.span.file, fl, fc + col - 1)
+        if line == 1:
+            shift = 1 if self.style in ("'", '"') else 0
+            return Span(self.span.file, self.span.line, self.span.col + shift + col - 1)
+        return self.span
+
+
+@dataclass(eq=False)
+class YMap(YNode):
+    items: dict[str, tuple[YScalar, YNode]] = field(default_factory=dict)
+
+    def get(self, key: str) -> YNode | None:
+        kv = self.items.get(key)
+        return kv[1] if kv else None
+
+
+@dataclass(eq=False)
+class YList(YNode):
+    items: list[YNode] = field(default_factory=list)
+
+
+class _Converter:
+    def __init__(self, file: str, source: str, diags: list[Diagnostic]):
+        self.file = file
+        self.lines = source.splitlines()
+        self.diags = diags
+        self.count = 0
+        self.ctor = yaml.SafeLoader("")
+
+    def span(self, mark: Any) -> Span:
+        return Span(self.file, mark.line + 1, mark.column + 1)
+
+    def error(self, code: str, node: Any, msg: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(code, self.span(node.start_mark), msg, hint))
+
+    def convert(self, node: Any, depth: int = 0) -> YNode:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _TooBig(self.span(node.start_mark))
+        if depth > MAX_DEPTH:
+            raise _TooDeep(self.span(node.start_mark))
+        if node.tag not in _STANDARD_TAGS:
+            self.error("E001", node, f"YAML tag {node.tag!r} is not allowed in a rule file",
+                       "use plain YAML values: strings, numbers, booleans, lists and mappings")
+            return YScalar(self.span(node.start_mark), None)
+        if isinstance(node, yaml.ScalarNode):
+            value = self.ctor.construct_object(node)
+            sc = YScalar(self.span(node.start_mark), value, node.style)
+            if node.style in ("|", ">"):
+                sc.line_starts = self._block_lines(node, str(value))
+            return sc
+        if isinstance(node, yaml.SequenceNode):
+            return YList(self.span(node.start_mark), [self.convert(n, depth + 1) for n in node.value])
+        assert isinstance(node, yaml.MappingNode)
+        m = YMap(self.span(node.start_mark))
+        for knode, vnode in node.value:
+            key = self.convert(knode, depth + 1)
+            if not isinstance(key, YScalar) or isinstance(key.value, (list, dict)):
+                self.error("E002", knode, "a mapping key must be a plain value")
+                continue
+            kstr = str(key.value) if key.value is not None else "null"
+            if kstr in m.items:
+                self.error("E003", knode, f"duplicate key {kstr!r}",
+                           f"first given at line {m.items[kstr][0].span.line}")
+                continue
+            m.items[kstr] = (key, self.convert(vnode, depth + 1))
+        return m
+
+    def _block_lines(self, node: Any, text: str) -> list[tuple[int, int]]:
+        first = node.start_mark.line + 1  # content starts on the line after the indicator
+        starts: list[tuple[int, int]] = []
+        indent = None
+        for i in range(first, min(node.end_mark.line + 1, len(self.lines))):
+            raw = self.lines[i]
+            if raw.strip():
+                ind = len(raw) - len(raw.lstrip(" "))
+                indent = ind if indent is None else min(indent, ind)
+        indent = indent or 0
+        for i in range(first, min(node.end_mark.line + 1, len(self.lines))):
+            starts.append((i + 1, indent + 1))
+        return starts
+
+
+class _TooBig(Exception):
+    def __init__(self, span: Span):
+        self.span = span
+
+
+class _TooDeep(Exception):
+    def __init__(self, span: Span):
+        self.span = span
+
+
+def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
+    """Parse YAML text into Y-nodes; problems go to `diags`."""
+    try:
+        root = yaml.compose(source, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
+        diags.append(Diagnostic("E000", span, f"YAML syntax: {e.problem or e.context}"))
+        return None
+    except yaml.YAMLError as e:
+        diags.append(Diagnostic("E000", Span(file, 1, 1), f"YAML syntax: {e}"))
+        return None
+    if root is None:
+        diags.append(Diagnostic("E004", Span(file, 1, 1), "the rule file is empty"))
+        return None
+    conv = _Converter(file, source, diags)
+    try:
+        return conv.convert(root)
+    except _TooBig as e:
+        diags.append(Diagnostic("E005", e.span, f"the file has more than {MAX_NODES} YAML values",
+                                "aliases that expand into huge trees are refused"))
+    except _TooDeep as e:
+        diags.append(Diagnostic("E006", e.span, f"YAML nesting deeper than {MAX_DEPTH} levels"))
+    return None
+
+
+def plain(node: YNode | None) -> Any:
+    """The node as plain Python data (positions dropped)."""
+    if node is None:
+        return None
+    if isinstance(node, YScalar):
+        return node.value
+    if isinstance(node, YList):
+        return [plain(n) for n in node.items]
+    assert isinstance(node, YMap)
+    return {kn.value: plain(v) for kn, v in node.items.values()}

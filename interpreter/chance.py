@@ -1,0 +1,37 @@
+"""Chance: shuffles are the only random events.
+
+A state made with a seed resolves shuffles itself (fast, reproducible). A
+state made without one stops at each shuffle as a chance node, OpenSpiel
+style: `chance_outcomes()` lists the cards that can come next, one position
+at a time, each equally likely.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+class NeedChance(Exception):
+    """Raised inside a step when the next chance outcome has not been given yet."""
+
+    def __init__(self, options: list[int]):
+        self.options = options
+
+
+def shuffle(s: Any, zi: int) -> None:
+    zone = s.z[zi]
+    if s.rng is not None:
+        r = random.Random(s.rng)
+        r.shuffle(zone)
+        s.rng = r.getrandbits(64)
+        return
+    # Explicit chance: choose the card for each position from the top down.
+    q = s.chance_queue
+    for i in range(len(zone) - 1, 0, -1):
+        if s.chance_pos >= len(q):
+            raise NeedChance(sorted(zone[: i + 1]))
+        c = q[s.chance_pos]
+        s.chance_pos += 1
+        j = zone.index(c, 0, i + 1)
+        zone[i], zone[j] = zone[j], zone[i]

@@ -1,0 +1,348 @@
+"""The generic turn engine, in the shape of OpenSpiel's state API.
+
+A `State` is a handful of flat lists (zones, variables, where each card is)
+plus the phase and whose turn it is, so `clone()` is a few list copies. One
+step runs the chosen action's effects, the phase's `after` steps, counts the
+turn of a round phase, moves the turn on, and follows any `goto` or
+`end deal` through phase entries, deal ends and new deals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.compiler import END_DEAL
+from dsl.diagnostics import Span
+from dsl.library import RuleRuntimeError
+
+from .chance import NeedChance
+from .errors import IllegalAction, RuleError
+from .instance import GameInstance, _describe
+from .runtime import _next_active, _prev_active
+
+CHANCE = -1
+TERMINAL = -4
+
+# A step that passes through more phase entries than this is a goto loop.
+MAX_TRANSFERS = 10_000
+MAX_ACTIONS = 1_000_000
+
+
+class State:
+    __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
+                 "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
+                 "history", "moves")
+
+    game: GameInstance
+    z: list[list[int]]
+    v: list[Any]
+    loc: list[int]
+    by: list[int]
+    out: list[bool]
+    log: list[Any] | None
+    legal: list[int] | None
+    pending: Any
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def initial(cls, game: GameInstance, seed: int | None = None, log: bool = False) -> State:
+        s = cls.__new__(cls)
+        s.game = game
+        s.z = [[] for _ in game.zone_names]
+        s.z[0] = list(range(game.num_cards))  # the first zone listed holds the pack
+        s.loc = [0] * game.num_cards
+        s.by = [0] * game.num_cards
+        s.v = [None] * len(game.var_names)
+        s.out = [False] * game.n
+        s.phase = 0
+        s.cur = 0
+        s.actor = 0
+        s.turns = 0
+        s.dealer = 0
+        s.deal_no = 0
+        s.rng = seed
+        s.terminal = False
+        s.winners = []
+        s.log = [] if log else None
+        s.legal = None
+        s.chance_queue = []
+        s.chance_pos = 0
+        s.pending = None
+        s.history = ()
+        s.moves = 0
+        s._run(None, None if seed is not None else [])
+        return s
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        s.game = self.game
+        s.z = [z[:] for z in self.z]
+        s.v = self.v[:]
+        s.loc = self.loc[:]
+        s.by = self.by[:]
+        s.out = self.out  # copied on write by _eliminate
+        s.phase = self.phase
+        s.cur = self.cur
+        s.actor = self.actor
+        s.turns = self.turns
+        s.dealer = self.dealer
+        s.deal_no = self.deal_no
+        s.rng = self.rng
+        s.terminal = self.terminal
+        s.winners = self.winners
+        s.log = None if self.log is None else self.log[:]
+        s.legal = self.legal
+        s.chance_queue = self.chance_queue
+        s.chance_pos = self.chance_pos
+        s.pending = self.pending
+        s.history = self.history
+        s.moves = self.moves
+        return s
+
+    def _restore(self, base: State) -> None:
+        c = base.clone()
+        for name in State.__slots__:
+            setattr(self, name, getattr(c, name))
+
+    # ------------------------------------------------------------ OpenSpiel-style queries
+    def current_player(self) -> int:
+        if self.terminal:
+            return TERMINAL
+        if self.pending is not None:
+            return CHANCE
+        return self.cur
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def is_chance_node(self) -> bool:
+        return self.pending is not None and not self.terminal
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.terminal:
+            return []
+        if self.pending is not None:
+            return list(self.pending[2])
+        if player is not None and player != self.cur:
+            return []
+        legal = self.legal
+        if legal is None:
+            self.actor = self.cur
+            try:
+                legal = self.game.phases[self.phase].legal(self)
+            except RuleRuntimeError as e:
+                raise self._rule_error(e) from None
+            except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+                raise self._rule_error(e) from None
+            self.legal = legal
+        return legal
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.pending is None:
+            return []
+        opts = self.pending[2]
+        p = 1.0 / len(opts)
+        return [(c, p) for c in opts]
+
+    def returns(self) -> list[float]:
+        if not self.terminal:
+            return [0.0] * self.game.n
+        w = set(self.winners)
+        if not w:
+            return [0.0] * self.game.n
+        return [1.0 / len(w) if p in w else 0.0 for p in range(self.game.n)]
+
+    def action_to_string(self, player: int | None, action: int) -> str:
+        if self.pending is not None:
+            return f"chance: {self.game.card_names[action]}"
+        return self.game.action_to_string(player, action)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        from .observation import observe
+        return observe(self, player)
+
+    def __str__(self) -> str:
+        from .observation import describe
+        return describe(self)
+
+    # ------------------------------------------------------------ stepping
+    def apply_action(self, action: int) -> None:
+        if self.terminal:
+            raise IllegalAction("the game is over; no action can be taken")
+        if self.pending is not None:
+            base, act, options, outcomes = self.pending
+            if action not in options:
+                raise IllegalAction(f"chance outcome {action} is not possible here")
+            self._restore(base)
+            self.pending = None
+            self._run(act, outcomes + [action])
+            return
+        legal = self.legal if self.legal is not None else self.legal_actions()
+        if action not in legal:
+            g = self.game
+            name = g.action_to_string(self.cur, action) if 0 <= action < g.num_distinct_actions else str(action)
+            raise IllegalAction(f"action {action} ({name}) is not legal for {g.player_name(self.cur)} in phase "
+                                f"'{g.phases[self.phase].name}'; legal: "
+                                f"{', '.join(str(a) for a in legal[:20])}{' ...' if len(legal) > 20 else ''}")
+        self.history = (self.history, action)
+        self._run(action, None if self.rng is not None else [])
+
+    def _run(self, action: int | None, outcomes: list[int] | None) -> None:
+        if outcomes is None:
+            self._guarded(action)
+            return
+        base = self.clone()
+        self.chance_queue = outcomes
+        self.chance_pos = 0
+        try:
+            self._guarded(action)
+        except NeedChance as nc:
+            self._restore(base)
+            self.pending = (base, action, nc.options, outcomes)
+            return
+        self.chance_queue = []
+        self.chance_pos = 0
+
+    def _guarded(self, action: int | None) -> None:
+        self.legal = None
+        try:
+            if action is None:
+                self._start_match()
+            else:
+                self._step(action)
+        except (RuleError, NeedChance, IllegalAction):
+            raise
+        except RuleRuntimeError as e:
+            raise self._rule_error(e) from None
+        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AttributeError) as e:
+            raise self._rule_error(e) from None
+
+    def _step(self, a: int) -> None:
+        g = self.game
+        info = g.action_for(a)
+        self.actor = self.cur
+        self.moves += 1
+        if self.moves > MAX_ACTIONS:
+            raise RuleError(f"the match passed {MAX_ACTIONS} actions without ending; phase "
+                            f"'{g.phases[self.phase].name}' repeats", g.phases[self.phase].spec.span)
+        if self.log is not None:
+            self.log.append(("action", self.cur, g.action_to_string(self.cur, a)))
+        r = info.effect(self, *info.decode(a - info.offset))
+        ph = g.phases[self.phase]
+        if r is None and ph.after is not None:
+            r = ph.after(self)
+        if r is None:
+            if ph.round:
+                self.turns += 1
+                if self.turns >= self.n_active():
+                    r = ph.end(self)
+                    if r is None:
+                        raise RuleError(f"round phase '{ph.name}' ended without 'goto' or 'end deal'",
+                                        ph.spec.span)
+            if r is None:
+                nxt = ph.next
+                if nxt == "clockwise":
+                    self.cur = _next_active(self, self.cur)
+                elif nxt == "counterclockwise":
+                    self.cur = _prev_active(self, self.cur)
+                if ph.then is not None:
+                    r = ph.then
+        if r is not None:
+            self._transfer(r)
+
+    def n_active(self) -> int:
+        return self.game.n - sum(self.out)
+
+    def _transfer(self, r: int | None) -> None:
+        g = self.game
+        hops = 0
+        while r is not None and not self.terminal:
+            hops += 1
+            if hops > MAX_TRANSFERS:
+                raise RuleError("phases jump to each other without any player acting (a goto loop)",
+                                g.phases[self.phase].spec.span)
+            if r >= 0:
+                self.phase = r
+                self.turns = 0
+                ph = g.phases[r]
+                if ph.first is not None:
+                    self.cur = ph.first(self)
+                r = ph.start(self) if ph.start is not None else None
+                if r is None and self.out[self.cur]:
+                    self.cur = _next_active(self, self.cur)
+            elif r == END_DEAL:
+                r = self._end_deal()
+        self.legal = None
+
+    def _start_match(self) -> None:
+        g = self.game
+        for i, (v, _) in enumerate(g.var_specs):
+            self.v[i] = g.initial_value(v, self)
+        self.actor = self.dealer
+        r = g.match_start(self)
+        if r is not None:
+            raise RuleError("'match: start' may not goto a phase; 'match: deal' does that", g.spec.match.span)
+        self._transfer(self._start_deal())
+
+    def _start_deal(self) -> int:
+        g = self.game
+        self.deal_no += 1
+        for i, (v, _) in enumerate(g.var_specs):
+            if v.scope == "deal":
+                self.v[i] = g.initial_value(v, self)
+        self.actor = self.dealer
+        if self.log is not None:
+            self.log.append(("deal", self.deal_no, self.dealer))
+        r = g.match_deal(self)
+        if r is None:
+            raise RuleError("'match: deal' must end with 'goto' a phase", g.spec.match.span)
+        if r == END_DEAL:
+            # A deal may end at once (e.g. a hand revealed on the deal); that is the rule file's call.
+            return END_DEAL
+        return int(r)
+
+    def _end_deal(self) -> int | None:
+        g = self.game
+        self.actor = self.dealer
+        if self.log is not None:
+            rows = [(label, [fn(self, p) for p in range(g.n)]) for label, fn in g.reports]
+            self.log.append(("end_deal", self.deal_no, rows))
+        r = g.match_end_deal(self)
+        if r is not None:
+            raise RuleError("'match: end_deal' may not goto a phase or end the deal again", g.spec.match.span)
+        if self.log is not None:
+            self.log.append(("scores", self.deal_no))
+        over = g.over_when(self) if g.over_when is not None else False
+        if over or (g.max_deals is not None and self.deal_no >= g.max_deals):
+            self.terminal = True
+            self.winners = sorted(set(g.winners(self))) if g.winners is not None else []
+            if self.log is not None:
+                self.log.append(("over", self.winners))
+            return None
+        self.dealer = g.next_dealer(self) if g.next_dealer is not None else _next_active(self, self.dealer)
+        return self._start_deal()
+
+    # ------------------------------------------------------------ errors
+    def _rule_error(self, e: BaseException) -> RuleError:
+        span = _span_of(self.game, e)
+        g = self.game
+        ctx = (f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal "
+               f"{self.deal_no}")
+        return RuleError(_describe(e), span, ctx)
+
+
+def _span_of(game: GameInstance, e: BaseException) -> Span | None:
+    """The rule-file span of the innermost generated line in the traceback."""
+    comp = game.compiled
+    tb = e.__traceback__
+    found: Span | None = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == comp.filename:
+            line = tb.tb_lineno
+            # The nearest mapped line at or above the failing one.
+            for ln in range(line, 0, -1):
+                if ln in comp.line_map:
+                    found = comp.line_map[ln]
+                    break
+        tb = tb.tb_next
+    return found

@@ -1,0 +1,373 @@
+"""A game instance: a compiled rule file fixed to a player count and options.
+
+Building one evaluates the option defaults, builds the pack (which may depend
+on both), lays out zones and variables in flat arrays, and execs the compiled
+module in a namespace holding exactly these tables and the runtime helpers.
+"""
+
+from __future__ import annotations
+
+import builtins
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dsl import ast as A
+from dsl import types as T
+from dsl.compiler import CompiledGame, ParamInfo
+from dsl.diagnostics import RuleFileError, Span
+from dsl.library import RUNTIME_HELPERS, RuleRuntimeError
+from dsl.pipeline import compile_file
+from dsl.schema import PhaseSpec
+
+from .errors import BadOption, RuleError
+from .runtime import HELPERS
+
+# The generated code may use these Python builtins and nothing else.
+_SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
+    "len", "list", "range", "divmod", "sorted", "set", "min", "max", "sum", "any", "all", "abs", "int",
+    "zip", "isinstance", "tuple", "dict", "True", "False", "None")}
+
+
+@dataclass
+class ActionInfo:
+    name: str
+    index: int
+    offset: int
+    size: int
+    params: list[ParamInfo]
+    radix: list[int]
+    legal: Any
+    decode: Any
+    effect: Any
+    label: str | None
+
+
+@dataclass
+class PhaseInfo:
+    name: str
+    index: int
+    spec: PhaseSpec
+    first: Any
+    start: Any
+    after: Any
+    end: Any
+    legal: Any
+    round: bool
+    next: str
+    then: int | None
+
+
+def _is_pass(fn: Any) -> bool:
+    """True if a compiled block does nothing, so the engine can skip calling it."""
+    code = fn.__code__
+    return code.co_code == (lambda s: None).__code__.co_code
+
+
+class GameInstance:
+    def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None):
+        spec = compiled.spec
+        self.compiled = compiled
+        self.spec = spec
+        self.name = spec.name
+        if not spec.min_players <= num_players <= spec.max_players:
+            raise BadOption(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, "
+                            f"not {num_players}")
+        self.n = num_players
+        ns: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
+        ns.update(RUNTIME_HELPERS)
+        ns.update(HELPERS)
+        ns["N"] = num_players
+        ns["PLAYERS"] = list(range(num_players))
+        ns["SUITS"] = list(spec.suits)
+        ns["RANKS"] = list(spec.ranks)
+        ns["SUIT_POS"] = {s: i for i, s in enumerate(spec.suits)}
+        ns["RANK_POS"] = {r: i for i, r in enumerate(spec.ranks)}
+        for k, (v, _) in spec.constants.items():
+            ns[f"K_{k}"] = v
+        self.ns = ns
+        exec(compiled.code, ns)  # our generated code, from the checked AST only
+        self.options = self._options(options or {})
+        for k, v in self.options.items():
+            ns[f"O_{k}"] = v
+        self._build_pack()
+        self._layout()
+        self._actions()
+        self._phases()
+        m = spec.match
+        self.match_start = ns["match_start"]
+        self.match_deal = ns["match_deal"]
+        self.match_end_deal = ns["match_end_deal"]
+        self.next_dealer = ns.get("match_next_dealer")
+        self.over_when = ns.get("match_over_when")
+        self.winners = ns.get("match_winners")
+        self.max_deals = m.max_deals
+        self.reports = [(label, ns[f"report_{k}"]) for k, (label, _) in enumerate(m.report)]
+
+    # ------------------------------------------------------------ options
+    def _options(self, given: dict[str, Any]) -> dict[str, Any]:
+        specs = {o.name: o for o in self.spec.options}
+        for k in given:
+            if k not in specs:
+                known = ", ".join(specs) or "none"
+                raise BadOption(f"unknown option '{k}' for {self.spec.name} (options: {known})")
+        out: dict[str, Any] = {}
+        for o in self.spec.options:
+            if o.name in given:
+                v = parse_option_value(o, given[o.name])
+            elif isinstance(o.default, A.Expr):
+                for k, val in out.items():
+                    self.ns[f"O_{k}"] = val
+                try:
+                    v = self.ns[f"optdef_{o.name}"]()
+                except Exception as e:  # a rule error while computing a default
+                    raise RuleError(f"default of option '{o.name}' failed: {e}", o.span) from None
+            else:
+                v = o.default
+            out[o.name] = v
+        return out
+
+    # ------------------------------------------------------------ the pack
+    def _build_pack(self) -> None:
+        spec, ns = self.spec, self.ns
+        universe: list[tuple[Any, str]] = []  # (suit or None, rank)
+        counts: list[int] = []
+        for i, e in enumerate(spec.pack):
+            if e.when is not None and not self._call(ns[f"pack_when_{i}"], e.when.span):
+                continue
+            if e.card is not None:
+                kinds = [(None, e.card)]
+            else:
+                kinds = [(s, r) for s in (e.suits or spec.suits) for r in (e.ranks or spec.ranks)]
+            for k in kinds:
+                universe.append(k)
+                counts.append(e.copies)
+        # Card tables over the candidate cards, so `where` can read properties.
+        self._tables(universe)
+        keep: list[tuple[Any, str]] = []
+        entry_of: list[int] = []
+        pos = 0
+        for i, e in enumerate(spec.pack):
+            if e.when is not None and not self._call(ns[f"pack_when_{i}"], e.when.span):
+                continue
+            n_kinds = 1 if e.card is not None else len(e.suits or spec.suits) * len(e.ranks or spec.ranks)
+            for j in range(pos, pos + n_kinds):
+                if e.where is None or self._call(ns[f"pack_where_{i}"], e.where.span, j):
+                    for _ in range(counts[j]):
+                        keep.append(universe[j])
+                        entry_of.append(i)
+            pos += n_kinds
+        if not keep:
+            raise RuleError(f"the pack for {self.n} players is empty", spec.root_span)
+        self._tables(keep)
+        self.num_cards = len(keep)
+        ns["PACK"] = list(range(len(keep)))
+
+    def _tables(self, kinds: list[tuple[Any, str]]) -> None:
+        spec, ns = self.spec, self.ns
+        suit_pos = {s: i for i, s in enumerate(spec.suits)}
+        rank_pos = {r: i for i, r in enumerate(spec.ranks)}
+        ns["C_SUIT"] = tuple(s for s, _ in kinds)
+        ns["C_RANK"] = tuple(r for _, r in kinds)
+        ns["C_SUIT_INDEX"] = tuple(suit_pos.get(s, -1) for s, _ in kinds)
+        ns["C_RANK_INDEX"] = tuple(rank_pos.get(r, -1) for _, r in kinds)
+        names = tuple(r if s is None else f"{r} of {s}" for s, r in kinds)
+        ns["C_NAME"] = names
+        self.card_names = names
+        for p in spec.properties:
+            vals = []
+            for s, r in kinds:
+                if p.by == "rank":
+                    vals.append(p.table.get(r, p.default))
+                elif p.by == "suit":
+                    vals.append(p.table.get(s, p.default) if s is not None else p.default)
+                elif p.by == "const":
+                    vals.append(p.default)
+                else:
+                    vals.append(self._call(ns[f"prop_{p.name}"], p.span, r, s, rank_pos.get(r, -1),
+                                           suit_pos.get(s, -1)))
+            ns[f"P_{p.name}"] = tuple(vals)
+
+    def _call(self, fn: Any, span: Span, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except Exception as e:
+            raise RuleError(_describe(e), span) from None
+
+    # ------------------------------------------------------------ zones and variables
+    def _layout(self) -> None:
+        ns, n = self.ns, self.n
+        self.zone_names: list[str] = []
+        self.zone_owner: list[int | None] = []
+        self.zone_specs = []
+        for z in self.spec.zones:
+            ns[f"Z_{z.name}"] = len(self.zone_names)
+            count = n if z.per_player else 1
+            for p in range(count):
+                self.zone_names.append(f"{z.name}[{p}]" if z.per_player else z.name)
+                self.zone_owner.append(p if z.per_player else None)
+                self.zone_specs.append(z)
+        self.var_names: list[str] = []
+        self.var_specs = []
+        for v in self.spec.variables:
+            ns[f"V_{v.name}"] = len(self.var_names)
+            count = n if v.per_player else 1
+            for p in range(count):
+                self.var_names.append(f"{v.name}[{p}]" if v.per_player else v.name)
+                self.var_specs.append((v, p if v.per_player else None))
+
+    def initial_value(self, v: Any, s: Any) -> Any:
+        if v.initial is None:
+            return {T.INT: 0, T.NUM: 0, T.BOOL: False}.get(v.ty, [] if T.is_list(v.ty) else None)
+        val = self._call(self.ns[f"init_{v.name}"], v.initial.span, s)
+        return list(val) if isinstance(val, list) else val
+
+    # ------------------------------------------------------------ actions and phases
+    def _actions(self) -> None:
+        ns = self.ns
+        self.actions: list[ActionInfo] = []
+        offset = 0
+        for i, a in enumerate(self.spec.actions):
+            params = self.compiled.params[a.name]
+            radix, los, vals = [], [], []
+            for p in params:
+                if p.kind == "card":
+                    radix.append(self.num_cards)
+                elif p.kind == "player":
+                    radix.append(self.n)
+                elif p.kind == "suit":
+                    radix.append(max(1, len(self.spec.suits)))
+                elif p.kind == "rank":
+                    radix.append(max(1, len(self.spec.ranks)))
+                elif p.kind == "bool":
+                    radix.append(2)
+                elif p.kind == "str":
+                    radix.append(len(p.values or []) or 1)
+                else:
+                    assert p.bounds is not None
+                    lo, hi = ns[p.bounds[0]](), ns[p.bounds[1]]()
+                    if hi - lo > 10_000:
+                        raise RuleError(f"parameter '{p.name}' of '{a.name}' has more than 10000 values", p.span)
+                    radix.append(max(1, hi - lo))
+                    los.append(lo)
+                if p.kind != "int":
+                    los.append(0)
+                vals.append(p.values or [])
+            stride, size = [], 1
+            for r in radix:
+                stride.append(size)
+                size *= r
+            ns[f"OFF_{a.name}"] = offset
+            ns[f"RADIX_{a.name}"] = radix
+            ns[f"STRIDE_{a.name}"] = stride
+            ns[f"LO_{a.name}"] = los
+            ns[f"VAL_{a.name}"] = [{v: k for k, v in enumerate(vs)} for vs in vals]
+            ns[f"VALS_{a.name}"] = vals
+            self.actions.append(ActionInfo(a.name, i, offset, size, params, radix, ns[f"legal_{a.name}"],
+                                           ns[f"decode_{a.name}"], ns[f"eff_{a.name}"], a.label))
+            offset += size
+        self.num_distinct_actions = offset
+        self._offsets = [a.offset for a in self.actions]
+
+    def _phases(self) -> None:
+        ns = self.ns
+        self.phases: list[PhaseInfo] = []
+        idx = self.compiled.phase_index
+        for i, ph in enumerate(self.spec.phases):
+            def opt(name: str) -> Any:
+                fn = ns[name]
+                return None if _is_pass(fn) else fn
+            self.phases.append(PhaseInfo(ph.name, i, ph, ns.get(f"first_{i}"), opt(f"start_{i}"),
+                                         opt(f"after_{i}"), ns[f"end_{i}"], ns[f"legal_phase_{i}"], ph.round,
+                                         ph.next, idx[ph.then[0]] if ph.then else None))
+
+    def action_for(self, a: int) -> ActionInfo:
+        import bisect
+        return self.actions[bisect.bisect_right(self._offsets, a) - 1]
+
+    # ------------------------------------------------------------ naming
+    def player_name(self, p: int) -> str:
+        return f"P{p}"
+
+    def action_to_string(self, player: int | None, a: int) -> str:
+        if not 0 <= a < self.num_distinct_actions:
+            return f"<no action {a}>"
+        info = self.action_for(a)
+        vals = info.decode(a - info.offset)
+        parts = []
+        for p, v in zip(info.params, vals):
+            if p.kind == "card":
+                parts.append(self.card_names[v])
+            elif p.kind == "player":
+                parts.append(self.player_name(v))
+            elif p.kind == "bool":
+                parts.append(f"{p.name}" if v else f"no {p.name}")
+            else:
+                parts.append(str(v))
+        text = info.label or info.name
+        if parts:
+            text += " " + ", ".join(parts)
+        return text
+
+    def card_id(self, name: str) -> int:
+        """The first card with this name ('A of clubs'); raises KeyError."""
+        try:
+            return self.card_names.index(name)
+        except ValueError:
+            raise KeyError(name) from None
+
+    def new_initial_state(self, seed: int | None = None) -> Any:
+        from .engine import State
+        return State.initial(self, seed)
+
+
+def parse_option_value(o: Any, raw: Any) -> Any:
+    """Check and convert one option value given by a user (text or YAML value)."""
+    if o.kind == "int":
+        try:
+            v = int(raw) if not isinstance(raw, bool) else None
+        except (TypeError, ValueError):
+            v = None
+        if v is None or not (o.min <= v <= o.max):
+            raise BadOption(f"option '{o.name}' takes a whole number from {o.min} to {o.max}, not {raw!r}")
+        return v
+    if o.kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).lower()
+        if text in ("yes", "true", "on", "1"):
+            return True
+        if text in ("no", "false", "off", "0"):
+            return False
+        raise BadOption(f"option '{o.name}' takes yes or no, not {raw!r}")
+    text = str(raw)
+    if text not in o.values:
+        raise BadOption(f"option '{o.name}' takes one of {', '.join(o.values)}, not {raw!r}")
+    return text
+
+
+def _describe(e: BaseException) -> str:
+    if isinstance(e, RuleRuntimeError):
+        return str(e)
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(e, IndexError):
+        return "a list position that does not exist"
+    if isinstance(e, KeyError):
+        return f"no table entry {e.args[0]!r}"
+    if isinstance(e, TypeError):
+        return f"a value of the wrong kind ({e})"
+    if isinstance(e, RecursionError):
+        return "rules nested too deeply"
+    return f"{type(e).__name__}: {e}"
+
+
+def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> GameInstance:
+    r = compile_file(path)
+    if not r.ok or r.game is None:
+        raise RuleFileError(r.diagnostics, {r.file: r.source})
+    return GameInstance(r.game, num_players, options)
+
+
+_ = random

@@ -1,0 +1,91 @@
+"""What one player may see of a state, and a full description for logs.
+
+A zone's contents are shown to the players its `visible` rule names; the
+others see only how many cards it holds. Variables likewise. Nothing else of
+the state reaches an observation, so hidden information cannot leak through
+it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _zone_viewers(s: Any, zi: int) -> Any:
+    g = s.game
+    spec = g.zone_specs[zi]
+    vis = spec.visible
+    owner = g.zone_owner[zi]
+    if vis == "everyone":
+        return None  # everyone
+    if vis == "nobody":
+        return ()
+    if vis == "owner":
+        return (owner,)
+    return tuple(g.ns[f"vis_zone_{spec.name}"](s, owner))
+
+
+def _var_viewers(s: Any, vi: int) -> Any:
+    g = s.game
+    spec, owner = g.var_specs[vi]
+    vis = spec.visible
+    if vis == "everyone":
+        return None
+    if vis == "nobody":
+        return ()
+    if vis == "owner":
+        return (owner,)
+    return tuple(g.ns[f"vis_var_{spec.name}"](s, owner))
+
+
+def _show(g: Any, value: Any, ty: Any) -> Any:
+    if value is None:
+        return None
+    if ty == "card":
+        return g.card_names[value]
+    if isinstance(ty, tuple) and ty[1] == "card":
+        return [g.card_names[c] for c in value]
+    if isinstance(value, list):
+        return list(value)
+    return value
+
+
+def observe(s: Any, player: int) -> dict[str, Any]:
+    g = s.game
+    zones: dict[str, Any] = {}
+    for zi, name in enumerate(g.zone_names):
+        viewers = _zone_viewers(s, zi)
+        cards = s.z[zi]
+        if viewers is None or player in viewers:
+            zones[name] = [g.card_names[c] for c in cards]
+        else:
+            zones[name] = len(cards)
+    variables: dict[str, Any] = {}
+    for vi, name in enumerate(g.var_names):
+        viewers = _var_viewers(s, vi)
+        if viewers is None or player in viewers:
+            variables[name] = _show(g, s.v[vi], g.var_specs[vi][0].ty)
+    return {
+        "player": player,
+        "phase": g.phases[s.phase].name,
+        "current": None if s.terminal or s.pending is not None else s.cur,
+        "dealer": s.dealer,
+        "deal": s.deal_no,
+        "active": [p for p in range(g.n) if not s.out[p]],
+        "zones": zones,
+        "variables": variables,
+        "terminal": s.terminal,
+        "winners": list(s.winners) if s.terminal else None,
+    }
+
+
+def describe(s: Any) -> str:
+    g = s.game
+    lines = [f"{g.name}: deal {s.deal_no}, dealer {g.player_name(s.dealer)}, phase "
+             f"'{g.phases[s.phase].name}', {'over' if s.terminal else g.player_name(s.cur) + ' to act'}"]
+    for zi, name in enumerate(g.zone_names):
+        if s.z[zi]:
+            lines.append(f"  {name}: {', '.join(g.card_names[c] for c in s.z[zi])}")
+    for vi, name in enumerate(g.var_names):
+        lines.append(f"  {name} = {_show(g, s.v[vi], g.var_specs[vi][0].ty)}")
+    return "\n".join(lines)
