@@ -44,6 +44,7 @@ class CompiledGame:
     filename: str
     params: dict[str, list[ParamInfo]] = field(default_factory=dict)
     phase_index: dict[str, int] = field(default_factory=dict)
+    checker: Checker | None = None
 
 
 class _Writer:
@@ -355,9 +356,31 @@ class Compiler:
                 self.efunc(f"init_{v.name}", ["s"], v.initial)
             if isinstance(v.visible, A.Expr):
                 self.efunc(f"vis_var_{v.name}", ["s", "l_owner"], v.visible)
+        pure = pure_functions(sp)
         for f in sp.functions:
-            if f.body is not None:
-                self.efunc(f"fn_{f.name}", ["s"] + [f"l_{p}" for p in f.params], f.body)
+            if f.body is None:
+                continue
+            params = ["s"] + [f"l_{p}" for p in f.params]
+            if f.name not in pure:
+                self.efunc(f"fn_{f.name}", params, f.body)
+                continue
+            # A function that reads no state is memoized on its arguments: hand
+            # values and rankings are asked for again and again with the same cards.
+            self.efunc(f"fi_{f.name}", params, f.body)
+            key = "(" + "".join(f"(tuple(l_{p}) if type(l_{p}) is list else l_{p}), " for p in f.params) + ")"
+            w.line(f"M_{f.name} = {{}}")
+            w.line(f"def fn_{f.name}({', '.join(params)}):", f.span)
+            w.line(f"    k = {key}")
+            w.line("    try:")
+            w.line(f"        return M_{f.name}[k]")
+            w.line("    except KeyError:")
+            w.line("        pass")
+            w.line("    except TypeError:")
+            w.line(f"        return fi_{f.name}({', '.join(params)})")
+            w.line(f"    if len(M_{f.name}) > MEMO_LIMIT: M_{f.name}.clear()")
+            w.line(f"    r = M_{f.name}[k] = fi_{f.name}({', '.join(params)})")
+            w.line("    return r")
+            w.line("")
         for pr in sp.procedures:
             self.func(f"pr_{pr.name}", pr.params, pr.body, pr.span)
         for a in sp.actions:
@@ -376,7 +399,59 @@ class Compiler:
         source = "\n".join(w.lines) + "\n"
         filename = f"<cardsmith {sp.file}>"
         code = compile(source, filename, "exec")
-        return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index)
+        return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck)
+
+
+STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns"}
+STATEFUL_LIBRARY = {"next_active", "is_active", "played_by"}
+MEMO_LIMIT = 200_000
+
+
+def _expr_nodes(e: A.Expr) -> list[A.Expr]:
+    out: list[A.Expr] = []
+    stack: list[A.Expr] = [e]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        for v in vars(n).values():
+            if isinstance(v, A.Expr):
+                stack.append(v)
+            elif isinstance(v, list):
+                for x in v:
+                    if isinstance(x, A.Expr):
+                        stack.append(x)
+                    elif isinstance(x, tuple):
+                        stack.extend(y for y in x if isinstance(y, A.Expr))
+    return out
+
+
+def pure_functions(spec: GameSpec) -> set[str]:
+    """Functions whose result depends only on their arguments (no zone, variable or turn)."""
+    calls: dict[str, set[str]] = {}
+    impure: set[str] = set()
+    for f in spec.functions:
+        calls[f.name] = set()
+        if f.body is None:
+            impure.add(f.name)
+            continue
+        for n in _expr_nodes(f.body):
+            if isinstance(n, A.Name) and n.ref is not None:
+                kind, detail = n.ref
+                if kind in ("var", "zone") or (kind == "builtin" and detail in STATEFUL_BUILTINS):
+                    impure.add(f.name)
+            elif isinstance(n, A.Call) and n.ref is not None:
+                if n.ref[0] == "user":
+                    calls[f.name].add(n.func)
+                elif n.func in STATEFUL_LIBRARY:
+                    impure.add(f.name)
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in calls.items():
+            if name not in impure and callees & impure:
+                impure.add(name)
+                changed = True
+    return set(calls) - impure
 
 
 def _kind(t: object) -> str:
@@ -405,6 +480,23 @@ def _static(e: A.Expr) -> bool:
     if isinstance(e, A.Index):
         return _static(e.obj) and _static(e.index)
     return False
+
+
+def compile_probe(game: CompiledGame, text: str, locate: Any, diags: list[Diagnostic]) -> Any:
+    """Compile one expression against a game (scenario checks, tools): a code object
+    for `lambda s: <expr>` to eval in the instance namespace, or None with diagnostics."""
+    from . import parser
+    e = parser.parse(text, "expression", locate, diags)
+    if e is None or game.checker is None:
+        return None
+    n = len(diags)
+    with game.checker.scope({}):
+        game.checker.diags = diags
+        game.checker.expr(e)
+    if len(diags) > n:
+        return None
+    src = Compiler(game.spec, game.checker, diags).ex(e)
+    return compile(f"lambda s: {src}", game.filename, "eval")
 
 
 def compile_spec(spec: GameSpec, checker: Checker, diags: list[Diagnostic]) -> CompiledGame:

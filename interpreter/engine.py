@@ -282,6 +282,8 @@ class State:
         r = g.match_start(self)
         if r is not None:
             raise RuleError("'match: start' may not goto a phase; 'match: deal' does that", g.spec.match.span)
+        if g.first_dealer is not None:
+            self.dealer = g.first_dealer
         self._transfer(self._start_deal())
 
     def _start_deal(self) -> int:
@@ -294,6 +296,8 @@ class State:
         if self.log is not None:
             self.log.append(("deal", self.deal_no, self.dealer))
         r = g.match_deal(self)
+        if g.deal_hook is not None:
+            g.deal_hook(self)
         if r is None:
             raise RuleError("'match: deal' must end with 'goto' a phase", g.spec.match.span)
         if r == END_DEAL:

@@ -8,6 +8,7 @@ module in a namespace holding exactly these tables and the runtime helpers.
 from __future__ import annotations
 
 import builtins
+from bisect import bisect_right
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 from dsl import ast as A
 from dsl import types as T
-from dsl.compiler import CompiledGame, ParamInfo
+from dsl.compiler import MEMO_LIMIT, CompiledGame, ParamInfo
 from dsl.diagnostics import RuleFileError, Span
 from dsl.library import RUNTIME_HELPERS, RuleRuntimeError
 from dsl.pipeline import compile_file
@@ -27,7 +28,7 @@ from .runtime import HELPERS
 # The generated code may use these Python builtins and nothing else.
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "len", "list", "range", "divmod", "sorted", "set", "min", "max", "sum", "any", "all", "abs", "int",
-    "zip", "isinstance", "tuple", "dict", "True", "False", "None")}
+    "zip", "isinstance", "tuple", "dict", "type", "KeyError", "TypeError")}
 
 
 @dataclass
@@ -75,10 +76,14 @@ class GameInstance:
             raise BadOption(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, "
                             f"not {num_players}")
         self.n = num_players
+        # Scenario tests fix the first dealer and the cards of a deal through these.
+        self.first_dealer: int | None = None
+        self.deal_hook: Any = None
         ns: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
         ns.update(RUNTIME_HELPERS)
         ns.update(HELPERS)
         ns["N"] = num_players
+        ns["MEMO_LIMIT"] = MEMO_LIMIT
         ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
@@ -283,8 +288,7 @@ class GameInstance:
                                          ph.next, idx[ph.then[0]] if ph.then else None))
 
     def action_for(self, a: int) -> ActionInfo:
-        import bisect
-        return self.actions[bisect.bisect_right(self._offsets, a) - 1]
+        return self.actions[bisect_right(self._offsets, a) - 1]
 
     # ------------------------------------------------------------ naming
     def player_name(self, p: int) -> str:

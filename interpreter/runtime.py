@@ -45,12 +45,22 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
         else:
             z[dest].extend(moved)
         return
-    seen = set()
-    for c in list(cards):
-        if c in seen:
-            continue
-        seen.add(c)
-        _move1(s, c, dest, bottom)
+    if len(cards) < 6:
+        for c in list(dict.fromkeys(cards)):
+            _move1(s, c, dest, bottom)
+        return
+    # Many cards from anywhere (gathering the pack): rebuild each source once.
+    moving = list(dict.fromkeys(cards))
+    gone = set(moving)
+    for zi in {loc[c] for c in moving}:
+        z[zi] = [c for c in z[zi] if c not in gone]
+    for c in moving:
+        loc[c] = dest
+        by[c] = actor
+    if bottom:
+        z[dest] = moving + z[dest]
+    else:
+        z[dest].extend(moving)
 
 
 def _take_top(s: Any, src: int) -> int:

@@ -1,0 +1,331 @@
+"""The `cardsmith` command line: validate, run, list, test, bench, play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from dsl.diagnostics import RuleFileError, render_all
+from dsl.pipeline import compile_file
+
+from .bots import BOTS
+from .bundled import bundled_games, resolve
+from .engine import State
+from .errors import GameError
+from .instance import GameInstance
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad arguments in one line, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"cardsmith: error: {message} (see 'cardsmith {self.prog.split()[-1]} --help')\n"
+                  if " " in self.prog else f"cardsmith: error: {message} (see 'cardsmith --help')\n")
+
+
+def _options(pairs: Sequence[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for p in pairs or []:
+        if "=" not in p:
+            raise GameError(f"--option takes NAME=VALUE, not '{p}'")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _instance(path_or_name: str, players: int | None, options: dict[str, str]) -> GameInstance:
+    path = resolve(path_or_name)
+    loaded = compile_file(path)
+    if not loaded.ok or loaded.game is None:
+        raise RuleFileError(loaded.diagnostics, {loaded.file: loaded.source})
+    spec = loaded.game.spec
+    n = players if players is not None else spec.min_players
+    return GameInstance(loaded.game, n, options)
+
+
+# ---------------------------------------------------------------- validate
+def cmd_validate(args: argparse.Namespace) -> int:
+    bad = 0
+    for f in args.files:
+        try:
+            path = resolve(f)
+        except GameError as e:
+            print(f"{f}:1:1: error: {e}")
+            bad += 1
+            continue
+        r = compile_file(path)
+        if not r.ok or r.game is None:
+            print(render_all(r.diagnostics, {r.file: r.source}))
+            n = len(r.diagnostics)
+            print(f"{r.file}: {n} problem{'s' if n != 1 else ''}")
+            bad += 1
+            continue
+        sp = r.game.spec
+        # Build one instance per player count so a pack that fails for some count shows here.
+        problems = []
+        for n in range(sp.min_players, sp.max_players + 1):
+            try:
+                GameInstance(r.game, n)
+            except GameError as e:
+                problems.append(f"{n} players: {e}")
+        if problems:
+            for p in problems:
+                print(f"{r.file}: error: {p}")
+            bad += 1
+            continue
+        opts = f", {len(sp.options)} option{'s' if len(sp.options) != 1 else ''}" if sp.options else ""
+        print(f"{r.file}: ok: {sp.name}, {sp.min_players}-{sp.max_players} players, {len(sp.actions)} actions, "
+              f"{len(sp.phases)} phases{opts}")
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------- run
+def _describe_event(g: GameInstance, ev: tuple[Any, ...]) -> str | None:
+    kind = ev[0]
+    if kind == "deal":
+        return f"\n== Deal {ev[1]} (dealer {g.player_name(ev[2])})"
+    if kind == "action":
+        return f"  {g.player_name(ev[1])}: {ev[2]}"
+    if kind == "announce":
+        return f"  * {ev[1]}"
+    if kind == "eliminated":
+        return f"  * {g.player_name(ev[1])} is out of the match"
+    if kind == "end_deal":
+        lines = [f"  End of deal {ev[1]}"]
+        for label, values in ev[2]:
+            vals = ", ".join(f"{g.player_name(p)} {_fmt(v)}" for p, v in enumerate(values))
+            lines.append(f"    {label}: {vals}")
+        return "\n".join(lines)
+    if kind == "over":
+        w = ev[1]
+        if not w:
+            return "\nThe match is over: no winner"
+        names = " and ".join(g.player_name(p) for p in w)
+        return f"\nThe match is over: {names} {'wins' if len(w) == 1 else 'share the win'}"
+    return None
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _var_summary(g: GameInstance, s: State) -> list[str]:
+    lines = []
+    per: dict[str, list[Any]] = {}
+    for i, (v, owner) in enumerate(g.var_specs):
+        if v.per_player and v.visible == "everyone" and v.scope == "match":
+            per.setdefault(v.name, []).append(s.v[i])
+    for name, vals in per.items():
+        lines.append(f"    {name}: " + ", ".join(f"{g.player_name(p)} {_fmt(x)}" + (
+            " (out)" if s.out[p] else "") for p, x in enumerate(vals)))
+    return lines
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    g = _instance(args.game, args.players, _options(args.option))
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    rng = random.Random(seed)
+    bots = [BOTS[args.bot](rng) for _ in range(g.n)]
+    s = State.initial(g, seed, log=True)
+    steps = 0
+    out: list[str] = [f"{g.name}, {g.n} players, seed {seed}" + (
+        f", options {', '.join(f'{k}={v}' for k, v in g.options.items())}" if g.options else "")]
+    records: list[dict[str, Any]] = []
+    consumed = 0
+    while True:
+        log = s.log or []
+        for ev in log[consumed:]:
+            text = _describe_event(g, ev)
+            if ev[0] == "scores":
+                out.extend(_var_summary(g, s))
+            elif text is not None:
+                out.append(text)
+            records.append(_event_record(g, ev))
+        consumed = len(log)
+        if s.is_terminal():
+            break
+        if steps >= args.max_actions:
+            raise GameError(f"stopped after {steps} actions without the match ending")
+        a = bots[s.current_player()].choose(s)
+        s.apply_action(a)
+        steps += 1
+    if args.json:
+        rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
+               "deals": s.deal_no, "winners": s.winners, "returns": s.returns(), "events": records,
+               "variables": {name: s.v[i] for i, name in enumerate(g.var_names)}}
+        json.dump(rec, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print("\n".join(out))
+        print(f"({steps} actions, {s.deal_no} deals)")
+    return 0
+
+
+def _event_record(g: GameInstance, ev: tuple[Any, ...]) -> dict[str, Any]:
+    kind = ev[0]
+    if kind == "deal":
+        return {"event": "deal", "deal": ev[1], "dealer": ev[2]}
+    if kind == "action":
+        return {"event": "action", "player": ev[1], "action": ev[2]}
+    if kind == "announce":
+        return {"event": "announce", "text": ev[1]}
+    if kind == "eliminated":
+        return {"event": "eliminated", "player": ev[1]}
+    if kind == "end_deal":
+        return {"event": "end_deal", "deal": ev[1], "report": {label: vals for label, vals in ev[2]}}
+    if kind == "over":
+        return {"event": "over", "winners": ev[1]}
+    return {"event": kind}
+
+
+# ---------------------------------------------------------------- list
+def cmd_list(args: argparse.Namespace) -> int:
+    for name, path in bundled_games().items():
+        r = compile_file(path)
+        if not r.ok or r.game is None:
+            print(f"{name}: (does not validate)")
+            continue
+        sp = r.game.spec
+        print(f"{name}: {sp.name}, {sp.min_players}-{sp.max_players} players")
+        for o in sp.options:
+            if o.kind == "int":
+                allowed = f"{o.min}..{o.max}"
+            elif o.kind == "bool":
+                allowed = "yes/no"
+            else:
+                allowed = "/".join(o.values)
+            default = "computed" if not isinstance(o.default, (int, str, bool)) else (
+                ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default)
+            doc = f"  {o.doc}" if o.doc else ""
+            print(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}")
+    return 0
+
+
+# ---------------------------------------------------------------- test
+def cmd_test(args: argparse.Namespace) -> int:
+    from .scenario import run_file
+    passed = failed = 0
+    for f in args.files:
+        try:
+            results = run_file(f, args.only)
+        except RuleFileError as e:
+            print(e.render())
+            failed += 1
+            continue
+        for r in results:
+            if r.ok:
+                passed += 1
+                if args.verbose:
+                    print(f"ok    {f}: {r.name}")
+            else:
+                failed += 1
+                print(f"FAIL  {r.span}: {r.name}: {r.message}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- bench
+def cmd_bench(args: argparse.Namespace) -> int:
+    g = _instance(args.game, args.players, _options(args.option))
+    rng = random.Random(args.seed)
+    actions = games = 0
+    seed = args.seed
+    t0 = time.perf_counter()
+    deadline = t0 + args.seconds
+    while True:
+        s = State.initial(g, seed)
+        seed += 1
+        while not s.terminal:
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+            actions += 1
+        games += 1
+        if time.perf_counter() >= deadline:
+            break
+    dt = time.perf_counter() - t0
+    print(f"{g.name}, {g.n} players: {actions} actions in {games} games, {dt:.2f} s: "
+          f"{actions / dt:,.0f} actions/s, {games / dt:,.1f} games/s")
+    return 0
+
+
+# ---------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play import play
+    g = _instance(args.game, args.players, _options(args.option))
+    return play(g, args.seat, args.seed, args.bot)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="cardsmith", description="Card games from rule files: validate, run, test, bench.")
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    v = sub.add_parser("validate", help="check rule files and report every problem")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.set_defaults(fn=cmd_validate)
+
+    def game_args(q: argparse.ArgumentParser) -> None:
+        q.add_argument("game", metavar="FILE_OR_GAME", help="a rule file, or a bundled game's name")
+        q.add_argument("--players", "-n", type=int, help="number of players (default: the minimum)")
+        q.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a table option")
+
+    r = sub.add_parser("run", help="play a whole match with bots and print the log")
+    game_args(r)
+    r.add_argument("--seed", type=int)
+    r.add_argument("--json", action="store_true", help="print one JSON record instead of the log")
+    r.add_argument("--bot", choices=sorted(BOTS), default="random")
+    r.add_argument("--max-actions", type=int, default=1_000_000)
+    r.set_defaults(fn=cmd_run)
+
+    li = sub.add_parser("list", help="bundled games with their players and options")
+    li.set_defaults(fn=cmd_list)
+
+    t = sub.add_parser("test", help="run scenario files")
+    t.add_argument("files", nargs="+", metavar="SCENARIO")
+    t.add_argument("--only", metavar="NAME", help="run only the scenario with this name")
+    t.add_argument("--verbose", "-v", action="store_true")
+    t.set_defaults(fn=cmd_test)
+
+    b = sub.add_parser("bench", help="random playouts for a fixed time: actions/s and games/s")
+    game_args(b)
+    b.add_argument("--seconds", type=float, default=10.0)
+    b.add_argument("--seed", type=int, default=0)
+    b.set_defaults(fn=cmd_bench)
+
+    pl = sub.add_parser("play", help="play a match yourself against bots in the terminal")
+    game_args(pl)
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--seed", type=int)
+    pl.add_argument("--bot", choices=sorted(BOTS), default="random")
+    pl.set_defaults(fn=cmd_play)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "players", None) is not None and args.players < 1:
+        parser.exit(2, "cardsmith: error: --players must be at least 1\n")
+    try:
+        return int(args.fn(args))
+    except RuleFileError as e:
+        print(e.render(), file=sys.stderr)
+        return 1
+    except GameError as e:
+        print(f"cardsmith: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Play in the terminal: you take one seat, bots take the others."""
+
+from __future__ import annotations
+
+import random
+
+from .bots import BOTS
+from .engine import State
+from .instance import GameInstance
+
+
+def _show(g: GameInstance, obs: dict) -> str:
+    lines = [f"-- deal {obs['deal']}, phase {obs['phase']}, dealer {g.player_name(obs['dealer'])}"]
+    for name, v in obs["zones"].items():
+        if isinstance(v, list):
+            if v:
+                lines.append(f"   {name}: {', '.join(v)}")
+        elif v:
+            lines.append(f"   {name}: {v} card(s), face down")
+    for name, v in obs["variables"].items():
+        lines.append(f"   {name} = {v}")
+    return "\n".join(lines)
+
+
+def play(g: GameInstance, seat: int, seed: int | None, bot: str) -> int:
+    if not 0 <= seat < g.n:
+        print(f"cardsmith: error: --seat must be 0 to {g.n - 1}")
+        return 2
+    seed = seed if seed is not None else random.randrange(2**31)
+    rng = random.Random(seed)
+    bots = {p: BOTS[bot](rng) for p in range(g.n) if p != seat}
+    s = State.initial(g, seed, log=True)
+    seen = 0
+    print(f"{g.name}: you are {g.player_name(seat)}. Type the number of an action, or q to quit.")
+    while True:
+        log = s.log or []
+        for ev in log[seen:]:
+            if ev[0] == "action" and ev[1] != seat:
+                print(f"   {g.player_name(ev[1])}: {ev[2]}")
+            elif ev[0] == "announce":
+                print(f"   * {ev[1]}")
+            elif ev[0] == "deal":
+                print(f"\n== deal {ev[1]}")
+        seen = len(log)
+        if s.is_terminal():
+            names = " and ".join(g.player_name(p) for p in s.winners) or "nobody"
+            print(f"\nThe match is over. Winner: {names}")
+            return 0
+        p = s.current_player()
+        if p != seat:
+            s.apply_action(bots[p].choose(s))
+            continue
+        print(_show(g, s.observation(seat)))
+        legal = s.legal_actions()
+        for i, a in enumerate(legal):
+            print(f"   [{i}] {s.action_to_string(seat, a)}")
+        while True:
+            try:
+                line = input("> ").strip()
+            except EOFError:
+                return 0
+            if line in ("q", "quit"):
+                return 0
+            if line.isdigit() and int(line) < len(legal):
+                s.apply_action(legal[int(line)])
+                break
+            print(f"   type a number from 0 to {len(legal) - 1}, or q")
