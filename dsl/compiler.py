@@ -313,6 +313,18 @@ class Compiler:
         w.indent = 0
         w.line("")
         self.func(f"eff_{a.name}", [p.name for p in a.params], a.effect, a.span)
+        # run_<a>(s, k): decode inline and run the effect (the engine's hot path).
+        w.line(f"def run_{a.name}(s, k):", a.span)
+        w.indent += 1
+        for i, (p, val) in enumerate(zip(a.params, vals)):
+            if len(infos) == 1 and infos[0].kind in ("card", "player"):
+                w.line(f"l_{p.name} = k")
+                break
+            w.line(f"k, i{i} = divmod(k, RADIX_{a.name}[{i}])")
+            w.line(f"l_{p.name} = {val}")
+        self.block(a.effect)
+        w.indent = 0
+        w.line("")
 
     def phase(self, i: int, ph: PhaseSpec) -> None:
         if ph.first is not None:
@@ -356,7 +368,9 @@ class Compiler:
                 self.efunc(f"init_{v.name}", ["s"], v.initial)
             if isinstance(v.visible, A.Expr):
                 self.efunc(f"vis_var_{v.name}", ["s", "l_owner"], v.visible)
-        pure = pure_functions(sp)
+        # Memoize the pure functions that the rules call from outside other pure
+        # functions: their callees are then computed once per distinct argument anyway.
+        pure = pure_functions(sp) & called_outside(sp, pure_functions(sp))
         for f in sp.functions:
             if f.body is None:
                 continue
@@ -372,13 +386,12 @@ class Compiler:
             w.line(f"def fn_{f.name}({', '.join(params)}):", f.span)
             w.line(f"    k = {key}")
             w.line("    try:")
-            w.line(f"        return M_{f.name}[k]")
-            w.line("    except KeyError:")
-            w.line("        pass")
+            w.line(f"        r = M_{f.name}.get(k, MISS)")
             w.line("    except TypeError:")
             w.line(f"        return fi_{f.name}({', '.join(params)})")
-            w.line(f"    if len(M_{f.name}) > MEMO_LIMIT: M_{f.name}.clear()")
-            w.line(f"    r = M_{f.name}[k] = fi_{f.name}({', '.join(params)})")
+            w.line("    if r is MISS:")
+            w.line(f"        if len(M_{f.name}) > MEMO_LIMIT: M_{f.name}.clear()")
+            w.line(f"        r = M_{f.name}[k] = fi_{f.name}({', '.join(params)})")
             w.line("    return r")
             w.line("")
         for pr in sp.procedures:
@@ -452,6 +465,33 @@ def pure_functions(spec: GameSpec) -> set[str]:
                 impure.add(name)
                 changed = True
     return set(calls) - impure
+
+
+def called_outside(spec: GameSpec, pure: set[str]) -> set[str]:
+    """Names of user functions called somewhere other than inside a pure function."""
+    found: set[str] = set()
+    seen: set[int] = set()
+
+    def walk(obj: Any) -> None:
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if isinstance(obj, A.Call):
+            if obj.ref is not None and obj.ref[0] == "user":
+                found.add(obj.func)
+        if isinstance(obj, (list, tuple)):
+            for x in obj:
+                walk(x)
+        elif hasattr(obj, "__dataclass_fields__"):
+            if getattr(obj, "name", None) in pure and hasattr(obj, "params") and hasattr(obj, "body") \
+                    and isinstance(getattr(obj, "body"), A.Expr):
+                return  # the body of a pure function
+            for name in obj.__dataclass_fields__:
+                if name not in ("ty", "ref", "span"):
+                    walk(getattr(obj, name))
+
+    walk(spec)
+    return found
 
 
 def _kind(t: object) -> str:

@@ -219,7 +219,12 @@ class State:
 
     def _step(self, a: int) -> None:
         g = self.game
-        info = g.action_for(a)
+        table = g.action_table
+        if table is not None:
+            run, offset = table[a]
+        else:
+            info = g.action_for(a)
+            run, offset = info.run, info.offset
         self.actor = self.cur
         self.moves += 1
         if self.moves > MAX_ACTIONS:
@@ -227,7 +232,7 @@ class State:
                             f"'{g.phases[self.phase].name}' repeats", g.phases[self.phase].spec.span)
         if self.log is not None:
             self.log.append(("action", self.cur, g.action_to_string(self.cur, a)))
-        r = info.effect(self, *info.decode(a - info.offset))
+        r = run(self, a - offset)
         ph = g.phases[self.phase]
         if r is None and ph.after is not None:
             r = ph.after(self)
@@ -276,8 +281,8 @@ class State:
 
     def _start_match(self) -> None:
         g = self.game
-        for i, (v, _) in enumerate(g.var_specs):
-            self.v[i] = g.initial_value(v, self)
+        for i, const, v in g.var_init:
+            self.v[i] = const if v is None else g.initial_value(v, self)
         self.actor = self.dealer
         r = g.match_start(self)
         if r is not None:
@@ -289,9 +294,8 @@ class State:
     def _start_deal(self) -> int:
         g = self.game
         self.deal_no += 1
-        for i, (v, _) in enumerate(g.var_specs):
-            if v.scope == "deal":
-                self.v[i] = g.initial_value(v, self)
+        for i, const, v in g.deal_init:
+            self.v[i] = const if v is None else g.initial_value(v, self)
         self.actor = self.dealer
         if self.log is not None:
             self.log.append(("deal", self.deal_no, self.dealer))

@@ -43,6 +43,7 @@ class ActionInfo:
     decode: Any
     effect: Any
     label: str | None
+    run: Any = None
 
 
 @dataclass
@@ -84,6 +85,7 @@ class GameInstance:
         ns.update(HELPERS)
         ns["N"] = num_players
         ns["MEMO_LIMIT"] = MEMO_LIMIT
+        ns["MISS"] = object()
         ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
@@ -98,6 +100,7 @@ class GameInstance:
             ns[f"O_{k}"] = v
         self._build_pack()
         self._layout()
+        self._initials()
         self._actions()
         self._phases()
         m = spec.match
@@ -222,9 +225,22 @@ class GameInstance:
                 self.var_names.append(f"{v.name}[{p}]" if v.per_player else v.name)
                 self.var_specs.append((v, p if v.per_player else None))
 
+    def _initials(self) -> None:
+        """Per variable slot: a constant initial value, or the function computing it."""
+        self.var_init: list[tuple[int, Any, Any]] = []  # (slot, constant, function or None)
+        for i, (v, _) in enumerate(self.var_specs):
+            if v.initial is None or isinstance(v.initial, A.Const):
+                const = self.initial_value(v, None)
+                self.var_init.append((i, const, None))
+            else:
+                self.var_init.append((i, None, v))
+        self.deal_init = [t for t in self.var_init if self.var_specs[t[0]][0].scope == "deal"]
+
     def initial_value(self, v: Any, s: Any) -> Any:
         if v.initial is None:
             return {T.INT: 0, T.NUM: 0, T.BOOL: False}.get(v.ty, [] if T.is_list(v.ty) else None)
+        if isinstance(v.initial, A.Const):
+            return v.initial.value
         val = self._call(self.ns[f"init_{v.name}"], v.initial.span, s)
         return list(val) if isinstance(val, list) else val
 
@@ -270,10 +286,15 @@ class GameInstance:
             ns[f"VAL_{a.name}"] = [{v: k for k, v in enumerate(vs)} for vs in vals]
             ns[f"VALS_{a.name}"] = vals
             self.actions.append(ActionInfo(a.name, i, offset, size, params, radix, ns[f"legal_{a.name}"],
-                                           ns[f"decode_{a.name}"], ns[f"eff_{a.name}"], a.label))
+                                           ns[f"decode_{a.name}"], ns[f"eff_{a.name}"], a.label,
+                                           ns[f"run_{a.name}"]))
             offset += size
         self.num_distinct_actions = offset
         self._offsets = [a.offset for a in self.actions]
+        # id -> (run function, offset), for the engine's step; bisect for huge id spaces.
+        self.action_table: list[tuple[Any, int]] | None = None
+        if offset <= 200_000:
+            self.action_table = [(a.run, a.offset) for a in self.actions for _ in range(a.size)]
 
     def _phases(self) -> None:
         ns = self.ns

@@ -45,6 +45,17 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
         else:
             z[dest].extend(moved)
         return
+    if len(cards) == len(loc) and len(set(cards)) == len(loc):
+        # Gathering the whole pack (the start of a deal): rebuild everything at once.
+        kept = z[dest]
+        rest = [c for c in cards if loc[c] != dest]
+        for zi in range(len(z)):
+            if z[zi]:
+                z[zi] = []
+        z[dest] = rest + kept if bottom else kept + rest
+        s.loc = [dest] * len(loc)
+        s.by = [actor] * len(loc)
+        return
     if len(cards) < 6:
         for c in list(dict.fromkeys(cards)):
             _move1(s, c, dest, bottom)
@@ -89,11 +100,23 @@ def _deal_each(s: Any, n: int, src: int, base: int) -> None:
             break
         order.append(p)
     z, loc, by, actor = s.z, s.loc, s.by, s.actor
-    for _ in range(n):
-        for p in order:
-            c = _take_top(s, src)
-            z[base + p].append(c)
-            loc[c] = base + p
+    k = len(order)
+    pile = z[src]
+    total = n * k
+    if total <= 0:
+        return
+    if total > len(pile):
+        raise RuleRuntimeError(f"cannot deal {n} cards to each of {k} players from zone "
+                               f"'{s.game.zone_names[src]}': it holds {len(pile)}")
+    # The cards in the order they come off the top, then every k-th to one player.
+    popped = pile[len(pile) - total:][::-1]
+    del pile[len(pile) - total:]
+    for j, p in enumerate(order):
+        got = popped[j::k]
+        zi = base + p
+        z[zi].extend(got)
+        for c in got:
+            loc[c] = zi
             by[c] = actor
 
 

@@ -1,0 +1,85 @@
+"""Shared helpers for the test suite.
+
+* `GAME_FILES` lists every bundled rule file (`games/*.yaml`) and
+  `GAME_CASES` every (file, player count) pair those files allow, read from
+  each compiled spec, so a new game in `games/` is picked up by the property
+  tests without any change here.
+* Hypothesis profiles: "ci" (the default; small and without deadlines, so the
+  whole suite runs in a few minutes on two cores) and "deep" (many more
+  examples), chosen with the HYPOTHESIS_PROFILE environment variable:
+
+      HYPOTHESIS_PROFILE=deep python -m pytest tests/test_properties.py
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from dsl.pipeline import compile_file
+from interpreter.instance import GameInstance
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+GAMES_DIR = ROOT / "games"
+
+settings.register_profile(
+    "ci",
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "deep",
+    max_examples=500,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@lru_cache(maxsize=None)
+def compiled(path: str) -> Any:
+    """The compiled rule file (fails the calling test with the diagnostics if it does not compile)."""
+    r = compile_file(path)
+    if not r.ok or r.game is None:
+        from dsl.diagnostics import render_all
+
+        pytest.fail(f"{path} does not compile:\n{render_all(r.diagnostics, {r.file: r.source})}")
+    return r.game
+
+
+@lru_cache(maxsize=None)
+def game_for(path: str, num_players: int) -> GameInstance:
+    """A shared game instance with default options (instances are not changed by play)."""
+    return GameInstance(compiled(path), num_players)
+
+
+def fresh_game(path: str, num_players: int) -> GameInstance:
+    """A new, unshared game instance."""
+    return GameInstance(compiled(path), num_players)
+
+
+def _player_range(path: Path) -> range:
+    r = compile_file(path)
+    if not r.ok or r.game is None:
+        # Still listed (with one count) so the property tests fail loudly on it.
+        return range(1, 2)
+    sp = r.game.spec
+    return range(sp.min_players, sp.max_players + 1)
+
+
+GAME_FILES: list[Path] = sorted(GAMES_DIR.glob("*.yaml"))
+GAME_PLAYERS: dict[str, range] = {str(p): _player_range(p) for p in GAME_FILES}
+GAME_CASES: list[Any] = [
+    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in GAME_FILES for n in GAME_PLAYERS[str(p)]
+]
+
+assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
