@@ -247,7 +247,7 @@ class Checker:
 
     def _phase(self, ph: PhaseSpec) -> None:
         for name, span in ph.actions:
-            if name not in self.actions:
+            if name not in self.actions and name not in self.spec.broken:
                 self.err("C006", span, f"unknown action '{name}'", _close(name, self.actions))
         if ph.then is not None and ph.then[0] not in self.phases:
             self.err("C007", ph.then[1], f"unknown phase '{ph.then[0]}'", _close(ph.then[0], self.phases))
@@ -282,7 +282,7 @@ class Checker:
         elif isinstance(s, A.Shuffle):
             self.zone(s.zone, need_index=True)
         elif isinstance(s, A.Goto):
-            if s.phase not in self.phases:
+            if s.phase not in self.phases and s.phase not in self.spec.broken:
                 self.err("C007", s.span, f"unknown phase '{s.phase}'", _close(s.phase, self.phases))
         elif isinstance(s, A.EndDeal):
             pass
@@ -296,6 +296,8 @@ class Checker:
             self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
         elif isinstance(s, A.Do):
             pr = self.procs.get(s.proc)
+            if pr is None and s.proc in self.spec.broken:
+                return
             if pr is None:
                 self.err("C009", s.span, f"unknown procedure '{s.proc}'", _close(s.proc, self.procs))
                 return
@@ -345,6 +347,8 @@ class Checker:
                 self.err("C012", s.span, f"'{s.name}' is a single value, not one per player")
             if s.index is not None:
                 self.want(s.index, self.expr(s.index), T.PLAYER, "the player index")
+        elif s.name in self.spec.broken:
+            return
         else:
             hint = _close(s.name, list(self.vars) + list(ASSIGNABLE_BUILTINS))
             if s.name in BUILTIN_VALUES or s.name in self.zones or s.name in self.options:
@@ -359,6 +363,8 @@ class Checker:
 
     def zone(self, z: A.ZoneRef, need_index: bool) -> None:
         zs = self.zones.get(z.name)
+        if zs is None and z.name in self.spec.broken:
+            return
         if zs is None:
             self.err("C015", z.span, f"unknown zone '{z.name}'", _close(z.name, self.zones))
             return
@@ -466,6 +472,9 @@ class Checker:
             if z.per_player:
                 return ("perplayer", T.list_of(T.CARD))
             return T.list_of(T.CARD)
+        if n in self.spec.broken:
+            e.ref = ("broken", n)
+            return T.ANY
         if n in self.funcs or n in LIBRARY:
             self.err("C018", e.span, f"'{n}' is a function: call it as {n}(...)")
             return T.ANY
@@ -487,6 +496,8 @@ class Checker:
             return CARD_ATTRS[e.name]
         if e.name in self.props:
             return self.props[e.name]
+        if e.name in self.spec.broken:
+            return T.ANY
         self.err("C024", e.span, f"cards have no property '{e.name}'",
                  _close(e.name, list(CARD_ATTRS) + list(self.props)) or
                  f"properties: {', '.join(list(CARD_ATTRS) + list(self.props))}")
@@ -573,6 +584,10 @@ class Checker:
             ats = [self._arg(a) for a in e.args]
             return self.user_call(f, ats, e.span)
         lib = LIBRARY.get(e.func)
+        if lib is None and e.func in self.spec.broken:
+            for a in e.args:
+                self._arg(a)
+            return T.ANY
         if lib is None:
             self.err("C009", e.span, f"unknown function '{e.func}'",
                      _close(e.func, list(LIBRARY) + list(self.funcs)) or "see docs/language.md for the library")

@@ -404,11 +404,11 @@ class Compiler:
         self.func("match_start", [], m.start, m.span)
         self.func("match_deal", [], m.deal, m.span)
         self.func("match_end_deal", [], m.end_deal, m.span)
-        for name, e in (("next_dealer", m.next_dealer), ("over_when", m.over_when), ("winners", m.winners)):
-            if e is not None:
-                self.efunc(f"match_{name}", ["s"], e)
-        for k, (_, e) in enumerate(m.report):
-            self.efunc(f"report_{k}", ["s", "l_p"], e)
+        for name, me in (("next_dealer", m.next_dealer), ("over_when", m.over_when), ("winners", m.winners)):
+            if me is not None:
+                self.efunc(f"match_{name}", ["s"], me)
+        for k, (_, re_) in enumerate(m.report):
+            self.efunc(f"report_{k}", ["s", "l_p"], re_)
         source = "\n".join(w.lines) + "\n"
         filename = f"<cardsmith {sp.file}>"
         code = compile(source, filename, "exec")
@@ -484,7 +484,7 @@ def called_outside(spec: GameSpec, pure: set[str]) -> set[str]:
                 walk(x)
         elif hasattr(obj, "__dataclass_fields__"):
             if getattr(obj, "name", None) in pure and hasattr(obj, "params") and hasattr(obj, "body") \
-                    and isinstance(getattr(obj, "body"), A.Expr):
+                    and isinstance(obj.body, A.Expr):
                 return  # the body of a pure function
             for name in obj.__dataclass_fields__:
                 if name not in ("ty", "ref", "span"):

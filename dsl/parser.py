@@ -117,18 +117,19 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return [A.Comp(self._span(meta), c[0], str(c[1]), c[2], c[3])]
 
     # ---- operators
-    def _bin(op: str) -> Any:  # noqa: N805
+    @staticmethod
+    def _bin(op: str) -> Any:
         @v_args(meta=True)
         def f(self: _Build, meta: Any, c: list[Any]) -> A.Expr:
             return A.BinOp(self._span(meta), op, c[0], c[1])
         return f
 
-    add = _bin("+")
-    sub = _bin("-")
-    mul = _bin("*")
-    div = _bin("/")
-    floordiv = _bin("//")
-    mod = _bin("%")
+    add = _bin.__func__("+")  # type: ignore[attr-defined]
+    sub = _bin.__func__("-")  # type: ignore[attr-defined]
+    mul = _bin.__func__("*")  # type: ignore[attr-defined]
+    div = _bin.__func__("/")  # type: ignore[attr-defined]
+    floordiv = _bin.__func__("//")  # type: ignore[attr-defined]
+    mod = _bin.__func__("%")  # type: ignore[attr-defined]
 
     @v_args(meta=True)
     def neg(self, meta: Any, c: list[Any]) -> A.Expr:
@@ -276,12 +277,15 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
         hint = None
         if str(tok) in {"in"} and "SEMICOLON" in e.expected:
             hint = "a let binding ends with ';': let x = 1; x + 1"
-        diags.append(Diagnostic("P001", span, f"unexpected {got} in {what}; expected "
-                                f"{_describe(set(e.expected))}", hint))
+        if got == "the end":
+            msg = f"the {what} ends too early; expected {_describe(set(e.expected))}"
+        else:
+            msg = f"unexpected {got} in {what}; expected {_describe(set(e.expected))}"
+        diags.append(Diagnostic("P001", span, msg, hint))
         return None
     except UnexpectedCharacters as e:
         diags.append(Diagnostic("P002", locate(e.line, e.column),
-                                f"unexpected character {text[e.pos_in_stream]!r} in {what}"))
+                                f"unexpected character {text[e.pos_in_stream or 0]!r} in {what}"))
         return None
     except UnexpectedInput as e:  # pragma: no cover - other lark errors
         diags.append(Diagnostic("P001", locate(getattr(e, "line", 1), getattr(e, "column", 1)),

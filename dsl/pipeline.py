@@ -33,8 +33,9 @@ def compile_text(source: str, file: str = "<rules>") -> Loaded:
     if root is None:
         return Loaded(file, source, None, diags)
     spec = schema.read_spec(file, root, diags)
-    if spec is None or diags:
+    if spec is None:
         return Loaded(file, source, None, diags)
+    # Check even after structural errors, so one run reports every problem.
     ck = checker.check(spec, diags)
     if diags:
         return Loaded(file, source, None, diags)

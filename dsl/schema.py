@@ -38,6 +38,7 @@ class OptionSpec:
     max: int | None = None
     values: list[str] = field(default_factory=list)
     doc: str = ""
+    default_text: str = ""  # as written, for listings
 
 
 @dataclass(eq=False)
@@ -162,6 +163,9 @@ class GameSpec:
     phases: list[PhaseSpec]
     match: MatchSpec
     root_span: Span
+    # Names declared in the file whose declaration had errors: the checker stays
+    # quiet about them instead of reporting every use as unknown.
+    broken: set[str] = field(default_factory=set)
 
 
 SECTIONS = ["game", "summary", "players", "options", "constants", "deck", "zones", "variables", "define",
@@ -329,8 +333,25 @@ class _Reader:
         actions = self.actions(m.get("actions"))
         phases = self.phases(m.get("phases"))
         match = self.match(m.get("match"), m.span)
-        return GameSpec(self.file, name, summary, lo, hi, options, constants, suits, ranks, props, pack,
+        spec = GameSpec(self.file, name, summary, lo, hi, options, constants, suits, ranks, props, pack,
                         zones, variables, functions, procedures, actions, phases, match, m.span)
+        declared: set[str] = set()
+        for section in ("options", "constants", "zones", "variables", "define", "procedures", "actions",
+                        "phases"):
+            sm = m.get(section)
+            if isinstance(sm, YMap):
+                for key in sm.items:
+                    sig = SIGNATURE.match(key)
+                    declared.add(sig.group(1) if sig else key)
+        for prop in (m.get("deck"),):
+            if isinstance(prop, YMap) and isinstance(prop.get("properties"), YMap):
+                pm = prop.get("properties")
+                assert isinstance(pm, YMap)
+                declared.update(pm.items)
+        read_names = {x.name for group in (options, zones, variables, functions, procedures, actions, phases,
+                                           props) for x in group} | set(constants)
+        spec.broken = declared - read_names
+        return spec
 
     def players(self, node: YNode | None) -> tuple[int, int]:
         if node is None:
@@ -380,6 +401,7 @@ class _Reader:
                 default = dnode.value
             opt = OptionSpec(name, ks.span, kind, default, doc=str(self.want_scalar(om.get("doc"), "'doc'",
                                                                                     (str,)) or ""))
+            opt.default_text = str(dnode.value) if isinstance(dnode, YScalar) else ""
             if kind == "int":
                 opt.min = self.want_scalar(om.get("min"), "'min'", (int,))
                 opt.max = self.want_scalar(om.get("max"), "'max'", (int,))

@@ -119,7 +119,7 @@ def _fmt(v: Any) -> str:
 def _var_summary(g: GameInstance, s: State) -> list[str]:
     lines = []
     per: dict[str, list[Any]] = {}
-    for i, (v, owner) in enumerate(g.var_specs):
+    for i, (v, _owner) in enumerate(g.var_specs):
         if v.per_player and v.visible == "everyone" and v.scope == "match":
             per.setdefault(v.name, []).append(s.v[i])
     for name, vals in per.items():
@@ -201,7 +201,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 allowed = "yes/no"
             else:
                 allowed = "/".join(o.values)
-            default = "computed" if not isinstance(o.default, (int, str, bool)) else (
+            default = o.default_text if not isinstance(o.default, (int, str, bool)) else (
                 ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default)
             doc = f"  {o.doc}" if o.doc else ""
             print(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}")

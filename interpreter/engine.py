@@ -34,14 +34,27 @@ class State:
                  "history", "moves")
 
     game: GameInstance
-    z: list[list[int]]
-    v: list[Any]
-    loc: list[int]
-    by: list[int]
-    out: list[bool]
+    z: list[list[int]]  # zones, bottom card first
+    v: list[Any]  # variables; per-player ones take one slot per seat
+    loc: list[int]  # card -> zone index
+    by: list[int]  # card -> player whose action last moved it
+    out: list[bool]  # seat -> eliminated (copied on write)
+    phase: int
+    cur: int
+    actor: int
+    turns: int
+    dealer: int
+    deal_no: int
+    rng: int | None  # None: shuffles are explicit chance nodes
+    terminal: bool
+    winners: list[int]
     log: list[Any] | None
-    legal: list[int] | None
-    pending: Any
+    legal: list[int] | None  # cached legal actions of this state
+    chance_queue: list[int]
+    chance_pos: int
+    pending: Any  # at a chance node: (base state, action, outcomes possible, outcomes given)
+    history: Any  # (previous, action) pairs: O(1) to extend and share between clones
+    moves: int
 
     # ------------------------------------------------------------ construction
     @classmethod

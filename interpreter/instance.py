@@ -8,8 +8,8 @@ module in a namespace holding exactly these tables and the runtime helpers.
 from __future__ import annotations
 
 import builtins
-from bisect import bisect_right
 import random
+from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,7 @@ class GameInstance:
         for i, e in enumerate(spec.pack):
             if e.when is not None and not self._call(ns[f"pack_when_{i}"], e.when.span):
                 continue
+            kinds: list[tuple[Any, str]]
             if e.card is not None:
                 kinds = [(None, e.card)]
             else:

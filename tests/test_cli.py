@@ -1,0 +1,184 @@
+"""The command line, called in-process: interpreter.cli.main(argv) with captured output."""
+
+from __future__ import annotations
+
+import json
+import pytest
+from conftest import GAME_FILES, GAME_PLAYERS, ROOT
+
+from interpreter.cli import main
+
+
+
+def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the CLI; argparse's own errors exit through SystemExit, which counts as a return here."""
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, out: str, err: str) -> None:
+    assert code != 0, f"exit status 0 for a bad command line; stdout {out!r}"
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, f"expected a one-line error on stderr, got:\n{err}"
+    assert "Traceback" not in err and "Traceback" not in out
+    assert "error" in lines[0]
+
+
+# ---------------------------------------------------------------- validate
+def test_validate_bundled_games(capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(p) for p in GAME_FILES]
+    code, out, err = cli(["validate", *files], capsys)
+    assert code == 0, out + err
+    lines = out.strip().splitlines()
+    assert len(lines) == len(files)
+    for f, line in zip(files, lines):
+        assert line.startswith(f"{f}: ok: "), line
+    assert err == ""
+
+
+def test_validate_bundled_games_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(["validate", *[p.stem for p in GAME_FILES]], capsys)
+    assert code == 0
+    assert len(out.strip().splitlines()) == len(GAME_FILES)
+    assert all(": ok: " in line for line in out.strip().splitlines())
+
+
+def test_validate_broken_file(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, _ = cli(["validate", "tests/invalid/unknown_name.yaml"], capsys)
+    assert code == 1
+    located = [ln for ln in out.splitlines() if ln.startswith("tests/invalid/unknown_name.yaml:")]
+    assert located, out
+    first = located[0].split(":")
+    assert first[1].isdigit() and first[2].isdigit(), located[0]
+    assert ": error: " in located[0]
+    assert "Traceback" not in out
+
+
+def test_validate_mixed_files_reports_each(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, _ = cli(["validate", "games/stichln.yaml", "tests/invalid/yaml_syntax.yaml"], capsys)
+    assert code == 1
+    assert "games/stichln.yaml: ok: " in out
+    assert "tests/invalid/yaml_syntax.yaml:" in out
+
+
+# ---------------------------------------------------------------- run
+@pytest.mark.parametrize("players", list(GAME_PLAYERS[str(ROOT / "games" / "schwimmen.yaml")]))
+def test_run_schwimmen(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["run", "schwimmen", "--players", str(players), "--seed", str(players)], capsys)
+    assert code == 0, err
+    assert out.startswith(f"Schwimmen, {players} players, seed {players}")
+    assert "The match is over" in out
+    assert err == ""
+
+
+@pytest.mark.parametrize("players", list(GAME_PLAYERS[str(ROOT / "games" / "stichln.yaml")]))
+def test_run_stichln_one_deal(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["run", "stichln", "-n", str(players), "--seed", "3", "-o", "deals=1"], capsys)
+    assert code == 0, err
+    assert "options deals=1" in out.splitlines()[0]
+    assert "The match is over" in out
+    assert out.count("== Deal ") == 1
+    assert out.rstrip().endswith("1 deals)")
+
+
+def test_run_stichln_default_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["run", "games/stichln.yaml", "-n", "4", "--seed", "11"], capsys)
+    assert code == 0, err
+    assert "The match is over" in out
+    assert out.count("== Deal ") == 4  # the default is one deal per player
+
+
+def test_run_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["run", "schwimmen", "-n", "4", "--seed", "5", "--json"], capsys)
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 1
+    rec = json.loads(lines[0])
+    assert isinstance(rec, dict)
+    assert rec["game"] == "Schwimmen" and rec["players"] == 4 and rec["seed"] == 5
+    assert isinstance(rec["winners"], list) and rec["winners"]
+    assert all(0 <= p < 4 for p in rec["winners"])
+    assert len(rec["returns"]) == 4
+    assert rec["events"][-1] == {"event": "over", "winners": rec["winners"]}
+
+
+def test_run_json_stichln_with_option(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(["run", "stichln", "-n", "3", "--seed", "2", "--json", "-o", "deals=2"], capsys)
+    assert code == 0
+    rec = json.loads(out)
+    assert rec["options"] == {"deals": 2}
+    assert rec["deals"] == 2
+    assert "winners" in rec
+
+
+def test_run_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    first = cli(["run", "schwimmen", "-n", "5", "--seed", "42"], capsys)
+    second = cli(["run", "schwimmen", "-n", "5", "--seed", "42"], capsys)
+    assert first == second
+
+
+# ---------------------------------------------------------------- list
+def test_list(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(["list"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert any(ln.startswith("schwimmen: Schwimmen, 2-8 players") for ln in lines), out
+    assert any(ln.startswith("stichln: Stichln, 3-8 players") for ln in lines), out
+    assert any("--option deals=VALUE" in ln and "1..50" in ln for ln in lines), out
+    for p in GAME_FILES:
+        assert any(ln.startswith(f"{p.stem}: ") for ln in lines), f"{p.stem} not listed"
+
+
+# ---------------------------------------------------------------- bad arguments
+@pytest.mark.parametrize("argv", [
+    pytest.param(["run", "stichln", "-n", "3", "-o", "colour=red"], id="unknown-option"),
+    pytest.param(["run", "schwimmen", "-n", "3", "-o", "deals=2"], id="option-of-another-game"),
+    pytest.param(["run", "stichln", "-n", "3", "-o", "deals=0"], id="option-below-range"),
+    pytest.param(["run", "stichln", "-n", "3", "-o", "deals=51"], id="option-above-range"),
+    pytest.param(["run", "stichln", "-n", "3", "-o", "deals=many"], id="option-not-a-number"),
+    pytest.param(["run", "stichln", "-n", "2"], id="too-few-players"),
+    pytest.param(["run", "schwimmen", "-n", "9"], id="too-many-players"),
+    pytest.param(["run", "schwimmen", "-n", "0"], id="zero-players"),
+    pytest.param(["run", "schwimmen", "-n", "two"], id="players-not-a-number"),
+    pytest.param(["run", "no/such/file.yaml"], id="missing-file"),
+    pytest.param(["run", "nosuchgame"], id="unknown-game"),
+    pytest.param(["run", "stichln", "-n", "3", "-o", "deals"], id="option-without-equals"),
+    pytest.param(["run", "stichln", "-n", "3", "-o", "=3"], id="option-without-name"),
+    pytest.param(["run", "stichln", "--seed", "x"], id="bad-seed"),
+    pytest.param(["run"], id="no-game"),
+    pytest.param(["frobnicate"], id="unknown-command"),
+    pytest.param([], id="no-command"),
+    pytest.param(["bench", "stichln", "-n", "1", "--seconds", "0.1"], id="bench-wrong-players"),
+    pytest.param(["test", "no/such/scenarios.yaml"], id="missing-scenario-file"),
+])
+def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(argv, capsys)
+    assert_one_line_error(code, out, err)
+
+
+def test_missing_file_names_the_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(["run", "no/such/file.yaml"], capsys)
+    assert code != 0
+    assert "no/such/file.yaml" in err
+
+
+# ---------------------------------------------------------------- bench and test
+def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["bench", "schwimmen", "-n", "3", "--seconds", "0.2"], capsys)
+    assert code == 0, err
+    assert "actions/s" in out
+    assert "games/s" in out
+
+
+def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
+    files = sorted(str(p) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
+    code, out, _ = cli(["test", *files], capsys)
+    assert code == 0, out
+    assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
