@@ -113,6 +113,7 @@ class ActionSpec:
     when: A.Expr | None
     effect: list[A.Stmt]
     label: str | None = None
+    secret: bool = False  # other players see that it happened, not its parameters
 
 
 @dataclass(eq=False)
@@ -627,7 +628,7 @@ class _Reader:
                 isinstance(vnode, YScalar) and vnode.value is None) else YMap(vnode.span)
             if am is None:
                 continue
-            self.keys(am, ["params", "when", "effect", "label"], f"action '{name}'")
+            self.keys(am, ["params", "when", "effect", "label", "secret"], f"action '{name}'")
             params: list[ParamSpec] = []
             prm = self.want_map(am.get("params"), "'params'")
             if prm is not None:
@@ -639,7 +640,8 @@ class _Reader:
                         params.append(ParamSpec(pname, pks.span, dom))
             label = self.want_scalar(am.get("label"), "'label'", (str,))
             out.append(ActionSpec(name, ks.span, params, self.expr(am.get("when"), "'when'"),
-                                  self.stmts(am.get("effect"), f"effect of '{name}'"), label))
+                                  self.stmts(am.get("effect"), f"effect of '{name}'"), label,
+                                  bool(self.want_scalar(am.get("secret"), "'secret'", (bool,)))))
         return out
 
     def phases(self, node: YNode | None) -> list[PhaseSpec]:

@@ -244,7 +244,7 @@ class State:
             raise RuleError(f"the match passed {MAX_ACTIONS} actions without ending; phase "
                             f"'{g.phases[self.phase].name}' repeats", g.phases[self.phase].spec.span)
         if self.log is not None:
-            self.log.append(("action", self.cur, g.action_to_string(self.cur, a)))
+            self.log.append(("action", self.cur, g.action_to_string(self.cur, a), g.public_action_string(a)))
         r = run(self, a - offset)
         ph = g.phases[self.phase]
         if r is None and ph.after is not None:

@@ -44,6 +44,7 @@ class ActionInfo:
     effect: Any
     label: str | None
     run: Any = None
+    secret: bool = False
 
 
 @dataclass
@@ -288,7 +289,7 @@ class GameInstance:
             ns[f"VALS_{a.name}"] = vals
             self.actions.append(ActionInfo(a.name, i, offset, size, params, radix, ns[f"legal_{a.name}"],
                                            ns[f"decode_{a.name}"], ns[f"eff_{a.name}"], a.label,
-                                           ns[f"run_{a.name}"]))
+                                           ns[f"run_{a.name}"], a.secret))
             offset += size
         self.num_distinct_actions = offset
         self._offsets = [a.offset for a in self.actions]
@@ -335,6 +336,13 @@ class GameInstance:
         if parts:
             text += " " + ", ".join(parts)
         return text
+
+    def public_action_string(self, a: int) -> str:
+        """The action as the other players see it: a secret action hides its parameters."""
+        info = self.action_for(a)
+        if info.secret and info.params:
+            return f"{info.label or info.name} (hidden)"
+        return self.action_to_string(None, a)
 
     def card_id(self, name: str) -> int:
         """The first card with this name ('A of clubs'); raises KeyError."""

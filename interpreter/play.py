@@ -36,7 +36,7 @@ def play(g: GameInstance, seat: int, seed: int | None, bot: str) -> int:
         log = s.log or []
         for ev in log[seen:]:
             if ev[0] == "action" and ev[1] != seat:
-                print(f"   {g.player_name(ev[1])}: {ev[2]}")
+                print(f"   {g.player_name(ev[1])}: {ev[3]}")
             elif ev[0] == "announce":
                 print(f"   * {ev[1]}")
             elif ev[0] == "deal":

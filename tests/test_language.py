@@ -1,0 +1,182 @@
+"""The expression language on its own: every operator and library function, and the checker's errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dsl.compiler import compile_probe
+from dsl.diagnostics import Diagnostic, Span
+from dsl.pipeline import compile_text
+from interpreter.engine import State
+from interpreter.instance import GameInstance
+
+MINI = """
+game: Mini
+players: {min: 2, max: 4}
+options:
+  bonus: {type: int, default: 2, min: 0, max: 5}
+  style: {type: choice, values: [plain, fancy], default: plain}
+constants:
+  table: {1: 10, 2: 20}
+deck:
+  suits: [clubs, hearts]
+  ranks: ['2', '3', K, A]
+  properties:
+    value: {by_rank: {'2': 2, '3': 3, K: 10, A: 11}}
+    red: {by_suit: {hearts: true}, default: false}
+    double: 2 * rank_index
+zones:
+  stock: {visible: nobody}
+  hand: {per_player: true, visible: owner}
+  pile: {}
+variables:
+  score: {type: int, per_player: true}
+  best: {type: player, initial: none}
+  seen: {type: cards}
+define:
+  total(h): sum([c.value for c in h])
+  twice(x): x * 2
+actions:
+  play:
+    params: {c: "hand[player]"}
+    effect: [move c to pile]
+phases:
+  main:
+    actions: [play]
+    after:
+      - if: len(hand[player]) == 0
+        then: [end deal]
+match:
+  deal:
+    - move pack to stock
+    - shuffle stock
+    - deal 2 from stock to hand
+    - goto main
+  over_when: deal_number >= 2
+  winners: players
+"""
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[Any, GameInstance, State]:
+    loaded = compile_text(MINI, "mini.yaml")
+    assert loaded.ok, loaded.diagnostics
+    g = GameInstance(loaded.game, 2)
+    s = State.initial(g, 1)
+    # Fix the hands: P0 holds A and 2 of hearts, P1 the K and 3 of clubs.
+    for zi in range(len(s.z)):
+        s.z[zi] = []
+    names = {"hand[0]": ["A of hearts", "2 of hearts"], "hand[1]": ["K of clubs", "3 of clubs"],
+             "pile": ["A of clubs"]}
+    used = set()
+    for zname, cards in names.items():
+        zi = g.zone_names.index(zname)
+        for n in cards:
+            c = g.card_id(n)
+            s.z[zi].append(c)
+            s.loc[c] = zi
+            used.add(c)
+    for c in range(g.num_cards):
+        if c not in used:
+            s.z[0].append(c)
+            s.loc[c] = 0
+    s.legal = None
+    return loaded.game, g, s
+
+
+def ev(game: tuple[Any, GameInstance, State], text: str) -> Any:
+    compiled, g, s = game
+    diags: list[Diagnostic] = []
+    code = compile_probe(compiled, text, lambda ln, col: Span("t", ln, col), diags)
+    assert code is not None, [d.message for d in diags]
+    return eval(code, g.ns)(s)
+
+
+def errors(game: tuple[Any, GameInstance, State], text: str) -> list[str]:
+    compiled, _, _ = game
+    diags: list[Diagnostic] = []
+    compile_probe(compiled, text, lambda ln, col: Span("t", ln, col), diags)
+    return [d.message for d in diags]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("1 + 2 * 3", 7), ("(1 + 2) * 3", 9), ("7 // 2", 3), ("7 % 3", 1), ("7 mod 3", 1), ("7 / 2", 3.5),
+    ("-3 + 1", -2), ("1 < 2 <= 2", True), ("1 < 2 < 2", False), ("2 in [1, 2]", True),
+    ("3 not in [1, 2]", True), ("true and not false", True), ("false or true", True),
+    ("if 1 > 2 then 'a' else 'b'", "b"), ("let x = 2; y = x + 1; x * y", 6),
+    ("[x * x for x in range(1, 4)]", [1, 4, 9]), ("[x for x in range(0, 6) if x % 2 == 0]", [0, 2, 4]),
+    ("sum(x for x in range(1, 5))", 10), ("len([1, 2, 3])", 3), ("count([1, 2, 3], x => x > 1)", 2),
+    ("count([1, 2])", 2), ("max([3, 9, 4])", 9), ("max(3, 9, 4)", 9), ("min([3, 9, 4])", 3), ("min(5, 2)", 2),
+    ("max_by([3, 9, 4], x => -x)", 3), ("min_by([3, 9, 4], x => -x)", 9),
+    ("max_by([1, 2, 3, 4], x => x % 2)", 1), ("all_max_by([1, 2, 3, 4], x => x % 2)", [1, 3]),
+    ("all_min_by([1, 2, 3, 4], x => x % 2)", [2, 4]), ("sort_by([3, 1, 2], x => -x)", [3, 2, 1]),
+    ("sort([3, 1, 2])", [1, 2, 3]), ("reverse([1, 2, 3])", [3, 2, 1]), ("any([false, true])", True),
+    ("all([true, false])", False), ("all([])", True), ("first([5, 6])", 5), ("last([5, 6])", 6),
+    ("top([1, 2, 3], 2)", [2, 3]), ("bottom([1, 2, 3], 2)", [1, 2]),
+    ("group_by([1, 2, 3, 4], x => x % 2)", [[1, 3], [2, 4]]), ("unique([1, 2, 1, 3])", [1, 2, 3]),
+    ("flatten([[1], [2, 3]])", [1, 2, 3]), ("index_of([4, 5], 5)", 1), ("index_of([4, 5], 6)", -1),
+    ("abs(-4)", 4), ("floor(3.7)", 3), ("ceil(3.2)", 4), ("[1] + [2]", [1, 2]),
+    ("left(1)", 0), ("right(0)", 1), ("next_active(0)", 1), ("is_active(1)", True),
+    ("num_players", 2), ("players", [0, 1]), ("active_players", [0, 1]), ("suits", ["clubs", "hearts"]),
+    ("ranks", ["2", "3", "K", "A"]), ("bonus", 2), ("style", "plain"), ("table[2]", 20),
+    ("total(hand[0])", 13), ("twice(4)", 8), ("len(pile)", 1), ("first(pile).suit", "clubs"),
+    ("first(pile).rank", "A"), ("first(pile).value", 11), ("first(pile).red", False),
+    ("first(hand[0]).red", True), ("first(pile).rank_index", 3), ("first(pile).double", 6),
+    ("first(pile).name", "A of clubs"), ("[c.rank for c in hand[1]]", ["K", "3"]),
+    ("score[1]", 0), ("best", None), ("seen", []), ("dealer", 0), ("deal_number", 1),
+])
+def test_expressions(game: Any, text: str, expected: Any) -> None:
+    assert ev(game, text) == expected
+
+
+@pytest.mark.parametrize("text,message", [
+    ("nope", "unknown name 'nope'"),
+    ("len(1, 2)", "'len' takes 1 argument(s), got 2"),
+    ("1 + 'a'", "'+' needs numbers, not text"),
+    ("first(pile).colour", "cards have no property 'colour'"),
+    ("first(pile).suit == 'spades'", "'spades' is not a suit of the deck"),
+    ("first(pile).rank == 'Q'", "'Q' is not a rank of the deck"),
+    ("hand", "'hand' is kept per player: write hand[p]"),
+    ("score + 1", "'score' is kept per player: write score[p]"),
+    ("frobnicate(1)", "unknown function 'frobnicate'"),
+    ("max_by([1], 2)", "expected a function here, written 'x => expression'"),
+    ("x => x", "a function 'x => ...' can only be an argument of max_by, sort_by, ..."),
+    ("1 in 2", "'in' needs a list on its right, not int"),
+    ("not 3", "'not' must be bool, not int"),
+    ("total", "'total' is a function: call it as total(...)"),
+    ("sum(['a'])", "'sum' needs a list of numbers, not list of text"),
+])
+def test_checker_errors(game: Any, text: str, message: str) -> None:
+    assert message in errors(game, text)
+
+
+def test_rule_runtime_errors_are_located() -> None:
+    src = MINI.replace("  twice(x): x * 2", "  twice(x): x * 2\n  broken(): max([c.value for c in pile if c.value > 99])")
+    src = src.replace("      - if: len(hand[player]) == 0", "      - let z = broken()\n      - if: len(hand[player]) == 0")
+    loaded = compile_text(src, "mini.yaml")
+    assert loaded.ok, loaded.diagnostics
+    g = GameInstance(loaded.game, 2)
+    s = State.initial(g, 3)
+    from interpreter.errors import RuleError
+    with pytest.raises(RuleError) as info:
+        s.apply_action(s.legal_actions()[0])
+    text = str(info.value)
+    line = src.splitlines().index("  broken(): max([c.value for c in pile if c.value > 99])") + 1
+    assert text.startswith(f"mini.yaml:{line}:"), text
+    assert "max() of an empty list" in text
+    assert "in phase 'main'" in text
+
+
+def test_names_cannot_reach_python(game: Any) -> None:
+    for text in ("__import__('os')", "open('x')", "getattr(pile, 'x')", "first(pile).__class__",
+                 "eval('1')", "exec('1')", "globals()", "s", "l_c"):
+        assert errors(game, text), text
+
+
+def test_python_tags_are_refused() -> None:
+    bad = MINI.replace("game: Mini", "game: !!python/object/apply:os.system ['echo hi']")
+    loaded = compile_text(bad, "mini.yaml")
+    assert not loaded.ok
+    assert any(d.code == "E001" and d.span.line == 2 for d in loaded.diagnostics)
