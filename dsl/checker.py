@@ -630,7 +630,10 @@ class Checker:
                 return T.elem(t)
             out: Any = T.NONE
             for a in args:
-                out = T.join(out, self._arg(a))
+                t = self._arg(a)
+                if T.is_list(t) or (t not in T.NUMERIC and t not in (T.ANY, T.NONE)):
+                    self.err("C029", a.span, f"'{lib.name}' of several values needs numbers, not {T.show(t)}")
+                out = T.join(out, t)
             return out
         params, result = sig.split("->")
         kinds = params.split(",")

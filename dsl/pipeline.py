@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checker, compiler, schema, yaml_loader
+from . import checker, compiler, extends, schema, yaml_loader
 from .compiler import CompiledGame
 from .diagnostics import Diagnostic, RuleFileError, Span
 
@@ -18,51 +18,96 @@ class Loaded:
     source: str
     game: CompiledGame | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Every file read (a variant and the files it extends), for rendering diagnostics.
+    sources: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return self.game is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
+def _read(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        diags.append(Diagnostic("E008", at, f"cannot read file {name}: {e.strerror}"))
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        diags.append(Diagnostic("E007", at, f"the file {name} is larger than {MAX_FILE_BYTES} bytes"))
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        diags.append(Diagnostic("E009", at, f"the file {name} is not UTF-8 text (byte {e.start})"))
+        return None
+
+
+def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str], diags: list[Diagnostic],
+                     chain: list[str]) -> yaml_loader.YNode | None:
+    """Merge a variant into the file it extends (recursively); None on errors."""
+    if not isinstance(root, yaml_loader.YMap) or "extends" not in root.items:
+        return root
+    node = root.get("extends")
+    assert node is not None
+    if not isinstance(node, yaml_loader.YScalar) or not isinstance(node.value, str):
+        diags.append(Diagnostic("X002", node.span, "'extends' names the rule file this one changes"))
+        return None
+    if len(chain) >= extends.MAX_DEPTH:
+        diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep"))
+        return None
+    path = extends.base_path(file, node.value)
+    key = str(path.resolve())
+    if key in chain:
+        diags.append(Diagnostic("X007", node.span, f"'{node.value}' extends this file again (a cycle)"))
+        return None
+    text = _read(path, diags, node.span)
+    if text is None:
+        return None
+    base_name = str(path)
+    sources[base_name] = text
+    base_root = yaml_loader.load(base_name, text, diags)
+    if base_root is None:
+        return None
+    base_root = _resolve_extends(base_root, base_name, sources, diags, chain + [key])
+    if not isinstance(base_root, yaml_loader.YMap):
+        return None
+    return extends.merge(base_root, root, diags)
+
+
 def compile_text(source: str, file: str = "<rules>") -> Loaded:
     diags: list[Diagnostic] = []
+    sources = {file: source}
     if len(source.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         diags.append(Diagnostic("E007", Span(file, 1, 1), f"the file is larger than {MAX_FILE_BYTES} bytes"))
-        return Loaded(file, source, None, diags)
+        return Loaded(file, source, None, diags, sources)
     root = yaml_loader.load(file, source, diags)
+    if root is not None:
+        root = _resolve_extends(root, file, sources, diags, [str(Path(file).resolve())])
     if root is None:
-        return Loaded(file, source, None, diags)
+        return Loaded(file, source, None, diags, sources)
     spec = schema.read_spec(file, root, diags)
     if spec is None:
-        return Loaded(file, source, None, diags)
+        return Loaded(file, source, None, diags, sources)
     # Check even after structural errors, so one run reports every problem.
     ck = checker.check(spec, diags)
     if diags:
-        return Loaded(file, source, None, diags)
+        return Loaded(file, source, None, diags, sources)
     game = compiler.compile_spec(spec, ck, diags)
-    return Loaded(file, source, game if not diags else None, diags)
+    return Loaded(file, source, game if not diags else None, diags, sources)
 
 
 def compile_file(path: str | Path) -> Loaded:
-    p = Path(path)
     name = str(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        return Loaded(name, "", None, [Diagnostic("E008", Span(name, 1, 1), f"cannot read file: {e.strerror}")])
-    if len(raw) > MAX_FILE_BYTES:
-        return Loaded(name, "", None, [Diagnostic("E007", Span(name, 1, 1),
-                                                  f"the file is larger than {MAX_FILE_BYTES} bytes")])
-    try:
-        source = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return Loaded(name, "", None, [Diagnostic("E009", Span(name, 1, 1),
-                                                  f"the file is not UTF-8 text (byte {e.start})")])
+    diags: list[Diagnostic] = []
+    source = _read(Path(path), diags, Span(name, 1, 1))
+    if source is None:
+        return Loaded(name, "", None, diags, {})
     return compile_text(source, name)
 
 
 def load_or_raise(path: str | Path) -> CompiledGame:
     r = compile_file(path)
     if not r.ok or r.game is None:
-        raise RuleFileError(r.diagnostics, {r.file: r.source})
+        raise RuleFileError(r.diagnostics, r.sources)
     return r.game

@@ -169,8 +169,12 @@ class GameSpec:
     broken: set[str] = field(default_factory=set)
 
 
+def _poisoned(node: YNode) -> bool:
+    return isinstance(node, YScalar) and node.poison
+
+
 SECTIONS = ["game", "summary", "players", "options", "constants", "deck", "zones", "variables", "define",
-            "procedures", "actions", "phases", "match"]
+            "procedures", "actions", "phases", "match", "extends", "new", "remove"]
 
 
 class _Reader:
@@ -193,7 +197,7 @@ class _Reader:
                 self.err("S002", m.span, f"{where} needs the key '{r}'")
 
     def want_map(self, node: YNode | None, where: str) -> YMap | None:
-        if node is None:
+        if node is None or _poisoned(node):
             return None
         if not isinstance(node, YMap):
             self.err("S003", node.span, f"{where} must be a mapping (key: value lines)")
@@ -201,7 +205,7 @@ class _Reader:
         return node
 
     def want_list(self, node: YNode | None, where: str) -> YList | None:
-        if node is None:
+        if node is None or _poisoned(node):
             return None
         if isinstance(node, YScalar) and node.value is None:
             return YList(node.span, [])
@@ -211,7 +215,7 @@ class _Reader:
         return node
 
     def want_scalar(self, node: YNode | None, where: str, types: tuple[type, ...]) -> Any:
-        if node is None:
+        if node is None or _poisoned(node):
             return None
         if not isinstance(node, YScalar) or not isinstance(node.value, types) or (
                 isinstance(node.value, bool) and bool not in types):
@@ -229,7 +233,7 @@ class _Reader:
         return True
 
     def expr(self, node: YNode | None, where: str) -> A.Expr | None:
-        if node is None:
+        if node is None or _poisoned(node):
             return None
         if isinstance(node, YScalar) and isinstance(node.value, (int, float)) and not isinstance(
                 node.value, bool):
@@ -258,6 +262,8 @@ class _Reader:
         return out
 
     def stmt(self, node: YNode, where: str) -> A.Stmt | None:
+        if _poisoned(node):
+            return None
         if isinstance(node, YScalar) and isinstance(node.value, str):
             result: A.Stmt | None = parser.parse(node.value, "statement", node.span_at, self.diags)
             return result

@@ -39,6 +39,8 @@ class YNode:
 class YScalar(YNode):
     value: Any
     style: str | None = None
+    # A value refused by the loader (a forbidden tag): later stages skip it silently.
+    poison: bool = False
     # For block scalars: the file line and column where each text line starts.
     line_starts: list[tuple[int, int]] = field(default_factory=list)
 
@@ -90,7 +92,7 @@ class _Converter:
         if node.tag not in _STANDARD_TAGS:
             self.error("E001", node, f"YAML tag {node.tag!r} is not allowed in a rule file",
                        "use plain YAML values: strings, numbers, booleans, lists and mappings")
-            return YScalar(self.span(node.start_mark), None)
+            return YScalar(self.span(node.start_mark), None, poison=True)
         if isinstance(node, yaml.ScalarNode):
             value = self.ctor.construct_object(node)
             sc = YScalar(self.span(node.start_mark), value, node.style)
@@ -116,15 +118,17 @@ class _Converter:
 
     def _block_lines(self, node: Any, text: str) -> list[tuple[int, int]]:
         first = node.start_mark.line + 1  # content starts on the line after the indicator
+        # The end mark sits at the start of the next key's line unless the file ends inside the block.
+        last = node.end_mark.line + (1 if node.end_mark.column > 0 else 0)
         starts: list[tuple[int, int]] = []
         indent = None
-        for i in range(first, min(node.end_mark.line + 1, len(self.lines))):
+        for i in range(first, min(last, len(self.lines))):
             raw = self.lines[i]
             if raw.strip():
                 ind = len(raw) - len(raw.lstrip(" "))
                 indent = ind if indent is None else min(indent, ind)
         indent = indent or 0
-        for i in range(first, min(node.end_mark.line + 1, len(self.lines))):
+        for i in range(first, min(last, len(self.lines))):
             starts.append((i + 1, indent + 1))
         return starts
 
@@ -144,7 +148,17 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     try:
         root = yaml.compose(source, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
+        ctx, pm = e.context_mark, e.problem_mark
+        if ctx is not None and pm is not None and (e.context or "").startswith("while parsing a flow") \
+                and ctx.line != pm.line:
+            # An unclosed bracket: point at the bracket, not where the parser gave up.
+            opener = source.splitlines()[ctx.line][ctx.column:ctx.column + 1] if ctx.line < len(
+                source.splitlines()) else "{"
+            diags.append(Diagnostic("E000", Span(file, ctx.line + 1, ctx.column + 1),
+                                    f"YAML syntax: this '{opener}' is never closed ({e.problem} at line "
+                                    f"{pm.line + 1}, column {pm.column + 1})"))
+            return None
+        mark = pm or ctx
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         diags.append(Diagnostic("E000", span, f"YAML syntax: {e.problem or e.context}"))
         return None

@@ -42,7 +42,7 @@ def _instance(path_or_name: str, players: int | None, options: dict[str, str]) -
     path = resolve(path_or_name)
     loaded = compile_file(path)
     if not loaded.ok or loaded.game is None:
-        raise RuleFileError(loaded.diagnostics, {loaded.file: loaded.source})
+        raise RuleFileError(loaded.diagnostics, loaded.sources)
     spec = loaded.game.spec
     n = players if players is not None else spec.min_players
     return GameInstance(loaded.game, n, options)
@@ -60,7 +60,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             continue
         r = compile_file(path)
         if not r.ok or r.game is None:
-            print(render_all(r.diagnostics, {r.file: r.source}))
+            print(render_all(r.diagnostics, r.sources))
             n = len(r.diagnostics)
             print(f"{r.file}: {n} problem{'s' if n != 1 else ''}")
             bad += 1

@@ -400,7 +400,7 @@ def _describe(e: BaseException) -> str:
 def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> GameInstance:
     r = compile_file(path)
     if not r.ok or r.game is None:
-        raise RuleFileError(r.diagnostics, {r.file: r.source})
+        raise RuleFileError(r.diagnostics, r.sources)
     return GameInstance(r.game, num_players, options)
 
 

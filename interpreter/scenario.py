@@ -483,7 +483,7 @@ def run_file(path: str, only: str | None = None) -> list[ScenarioResult]:
     sf = read(path)
     loaded = compile_file(sf.rules)
     if not loaded.ok or loaded.game is None:
-        raise RuleFileError(loaded.diagnostics, {loaded.file: loaded.source})
+        raise RuleFileError(loaded.diagnostics, loaded.sources)
     results = []
     for sc in sf.scenarios:
         if only is not None and sc.name != only:

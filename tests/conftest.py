@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,7 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled(path: str) -> Any:
     """The compiled rule file (fails the calling test with the diagnostics if it does not compile)."""
     r = compile_file(path)
@@ -56,7 +56,7 @@ def compiled(path: str) -> Any:
     return r.game
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_for(path: str, num_players: int) -> GameInstance:
     """A shared game instance with default options (instances are not changed by play)."""
     return GameInstance(compiled(path), num_players)

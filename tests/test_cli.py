@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+
 import pytest
 from conftest import GAME_FILES, GAME_PLAYERS, ROOT
 
 from interpreter.cli import main
-
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -153,8 +153,10 @@ def test_checker_errors(game: Any, text: str, message: str) -> None:
 
 
 def test_rule_runtime_errors_are_located() -> None:
-    src = MINI.replace("  twice(x): x * 2", "  twice(x): x * 2\n  broken(): max([c.value for c in pile if c.value > 99])")
-    src = src.replace("      - if: len(hand[player]) == 0", "      - let z = broken()\n      - if: len(hand[player]) == 0")
+    broken = "  broken(): max([c.value for c in pile if c.value > 99])"
+    src = MINI.replace("  twice(x): x * 2", "  twice(x): x * 2\n" + broken)
+    src = src.replace("      - if: len(hand[player]) == 0",
+                      "      - let z = broken()\n      - if: len(hand[player]) == 0")
     loaded = compile_text(src, "mini.yaml")
     assert loaded.ok, loaded.diagnostics
     g = GameInstance(loaded.game, 2)
@@ -163,7 +165,7 @@ def test_rule_runtime_errors_are_located() -> None:
     with pytest.raises(RuleError) as info:
         s.apply_action(s.legal_actions()[0])
     text = str(info.value)
-    line = src.splitlines().index("  broken(): max([c.value for c in pile if c.value > 99])") + 1
+    line = src.splitlines().index(broken) + 1
     assert text.startswith(f"mini.yaml:{line}:"), text
     assert "max() of an empty list" in text
     assert "in phase 'main'" in text
