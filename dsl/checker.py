@@ -60,6 +60,7 @@ class Checker:
         self.scopes: list[dict[str, Any]] = []
         self.call_stack: list[str] = []
         self.func_cache: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self.proc_args: dict[str, list[Any]] = {}
         self.suits = set(spec.suits)
         self.ranks = set(spec.ranks)
         # The names of special cards (outside suits x ranks) count as ranks.
@@ -114,7 +115,7 @@ class Checker:
                     self.want(z.visible, self.expr(z.visible), T.list_of(T.PLAYER), "'visible'")
         for v in sp.variables:
             if v.initial is not None:
-                with self.scope({}):
+                with self.scope({"owner": T.PLAYER} if v.per_player else {}):
                     t = self.expr(v.initial)
                 if not T.compatible(t, v.ty):
                     self.err("C001", v.initial.span, f"initial value of '{v.name}' is {T.show(t)}, "
@@ -125,10 +126,10 @@ class Checker:
         for f in sp.functions:
             if f.body is not None and not f.params:
                 self.user_call(f, [], f.span)
+        for f in sp.functions:
+            self._params_free(f.params, f.span, "function", f.name)
         for pr in sp.procedures:
-            # Procedures are checked with parameters of unknown type; calls add precision.
-            with self.scope({p: T.ANY for p in pr.params}):
-                self.block(pr.body)
+            self._params_free(pr.params, pr.span, "procedure", pr.name)
         for a in sp.actions:
             self._action(a)
         for ph in sp.phases:
@@ -152,6 +153,12 @@ class Checker:
         for _, e in m.report:
             with self.scope({"p": T.PLAYER}):
                 self.expr(e)
+        self._procedures()
+        for where, block in (("'match: start'", m.start), ("'match: end_deal'", m.end_deal)):
+            for st in _walk_stmts(block):
+                if isinstance(st, A.Goto | A.EndDeal):
+                    self.err("C033", st.span, f"{where} cannot '{'goto' if isinstance(st, A.Goto) else 'end deal'}'",
+                             "phases start from 'match: deal'; a deal ends with 'end deal' in a phase")
         for f in sp.functions:
             if f.body is not None and f.params and not any(k[0] == f.name for k in self.func_cache):
                 # Never called: still check it, with parameters of unknown type.
@@ -232,12 +239,14 @@ class Checker:
         with self.scope({}):
             for prm in a.params:
                 t = self.expr(prm.domain)
-                if not T.is_list(t):
+                if t == T.ANY:
+                    t = T.list_of(T.ANY)
+                elif not T.is_list(t):
                     self.err("C004", prm.domain.span, f"parameter '{prm.name}' must range over a list "
                              f"(cards in a zone, players, suits, range(a, b), ...), not {T.show(t)}")
                     t = T.list_of(T.ANY)
                 et = T.elem(t)
-                if et not in (T.CARD, T.PLAYER, T.SUIT, T.RANK, T.BOOL, T.INT, T.STR):
+                if et not in (T.CARD, T.PLAYER, T.SUIT, T.RANK, T.BOOL, T.INT, T.STR, T.ANY):
                     self.err("C005", prm.domain.span, f"parameter '{prm.name}' ranges over {T.show(t)}; "
                              "actions take cards, players, suits, ranks, numbers, true/false or names")
                 self.declare(prm.name, et, prm.span)
@@ -304,8 +313,10 @@ class Checker:
             if len(s.args) != len(pr.params):
                 self.err("C010", s.span, f"procedure '{s.proc}' takes {len(pr.params)} argument(s), "
                          f"got {len(s.args)}")
-            for a in s.args:
-                self.expr(a)
+            types = [self.expr(a) for a in s.args]
+            if len(types) == len(pr.params):
+                old = self.proc_args.get(pr.name)
+                self.proc_args[pr.name] = types if old is None else [T.join(x, y) for x, y in zip(old, types)]
             self._proc_recursion(pr, s.span)
         elif isinstance(s, A.If):
             self.want(s.cond, self.expr(s.cond), T.BOOL, "'if'")
@@ -318,6 +329,33 @@ class Checker:
             with self.scope({}):
                 self.declare(s.var, T.elem(t), s.span)
                 self.block(s.body)
+
+    def _params_free(self, params: list[str], span: Span, kind: str, name: str) -> None:
+        for p in params:
+            if p in RESERVED or p in self.vars or p in self.zones or p in self.options or p in self.consts:
+                self.err("C020", span, f"parameter '{p}' of {kind} '{name}' hides a name of the game",
+                         "choose another parameter name")
+
+    def _procedures(self) -> None:
+        """Check procedures callers first, each with the joined types its calls pass."""
+        order: list[str] = []
+        state: dict[str, int] = {}
+
+        def visit(name: str) -> None:
+            if state.get(name):
+                return
+            state[name] = 1
+            for st in _walk_stmts(self.procs[name].body):
+                if isinstance(st, A.Do) and st.proc in self.procs:
+                    visit(st.proc)
+            order.append(name)
+        for name in self.procs:
+            visit(name)
+        for name in reversed(order):
+            pr = self.procs[name]
+            types = self.proc_args.get(name, [T.ANY] * len(pr.params))
+            with self.scope(dict(zip(pr.params, types))):
+                self.block(pr.body)
 
     def _proc_recursion(self, pr: ProcSpec, span: Span) -> None:
         if pr.name in self.call_stack:
@@ -482,7 +520,8 @@ class Checker:
             self.consts) + list(self.vars) + list(self.zones)
         hint = _close(n, known)
         if n in self.suits or n in self.ranks:
-            hint = f"suits and ranks are written as text: '{n}'"
+            hint = (f"suits and ranks are written as text: '{n}' (YAML drops quotes that start a value: "
+                    f"quote the whole expression, e.g. \"c.suit == '{n}'\")")
         self.err("C019", e.span, f"unknown name '{n}'", hint)
         return T.ANY
 

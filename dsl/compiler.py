@@ -45,6 +45,7 @@ class CompiledGame:
     params: dict[str, list[ParamInfo]] = field(default_factory=dict)
     phase_index: dict[str, int] = field(default_factory=dict)
     checker: Checker | None = None
+    report_kinds: list[str] = field(default_factory=list)
 
 
 class _Writer:
@@ -262,7 +263,8 @@ class Compiler:
                 d = p.domain
                 if isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2 and all(
                         _static(x) for x in d.args):
-                    lo, hi = f"pb_{a.name}_{p.name}_lo", f"pb_{a.name}_{p.name}_hi"
+                    lo, hi = f"pb_{self.uid}_lo", f"pb_{self.uid}_hi"
+                    self.uid += 1
                     self.efunc(lo, [], d.args[0])
                     self.efunc(hi, [], d.args[1])
                     info.bounds = (lo, hi)
@@ -334,7 +336,7 @@ class Compiler:
         self.func(f"end_{i}", [], ph.end, ph.span)
         names = [n for n, _ in ph.actions]
         w = self.w
-        w.line(f"def legal_phase_{i}(s):")
+        w.line(f"def phlegal_{i}(s):")
         w.line("    out = []")
         for n in names:
             w.line(f"    legal_{n}(s, out)")
@@ -365,7 +367,7 @@ class Compiler:
                 self.efunc(f"vis_zone_{z.name}", ["s", "l_owner"], z.visible)
         for v in sp.variables:
             if v.initial is not None:
-                self.efunc(f"init_{v.name}", ["s"], v.initial)
+                self.efunc(f"init_{v.name}", ["s", "l_owner"], v.initial)
             if isinstance(v.visible, A.Expr):
                 self.efunc(f"vis_var_{v.name}", ["s", "l_owner"], v.visible)
         # Memoize the pure functions that the rules call from outside other pure
@@ -412,7 +414,8 @@ class Compiler:
         source = "\n".join(w.lines) + "\n"
         filename = f"<cardsmith {sp.file}>"
         code = compile(source, filename, "exec")
-        return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck)
+        return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck,
+                            [_kind(e.ty) for _, e in m.report])
 
 
 STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns"}

@@ -96,20 +96,22 @@ def _merge_named(section: str, base: YNode | None, child: YNode, diags: list[Dia
         return base if base is not None else YMap(child.span)
     out = YMap(base.span, dict(base.items))
     for k, (ks, node) in child.items.items():
-        bkey = _find(base, _name(k))
+        bkey = _find(out, _name(k))
         if bkey is None:
             close = difflib.get_close_matches(_name(k), [_name(x) for x in base.items], n=1)
             hint = f"did you mean '{close[0]}'?" if close else f"to add it, put it under 'new: {section}:'"
             diags.append(Diagnostic("X001", ks.span, f"'{_name(k)}' is not in the base's '{section}'", hint))
             continue
-        bnode = base.items[bkey][1]
-        del out.items[bkey]
+        bnode = out.items[bkey][1]
         if isinstance(node, YMap) and isinstance(bnode, YMap) and section not in ("constants", "define"):
             merged = YMap(bnode.span, dict(bnode.items))
             merged.items.update(node.items)
-            out.items[k] = (ks, merged)
+            new_value: YNode = merged
         else:
-            out.items[k] = (ks, node)
+            new_value = node
+        # Keep the entry where the base has it: zone order places the pack, action order numbers ids.
+        out.items = {(k if key == bkey else key): ((ks, new_value) if key == bkey else val)
+                     for key, val in out.items.items()}
     return out
 
 

@@ -20,6 +20,11 @@ _GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text(encod
 _PARSER = Lark(_GRAMMAR, parser="lalr", start=["expression", "statement"], propagate_positions=True,
                maybe_placeholders=True)
 
+# The grammar's words (move, deal, if, in, ...): a rule file cannot use them as names.
+KEYWORDS = frozenset(
+    t.pattern.value for t in _PARSER.terminals
+    if t.pattern.type == "str" and t.pattern.value.isidentifier())
+
 # Limits against hostile input; the CLI may raise them.
 MAX_EXPR_CHARS = 4000
 MAX_EXPR_DEPTH = 60
@@ -271,12 +276,19 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
             lines = text.splitlines() or [""]
             span = locate(len(lines), len(lines[-1]) + 1)
             got = "the end"
+            if "SEMICOLON" in e.expected and "let" in text.split():
+                diags.append(Diagnostic("P001", span, f"the {what} ends too early; expected ';'",
+                                        "each let binding ends with ';', then the body: let x = 1; x + 1 "
+                                        "('in' is the membership test)"))
+                return None
         else:
             span = locate(e.line, e.column)
             got = repr(str(tok))
         hint = None
-        if str(tok) in {"in"} and "SEMICOLON" in e.expected:
-            hint = "a let binding ends with ';': let x = 1; x + 1"
+        if "SEMICOLON" in e.expected and "let" in text.split():
+            hint = "each let binding ends with ';': let x = 1; y = 2; x + y"
+        elif str(tok) == "=" and start == "expression":
+            hint = "to compare, write '=='"
         if got == "the end":
             msg = f"the {what} ends too early; expected {_describe(set(e.expected))}"
         else:

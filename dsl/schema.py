@@ -226,6 +226,10 @@ class _Reader:
         return node.value
 
     def ident(self, text: str, span: Span, what: str) -> bool:
+        if text in parser.KEYWORDS:
+            self.err("S006", span, f"{what} '{text}' is a word of the language",
+                     f"the words {', '.join(sorted(parser.KEYWORDS))} cannot be names")
+            return False
         if not IDENT.match(text):
             self.err("S006", span, f"{what} '{text}' is not a valid name",
                      "names use letters, digits and _, and do not start with a digit")
@@ -290,7 +294,8 @@ class _Reader:
                                   lambda ln, c: fnode.span_at(ln, c + off if ln == 1 else c), self.diags)
                 body = self.stmts(node.get("do"), "'do'")
                 return A.For(node.span, m.group(1), it, body) if it is not None else None
-            self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'")
+            self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'",
+                     "a step that contains ': ' must be quoted whole, e.g. - \"log 'score: {}', x\"")
             return None
         self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'")
         return None
@@ -578,9 +583,13 @@ class _Reader:
                     init = A.Const(inode.span, None)
                 else:
                     init = self.expr(inode, f"initial value of '{name}'")
-            out.append(VarSpec(name, ks.span, VAR_TYPES[tname],
-                               bool(self.want_scalar(vm.get("per_player"), "'per_player'", (bool,))),
-                               scope, init, self.visibility(vm.get("visible"), "'visible'", "everyone")))
+            per_player = bool(self.want_scalar(vm.get("per_player"), "'per_player'", (bool,)))
+            vis = self.visibility(vm.get("visible"), "'visible'", "everyone")
+            if vis == "owner" and not per_player:
+                vn = vm.get("visible")
+                self.err("S020", vn.span if vn else vm.span,
+                         f"variable '{name}' has no owner: 'owner' needs 'per_player: true'")
+            out.append(VarSpec(name, ks.span, VAR_TYPES[tname], per_player, scope, init, vis))
         return out
 
     def signature(self, key: str, span: Span, what: str) -> tuple[str, list[str]] | None:
@@ -590,6 +599,9 @@ class _Reader:
             return None
         params = [p.strip() for p in (sm.group(2) or "").split(",") if p.strip()]
         for p in params:
+            if p in parser.KEYWORDS:
+                self.err("S006", span, f"parameter '{p}' of {what} '{sm.group(1)}' is a word of the language")
+                return None
             if not IDENT.match(p):
                 self.err("S006", span, f"parameter '{p}' of {what} '{sm.group(1)}' is not a valid name")
                 return None
@@ -682,6 +694,9 @@ class _Reader:
                 if tv:
                     then = (tv, tn.span)
             rnd = bool(self.want_scalar(pm.get("round"), "'round'", (bool,)))
+            if not rnd and "end" in pm.items:
+                self.err("S027", pm.items["end"][0].span, f"phase '{name}' has 'end' steps but is not a round",
+                         "'end' runs when every player has had a turn: add 'round: true', or use 'after'")
             if rnd and "end" not in pm.items:
                 self.err("S026", pm.span, f"phase '{name}' is a round but has no 'end' steps",
                          "say what happens when every player has had their turn, e.g. '- goto next_phase'")

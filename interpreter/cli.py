@@ -134,10 +134,30 @@ def cmd_run(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     bots = [BOTS[args.bot](rng) for _ in range(g.n)]
     s = State.initial(g, seed, log=True)
-    steps = 0
     out: list[str] = [f"{g.name}, {g.n} players, seed {seed}" + (
         f", options {', '.join(f'{k}={v}' for k, v in g.options.items())}" if g.options else "")]
     records: list[dict[str, Any]] = []
+    try:
+        steps = _play_out(g, s, bots, out, records, args.max_actions)
+    except GameError as e:
+        if not args.json:
+            print("\n".join(out))
+        raise GameError(f"the match stopped after {len(records)} events: {e}") from None
+    if args.json:
+        rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
+               "deals": s.deal_no, "winners": s.winners, "returns": s.returns(), "events": records,
+               "variables": {name: s.v[i] for i, name in enumerate(g.var_names)}}
+        json.dump(rec, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print("\n".join(out))
+        print(f"({steps} actions, {s.deal_no} deals)")
+    return 0
+
+
+def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], records: list[dict[str, Any]],
+              max_actions: int) -> int:
+    steps = 0
     consumed = 0
     while True:
         log = s.log or []
@@ -151,21 +171,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         consumed = len(log)
         if s.is_terminal():
             break
-        if steps >= args.max_actions:
+        if steps >= max_actions:
             raise GameError(f"stopped after {steps} actions without the match ending")
         a = bots[s.current_player()].choose(s)
         s.apply_action(a)
         steps += 1
-    if args.json:
-        rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
-               "deals": s.deal_no, "winners": s.winners, "returns": s.returns(), "events": records,
-               "variables": {name: s.v[i] for i, name in enumerate(g.var_names)}}
-        json.dump(rec, sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print("\n".join(out))
-        print(f"({steps} actions, {s.deal_no} deals)")
-    return 0
+    return steps
 
 
 def _event_record(g: GameInstance, ev: tuple[Any, ...]) -> dict[str, Any]:
@@ -187,7 +198,8 @@ def _event_record(g: GameInstance, ev: tuple[Any, ...]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
-    for name, path in bundled_games().items():
+    games = bundled_games() if not args.files else {f: resolve(f) for f in args.files}
+    for name, path in games.items():
         r = compile_file(path)
         if not r.ok or r.game is None:
             print(f"{name}: (does not validate)")
@@ -288,7 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--max-actions", type=int, default=1_000_000)
     r.set_defaults(fn=cmd_run)
 
-    li = sub.add_parser("list", help="bundled games with their players and options")
+    li = sub.add_parser("list", help="bundled games (or the given rule files) with their players and options")
+    li.add_argument("files", nargs="*", metavar="FILE")
     li.set_defaults(fn=cmd_list)
 
     t = sub.add_parser("test", help="run scenario files")

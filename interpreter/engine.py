@@ -18,7 +18,7 @@ from dsl.library import RuleRuntimeError
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError
 from .instance import GameInstance, _describe
-from .runtime import _next_active, _prev_active
+from .runtime import _next_active, _prev_active, _shown
 
 CHANCE = -1
 TERMINAL = -4
@@ -147,6 +147,10 @@ class State:
                 raise self._rule_error(e) from None
             except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
                 raise self._rule_error(e) from None
+            if not legal:
+                ph = self.game.phases[self.phase]
+                raise RuleError(f"no legal action for {self.game.player_name(self.cur)} in phase '{ph.name}'",
+                                ph.spec.span, f"deal {self.deal_no}; the rules leave this player stuck")
             self.legal = legal
         return legal
 
@@ -294,8 +298,8 @@ class State:
 
     def _start_match(self) -> None:
         g = self.game
-        for i, const, v in g.var_init:
-            self.v[i] = const if v is None else g.initial_value(v, self)
+        for i, const, vo in g.var_init:
+            self.v[i] = const if vo is None else g.initial_value(vo[0], self, vo[1])
         self.actor = self.dealer
         r = g.match_start(self)
         if r is not None:
@@ -307,8 +311,8 @@ class State:
     def _start_deal(self) -> int:
         g = self.game
         self.deal_no += 1
-        for i, const, v in g.deal_init:
-            self.v[i] = const if v is None else g.initial_value(v, self)
+        for i, const, vo in g.deal_init:
+            self.v[i] = const if vo is None else g.initial_value(vo[0], self, vo[1])
         self.actor = self.dealer
         if self.log is not None:
             self.log.append(("deal", self.deal_no, self.dealer))
@@ -326,7 +330,7 @@ class State:
         g = self.game
         self.actor = self.dealer
         if self.log is not None:
-            rows = [(label, [fn(self, p) for p in range(g.n)]) for label, fn in g.reports]
+            rows = [(label, [_shown(self, fn(self, p), kind) for p in range(g.n)]) for label, fn, kind in g.reports]
             self.log.append(("end_deal", self.deal_no, rows))
         r = g.match_end_deal(self)
         if r is not None:

@@ -112,7 +112,8 @@ class GameInstance:
         self.over_when = ns.get("match_over_when")
         self.winners = ns.get("match_winners")
         self.max_deals = m.max_deals
-        self.reports = [(label, ns[f"report_{k}"]) for k, (label, _) in enumerate(m.report)]
+        self.reports = [(label, ns[f"report_{k}"], compiled.report_kinds[k])
+                        for k, (label, _) in enumerate(m.report)]
 
     # ------------------------------------------------------------ options
     def _options(self, given: dict[str, Any]) -> dict[str, Any]:
@@ -182,7 +183,14 @@ class GameInstance:
         ns["C_RANK"] = tuple(r for _, r in kinds)
         ns["C_SUIT_INDEX"] = tuple(suit_pos.get(s, -1) for s, _ in kinds)
         ns["C_RANK_INDEX"] = tuple(rank_pos.get(r, -1) for _, r in kinds)
-        names = tuple(r if s is None else f"{r} of {s}" for s, r in kinds)
+        raw = [r if s is None else f"{r} of {s}" for s, r in kinds]
+        # Copies of a card (a doubled pack, several jokers) are told apart: "2 of clubs #2".
+        seen: dict[str, int] = {}
+        named = []
+        for n in raw:
+            seen[n] = seen.get(n, 0) + 1
+            named.append(n if seen[n] == 1 else f"{n} #{seen[n]}")
+        names = tuple(named)
         ns["C_NAME"] = names
         self.card_names = names
         for p in spec.properties:
@@ -229,21 +237,21 @@ class GameInstance:
 
     def _initials(self) -> None:
         """Per variable slot: a constant initial value, or the function computing it."""
-        self.var_init: list[tuple[int, Any, Any]] = []  # (slot, constant, function or None)
-        for i, (v, _) in enumerate(self.var_specs):
+        self.var_init: list[tuple[int, Any, Any]] = []  # (slot, constant, (spec, owner) or None)
+        for i, (v, owner) in enumerate(self.var_specs):
             if v.initial is None or isinstance(v.initial, A.Const):
-                const = self.initial_value(v, None)
+                const = self.initial_value(v, None, owner)
                 self.var_init.append((i, const, None))
             else:
-                self.var_init.append((i, None, v))
+                self.var_init.append((i, None, (v, owner)))
         self.deal_init = [t for t in self.var_init if self.var_specs[t[0]][0].scope == "deal"]
 
-    def initial_value(self, v: Any, s: Any) -> Any:
+    def initial_value(self, v: Any, s: Any, owner: int | None = None) -> Any:
         if v.initial is None:
             return {T.INT: 0, T.NUM: 0, T.BOOL: False}.get(v.ty, [] if T.is_list(v.ty) else None)
         if isinstance(v.initial, A.Const):
             return v.initial.value
-        val = self._call(self.ns[f"init_{v.name}"], v.initial.span, s)
+        val = self._call(self.ns[f"init_{v.name}"], v.initial.span, s, owner)
         return list(val) if isinstance(val, list) else val
 
     # ------------------------------------------------------------ actions and phases
@@ -307,7 +315,7 @@ class GameInstance:
                 fn = ns[name]
                 return None if _is_pass(fn) else fn
             self.phases.append(PhaseInfo(ph.name, i, ph, ns.get(f"first_{i}"), opt(f"start_{i}"),
-                                         opt(f"after_{i}"), ns[f"end_{i}"], ns[f"legal_phase_{i}"], ph.round,
+                                         opt(f"after_{i}"), ns[f"end_{i}"], ns[f"phlegal_{i}"], ph.round,
                                          ph.next, idx[ph.then[0]] if ph.then else None))
 
     def action_for(self, a: int) -> ActionInfo:

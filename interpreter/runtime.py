@@ -57,7 +57,9 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
         s.by = [actor] * len(loc)
         return
     if len(cards) < 6:
-        for c in list(dict.fromkeys(cards)):
+        # Putting cards at the bottom one by one would reverse them: go last to first.
+        todo = list(dict.fromkeys(cards))
+        for c in reversed(todo) if bottom else todo:
             _move1(s, c, dest, bottom)
         return
     # Many cards from anywhere (gathering the pack): rebuild each source once.
@@ -168,6 +170,13 @@ def _fmt(s: Any, value: Any, kind: str) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _shown(s: Any, value: Any, kind: str) -> Any:
+    """A value for a report: players and cards by name, numbers and text as they are."""
+    if kind == "plain" or value is None:
+        return value
+    return _fmt(s, value, kind)
 
 
 def _log(s: Any, text: str, *values: tuple[Any, str]) -> None:

@@ -324,7 +324,9 @@ class _Runner:
             s.apply_action(a)
         else:
             if a is None:
-                return  # not even an action of this game: refused all the same
+                # A typo would pass silently as "refused": the text must name an action of the game.
+                raise self.fail(vn, f"'{text}' is not an action of this game, so this step tests nothing "
+                                "(write the action as it would be printed, e.g. by 'cardsmith run')")
             if s.current_player() != p:
                 return  # out of turn: refused
             try:
