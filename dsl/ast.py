@@ -147,6 +147,14 @@ class LetStmt(Stmt):
 
 
 @dataclass(eq=False)
+class Pick(Stmt):
+    """Bind a name to an element chosen uniformly at random (a chance event)."""
+
+    name: str
+    options: Expr
+
+
+@dataclass(eq=False)
 class Move(Stmt):
     cards: Expr
     dest: ZoneRef

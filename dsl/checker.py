@@ -279,6 +279,11 @@ class Checker:
         elif isinstance(s, A.LetStmt):
             t = self.expr(s.value)
             self.declare(s.name, t, s.span)
+        elif isinstance(s, A.Pick):
+            t = self.expr(s.options)
+            if not T.is_list(t) and t != T.ANY:
+                self.err("C004", s.options.span, f"'pick' chooses from a list, not {T.show(t)}")
+            self.declare(s.name, T.elem(t), s.span)
         elif isinstance(s, A.Move):
             t = self.expr(s.cards)
             if not (t in (T.CARD, T.ANY) or (T.is_list(t) and T.elem(t) in (T.CARD, T.ANY))):

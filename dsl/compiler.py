@@ -189,6 +189,8 @@ class Compiler:
                 w.line(f"{target} {s.op} {val}", sp)
         elif isinstance(s, A.LetStmt):
             w.line(f"l_{s.name} = {self.ex(s.value)}", sp)
+        elif isinstance(s, A.Pick):
+            w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", sp)
         elif isinstance(s, A.Move):
             fn = "_move1" if s.cards.ty == T.CARD else "_move"
             w.line(f"{fn}(s, {self.ex(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", sp)

@@ -198,6 +198,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return A.LetStmt(self._span(meta), str(c[0]), c[1])
 
     @v_args(meta=True)
+    def pick(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Pick(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
     def zone(self, meta: Any, c: list[Any]) -> A.ZoneRef:
         return A.ZoneRef(self._span(meta), str(c[0]), c[1] if len(c) > 1 else None)
 

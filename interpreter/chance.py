@@ -13,10 +13,32 @@ from typing import Any
 
 
 class NeedChance(Exception):
-    """Raised inside a step when the next chance outcome has not been given yet."""
+    """Raised inside a step when the next chance outcome has not been given yet.
 
-    def __init__(self, options: list[int]):
+    `kind` says what the outcomes are: card ids for a shuffle, positions in the
+    list for a pick."""
+
+    def __init__(self, options: list[int], kind: str = "card"):
         self.options = options
+        self.kind = kind
+
+
+def pick(s: Any, options: Any) -> Any:
+    n = len(options)
+    if n == 0:
+        from dsl.library import RuleRuntimeError
+        raise RuleRuntimeError("'pick' from an empty list")
+    if s.rng is not None:
+        r = random.Random(s.rng)
+        i = r.randrange(n)
+        s.rng = r.getrandbits(64)
+        return options[i]
+    q = s.chance_queue
+    if s.chance_pos >= len(q):
+        raise NeedChance(list(range(n)), "index")
+    i = q[s.chance_pos]
+    s.chance_pos += 1
+    return options[i]
 
 
 def shuffle(s: Any, zi: int) -> None:

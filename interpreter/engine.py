@@ -52,7 +52,7 @@ class State:
     legal: list[int] | None  # cached legal actions of this state
     chance_queue: list[int]
     chance_pos: int
-    pending: Any  # at a chance node: (base state, action, outcomes possible, outcomes given)
+    pending: Any  # at a chance node: (base state, action, outcomes possible, outcomes given, kind)
     history: Any  # (previous, action) pairs: O(1) to extend and share between clones
     moves: int
 
@@ -171,6 +171,8 @@ class State:
 
     def action_to_string(self, player: int | None, action: int) -> str:
         if self.pending is not None:
+            if self.pending[4] == "index":
+                return f"chance: choice {action}"
             return f"chance: {self.game.card_names[action]}"
         return self.game.action_to_string(player, action)
 
@@ -187,7 +189,7 @@ class State:
         if self.terminal:
             raise IllegalAction("the game is over; no action can be taken")
         if self.pending is not None:
-            base, act, options, outcomes = self.pending
+            base, act, options, outcomes, _ = self.pending
             if action not in options:
                 raise IllegalAction(f"chance outcome {action} is not possible here")
             self._restore(base)
@@ -215,7 +217,7 @@ class State:
             self._guarded(action)
         except NeedChance as nc:
             self._restore(base)
-            self.pending = (base, action, nc.options, outcomes)
+            self.pending = (base, action, nc.options, outcomes, nc.kind)
             return
         self.chance_queue = []
         self.chance_pos = 0

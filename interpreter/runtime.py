@@ -11,6 +11,7 @@ from typing import Any
 
 from dsl.library import RuleRuntimeError
 
+from .chance import pick as _pick
 from .chance import shuffle as _shuffle
 
 
@@ -188,6 +189,6 @@ def _log(s: Any, text: str, *values: tuple[Any, str]) -> None:
 
 
 HELPERS = {
-    "_move1": _move1, "_move": _move, "_deal": _deal, "_deal_each": _deal_each, "_shuffle": _shuffle,
+    "_pick": _pick, "_move1": _move1, "_move": _move, "_deal": _deal, "_deal_each": _deal_each, "_shuffle": _shuffle,
     "_next_active": _next_active, "_active": _active, "_eliminate": _eliminate, "_log": _log,
 }
