@@ -91,9 +91,11 @@ class Checker:
         return None
 
     def declare(self, name: str, ty: Any, span: Span) -> None:
-        if name in RESERVED or name in self.vars or name in self.zones or name in self.options:
-            self.err("C020", span, f"'{name}' is already the name of something in the game",
-                     "choose another name for the local value")
+        kind = ("a library function" if name in LIBRARY else "a built-in value" if name in BUILTIN_VALUES
+                else "a word of the language" if name in RESERVED else "a variable" if name in self.vars
+                else "a zone" if name in self.zones else "an option" if name in self.options else None)
+        if kind is not None:
+            self.err("C020", span, f"'{name}' is already {kind}", "choose another name for the local value")
         self.scopes[-1][name] = ty
 
     # ------------------------------------------------------------ declarations

@@ -160,7 +160,10 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
             return None
         mark = pm or ctx
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
-        diags.append(Diagnostic("E000", span, f"YAML syntax: {e.problem or e.context}"))
+        hint = None
+        if (e.context or "").startswith("while parsing a flow") or ": " in (e.problem or ""):
+            hint = "quote a step or expression that holds [ ] { } ':' or '#', e.g. [\"xs += [x]\"]"
+        diags.append(Diagnostic("E000", span, f"YAML syntax: {e.problem or e.context}", hint))
         return None
     except yaml.YAMLError as e:
         diags.append(Diagnostic("E000", Span(file, 1, 1), f"YAML syntax: {e}"))
