@@ -281,9 +281,20 @@ class Compiler:
         infos = self._param_info(a)
         self.params[a.name] = infos
         w = self.w
-        # legal_<a>(s, out): append every legal id of this action
+        # legal_<a>(s, out): append every legal id of this action. Each conjunct of
+        # `when` is tested as soon as the parameters it reads are bound, so a test
+        # on the trick alone runs once, not once per card in hand.
+        conjuncts = _conjuncts(a.when) if a.when is not None else []
+        names = [p.name for p in a.params]
+        levels: dict[int, list[A.Expr]] = {}
+        for c in conjuncts:
+            used = _locals_used(c)
+            level = max([names.index(n) + 1 for n in used if n in names], default=0)
+            levels.setdefault(level, []).append(c)
         w.line(f"def legal_{a.name}(s, out):", a.span)
         w.indent += 1
+        if levels.get(0):
+            w.line(f"if not ({' and '.join(self.ex(c) for c in levels[0])}): return", levels[0][0].span)
         enc_terms = []
         for i, (p, info) in enumerate(zip(a.params, infos)):
             w.line(f"for l_{p.name} in {self.ex(p.domain)}:", p.domain.span)
@@ -295,12 +306,11 @@ class Compiler:
                 w.line(f"if not 0 <= {idx} < RADIX_{a.name}[{i}]: continue")
             if info.kind == "str":
                 w.line(f"if l_{p.name} not in VAL_{a.name}[{i}]: continue")
+            if levels.get(i + 1):
+                w.line(f"if not ({' and '.join(self.ex(c) for c in levels[i + 1])}): continue",
+                       levels[i + 1][0].span)
             enc_terms.append(idx if i == 0 else f"{idx} * STRIDE_{a.name}[{i}]")
-        cond = self.ex(a.when) if a.when is not None else None
         enc = " + ".join(enc_terms) if enc_terms else "0"
-        if cond:
-            w.line(f"if {cond}:", a.when.span if a.when else None)
-            w.indent += 1
         w.line(f"out.append(OFF_{a.name} + {enc})")
         w.indent = 0
         w.line("")
@@ -374,7 +384,8 @@ class Compiler:
                 self.efunc(f"vis_var_{v.name}", ["s", "l_owner"], v.visible)
         # Memoize the pure functions that the rules call from outside other pure
         # functions: their callees are then computed once per distinct argument anyway.
-        pure = pure_functions(sp) & called_outside(sp, pure_functions(sp))
+        pure = {f.name for f in sp.functions if f.name in pure_functions(sp) and f.body is not None
+                and not _cheap(f.body)} & called_outside(sp, pure_functions(sp))
         for f in sp.functions:
             if f.body is None:
                 continue
@@ -385,7 +396,12 @@ class Compiler:
             # A function that reads no state is memoized on its arguments: hand
             # values and rankings are asked for again and again with the same cards.
             self.efunc(f"fi_{f.name}", params, f.body)
-            key = "(" + "".join(f"(tuple(l_{p}) if type(l_{p}) is list else l_{p}), " for p in f.params) + ")"
+            # A list argument whose order cannot change the result is sorted in the
+            # key, so the 3! orders of one hand share one entry.
+            free = order_free_params(sp, f)
+            key = "(" + "".join(
+                (f"(tuple(sorted(l_{p})) if type(l_{p}) is list else l_{p}), " if p in free else
+                 f"(tuple(l_{p}) if type(l_{p}) is list else l_{p}), ") for p in f.params) + ")"
             w.line(f"M_{f.name} = {{}}")
             w.line(f"def fn_{f.name}({', '.join(params)}):", f.span)
             w.line(f"    k = {key}")
@@ -470,6 +486,124 @@ def pure_functions(spec: GameSpec) -> set[str]:
                 impure.add(name)
                 changed = True
     return set(calls) - impure
+
+
+# Order analysis: is a function's value independent of the order of a list argument?
+# "free": does not depend on the order; "bag": a list whose items (not order) are fixed.
+_BAG_TO_FREE = {"len", "count", "sum", "any", "all", "sort"}
+_BAG_TO_BAG = {"unique"}
+
+
+def order_free_params(spec: GameSpec, f: Any) -> set[str]:
+    funcs = {g.name: g for g in spec.functions}
+    out = set()
+    for p in f.params:
+        if f.body is not None and _order(f.body, {p: "bag"}, funcs, set()) == "free":
+            out.add(p)
+    return out
+
+
+def _order(e: A.Expr, env: dict[str, str], funcs: dict[str, Any], active: set[str]) -> str:
+    def sub(x: A.Expr | None, extra: dict[str, str] | None = None) -> str:
+        if x is None:
+            return "free"
+        return _order(x, {**env, **extra} if extra else env, funcs, active)
+
+    def worst(*kinds: str) -> str:
+        return "dep" if "dep" in kinds else "bag" if "bag" in kinds else "free"
+
+    if isinstance(e, A.Const):
+        return "free"
+    if isinstance(e, A.Name):
+        return env.get(e.id, "free") if e.ref and e.ref[0] == "local" else "free"
+    if isinstance(e, A.Comp):
+        it = sub(e.iter)
+        inner = {e.var: "free"}
+        if it == "dep" or sub(e.elem, inner) != "free" or sub(e.cond, inner) != "free":
+            return "dep"
+        return it
+    if isinstance(e, A.Call):
+        kinds = [sub(a.body, {a.param: "free"}) if isinstance(a, A.Lambda) else sub(a) for a in e.args]
+        if all(k == "free" for k in kinds):
+            return "free"
+        if "dep" in kinds:
+            return "dep"
+        if e.ref and e.ref[0] == "lib":
+            if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
+                return "free" if not any(isinstance(a, A.Lambda) for a in e.args[1:]) or kinds[1:] == [
+                    "free"] * (len(kinds) - 1) else "dep"
+            if e.func in _BAG_TO_BAG:
+                return "bag"
+            return "dep"
+        if e.ref and e.ref[0] == "user" and e.func in funcs and e.func not in active:
+            g = funcs[e.func]
+            if g.body is None or len(g.params) != len(kinds):
+                return "dep"
+            inner_env = dict(zip(g.params, kinds))
+            return "free" if _order(g.body, inner_env, funcs, active | {e.func}) == "free" else "dep"
+        return "dep"
+    if isinstance(e, A.Compare):
+        parts = [e.first] + [r for _, r in e.rest]
+        kinds = [sub(x) for x in parts]
+        if all(k == "free" for k in kinds):
+            return "free"
+        # `x in bag` does not care about order; anything else compared with a bag does.
+        if len(e.rest) == 1 and e.rest[0][0] in ("in", "notin") and kinds[0] == "free" and kinds[1] == "bag":
+            return "free"
+        return "dep"
+    if isinstance(e, A.BinOp):
+        kl, kr = sub(e.left), sub(e.right)
+        if e.op == "+" and "dep" not in (kl, kr) and "bag" in (kl, kr):
+            return "bag"
+        return worst(kl, kr) if "bag" not in (kl, kr) else "dep"
+    if isinstance(e, A.Let):
+        local = dict(env)
+        for name, val in e.bindings:
+            local[name] = _order(val, local, funcs, active)
+        return _order(e.body, local, funcs, active)
+    if isinstance(e, A.IfExpr | A.BoolOp | A.Not | A.Neg | A.Attr | A.Index | A.ListLit | A.Lambda):
+        children: list[A.Expr] = []
+        if isinstance(e, A.IfExpr):
+            children = [e.cond, e.then, e.other]
+        elif isinstance(e, A.BoolOp):
+            children = list(e.values)
+        elif isinstance(e, A.Not | A.Neg):
+            children = [e.value]
+        elif isinstance(e, A.Attr):
+            children = [e.obj]
+        elif isinstance(e, A.Index):
+            children = [e.obj, e.index]
+        elif isinstance(e, A.ListLit):
+            children = list(e.items)
+        else:
+            return "dep"
+        kinds = [sub(c) for c in children]
+        if isinstance(e, A.IfExpr) and kinds[0] == "free" and "dep" not in kinds[1:]:
+            return worst(*kinds[1:])
+        return "free" if all(k == "free" for k in kinds) else "dep"
+    return "dep"
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        return [c for v in e.values for c in _conjuncts(v)]
+    return [e]
+
+
+def _locals_used(e: A.Expr) -> set[str]:
+    """Local names read anywhere in e (over-approximated: shadowing is ignored)."""
+    return {n.id for n in _expr_nodes(e) if isinstance(n, A.Name) and n.ref and n.ref[0] == "local"}
+
+
+def _cheap(e: A.Expr) -> bool:
+    """True if an expression is too cheap to be worth memoizing (no loops, no calls that loop)."""
+    for n in _expr_nodes(e):
+        if isinstance(n, A.Comp | A.Lambda | A.Let):
+            return False
+        if isinstance(n, A.Call) and not (n.ref and n.ref[0] == "lib" and n.func in (
+                "abs", "floor", "ceil", "left", "right", "len", "first", "last")):
+            return False
+    return True
 
 
 def called_outside(spec: GameSpec, pure: set[str]) -> set[str]:
