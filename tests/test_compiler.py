@@ -1,0 +1,132 @@
+"""The compiler's optimisations must never change what a rule means."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from dsl.compiler import order_free_params, pure_functions
+from dsl.pipeline import compile_file, compile_text
+from interpreter.engine import CHANCE, State
+from interpreter.instance import GameInstance
+
+BASE = """
+game: T
+players: {min: 2, max: 3}
+deck: {suits: [a, b, c], ranks: ['1', '2', '3', '4']}
+zones:
+  stock: {visible: nobody}
+  hand: {per_player: true, visible: owner}
+  pile: {}
+variables:
+  n: {type: int}
+define:
+  total(h): sum([c.rank_index for c in h])
+  head(h): first(h).rank_index
+  wrapped(h): total(h) + head(h)
+  distinct(h): len(unique([c.suit for c in h]))
+  best(h): max_by(h, c => c.rank_index).suit
+  reads_state(h): len(h) + n
+actions:
+  play:
+    params: {c: "hand[player]"}
+    when: len(pile) < 100 and c.rank_index >= 0
+    effect: [move c to pile]
+phases:
+  main:
+    actions: [play]
+    after:
+      - n = total(hand[player]) + head(pile) + wrapped(pile) + distinct(pile)
+      - if: len(hand[player]) == 0
+        then: [end deal]
+match:
+  start: [pick d from players, dealer = d]
+  deal: [move pack to stock, shuffle stock, deal 3 from stock to hand, goto main]
+  over_when: deal_number >= 2
+  winners: players
+"""
+
+
+def compiled():
+    r = compile_text(BASE, "t.yaml")
+    assert r.ok, r.diagnostics
+    return r.game
+
+
+def test_pure_functions_exclude_state_readers() -> None:
+    spec = compiled().spec
+    pure = pure_functions(spec)
+    assert {"total", "head", "wrapped", "distinct", "best"} <= pure
+    assert "reads_state" not in pure
+
+
+def test_order_analysis_is_conservative() -> None:
+    spec = compiled().spec
+    fns = {f.name: f for f in spec.functions}
+    assert order_free_params(spec, fns["total"]) == {"h"}
+    assert order_free_params(spec, fns["distinct"]) == {"h"}
+    # first() and max_by() (first of equals) depend on the order of their list.
+    assert order_free_params(spec, fns["head"]) == set()
+    assert order_free_params(spec, fns["best"]) == set()
+    assert order_free_params(spec, fns["wrapped"]) == set()
+
+
+def test_memoized_functions_agree_with_direct_evaluation() -> None:
+    game = compiled()
+    g = GameInstance(game, 3)
+    ns = g.ns
+    rng = random.Random(4)
+    s = State.initial(g, 1)
+    for _ in range(300):
+        h = rng.sample(range(g.num_cards), rng.randint(1, 4))
+        for name in ("total", "head", "wrapped", "distinct"):
+            memo = ns[f"fn_{name}"](s, h)
+            direct = ns[f"fi_{name}"](s, h) if f"fi_{name}" in ns else memo
+            assert memo == direct, (name, h)
+
+
+def test_hoisted_conditions_give_the_same_legal_actions() -> None:
+    game = compiled()
+    g = GameInstance(game, 2)
+    s = State.initial(g, 3)
+    hand = s.z[g.zone_names.index(f"hand[{s.cur}]")]
+    assert s.legal_actions() == sorted(g.actions[0].offset + c for c in hand)
+
+
+def test_pick_is_a_chance_event() -> None:
+    g = GameInstance(compiled(), 3)
+    s = State.initial(g, None)
+    assert s.current_player() == CHANCE
+    assert [o for o, _ in s.chance_outcomes()] == [0, 1, 2]
+    s.apply_action(2)
+    # The shuffle comes next: card ids, one position at a time.
+    assert s.current_player() == CHANCE
+    while s.current_player() == CHANCE:
+        s.apply_action(s.chance_outcomes()[0][0])
+    assert s.dealer == 2 and s.current_player() == 0
+
+
+def test_variants_merge_and_point_into_their_own_file(tmp_path: Path) -> None:
+    (tmp_path / "base.yaml").write_text(BASE)
+    (tmp_path / "child.yaml").write_text(
+        "extends: base.yaml\n"
+        "game: Child\n"
+        "define:\n"
+        "  total(h): 2 * sum([c.rank_index for c in h])\n"
+        "  totl(h): 1\n"
+        "new:\n"
+        "  define:\n"
+        "    extra(x): x + 1\n"
+        "remove:\n"
+        "  define: [best]\n")
+    r = compile_file(tmp_path / "child.yaml")
+    assert [(d.code, d.span.line, d.span.col) for d in r.diagnostics] == [("X001", 5, 3)]
+    assert "did you mean 'total'?" in (r.diagnostics[0].hint or "")
+    (tmp_path / "child.yaml").write_text(
+        "extends: base.yaml\ngame: Child\ndefine:\n  total(h): 2 * sum([c.rank_index for c in h])\n"
+        "new:\n  define:\n    extra(x): x + 1\nremove:\n  define: [best]\n")
+    r = compile_file(tmp_path / "child.yaml")
+    assert r.ok, r.diagnostics
+    names = [f.name for f in r.game.spec.functions]
+    assert names[:2] == ["total", "head"] and "best" not in names and names[-1] == "extra"
+    assert r.game.spec.name == "Child"
