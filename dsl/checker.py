@@ -134,6 +134,7 @@ class Checker:
             self._params_free(pr.params, pr.span, "procedure", pr.name)
         for a in sp.actions:
             self._action(a)
+        self._distinct_texts()
         for ph in sp.phases:
             self._phase(ph)
         if not sp.phases:
@@ -255,6 +256,20 @@ class Checker:
             if a.when is not None:
                 self.want(a.when, self.expr(a.when), T.BOOL, "'when'")
             self.block(a.effect)
+
+    def _distinct_texts(self) -> None:
+        """Two actions that print alike ('play A of clubs, high') cannot be told apart in
+        logs, scenario files or at the table."""
+        seen: dict[tuple[str, tuple[str, ...]], ActionSpec] = {}
+        for a in self.spec.actions:
+            shape = (a.label or a.name, tuple(T.show(T.elem(p.domain.ty)) for p in a.params))
+            if shape in seen:
+                other = seen[shape]
+                self.err("C034", a.span, f"actions '{other.name}' and '{a.name}' print alike: "
+                         f"'{shape[0]}' with {', '.join(shape[1]) or 'no parameters'}",
+                         "give one a different label, or merge them into one action")
+            else:
+                seen[shape] = a
 
     def _phase(self, ph: PhaseSpec) -> None:
         for name, span in ph.actions:

@@ -294,11 +294,17 @@ class _Runner:
             self.state.log.clear()
 
     def find_action(self, text: str) -> int | None:
+        """The action printed as `text`: a legal one if any, else any action of the game."""
         g = self.game
+        legal = set(self.state.legal_actions()) if not self.state.is_terminal() else set()
+        found = None
         for a in range(g.num_distinct_actions):
             if g.action_to_string(None, a) == text:
-                return a
-        return None
+                if a in legal:
+                    return a
+                if found is None:
+                    found = a
+        return found
 
     def act(self, ks: YScalar, vn: YNode, must_be_legal: bool) -> None:
         s = self.state
