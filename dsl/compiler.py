@@ -188,7 +188,9 @@ class Compiler:
             else:
                 w.line(f"{target} {s.op} {val}", sp)
         elif isinstance(s, A.LetStmt):
-            w.line(f"l_{s.name} = {self.ex(s.value)}", sp)
+            # A list named in steps is a snapshot: later moves must not change it.
+            val = self.ex(s.value)
+            w.line(f"l_{s.name} = {'list(' + val + ')' if T.is_list(s.value.ty) else val}", sp)
         elif isinstance(s, A.Pick):
             w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", sp)
         elif isinstance(s, A.Move):
@@ -208,7 +210,7 @@ class Compiler:
         elif isinstance(s, A.Eliminate):
             w.line(f"_eliminate(s, {self.ex(s.player)})", sp)
         elif isinstance(s, A.Do):
-            args = "".join(", " + self.ex(a) for a in s.args)
+            args = "".join(", " + (f"list({self.ex(a)})" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
             w.line(f"_r = pr_{s.proc}(s{args})", sp)
             w.line("if _r is not None: return _r")
         elif isinstance(s, A.Log):

@@ -255,6 +255,13 @@ def _depth(text: str) -> int:
     return best
 
 
+def _unclosed_hint(text: str) -> str | None:
+    if text.count("(") > text.count(")") or text.count("[") > text.count("]"):
+        return ("a bracket is not closed; if this sits in a YAML [ ... ] list, a comma split it there: "
+                "quote the whole step or expression")
+    return None
+
+
 def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any:
     """Parse `text` as an expression or statement; None (and a diagnostic) on error."""
     if len(text) > MAX_EXPR_CHARS:
@@ -272,7 +279,8 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
     except UnexpectedEOF as e:
         lines = text.splitlines() or [""]
         diags.append(Diagnostic("P001", locate(len(lines), len(lines[-1]) + 1),
-                                f"the {what} ends too early; expected {_describe(set(e.expected))}"))
+                                f"the {what} ends too early; expected {_describe(set(e.expected))}",
+                                _unclosed_hint(text)))
         return None
     except UnexpectedToken as e:
         tok = e.token
@@ -295,6 +303,7 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
             hint = "to compare, write '=='"
         if got == "the end":
             msg = f"the {what} ends too early; expected {_describe(set(e.expected))}"
+            hint = hint or _unclosed_hint(text)
         else:
             msg = f"unexpected {got} in {what}; expected {_describe(set(e.expected))}"
         diags.append(Diagnostic("P001", span, msg, hint))
