@@ -17,6 +17,7 @@ from . import ast as A
 from . import types as T
 from .diagnostics import Diagnostic, Span
 from .library import LIBRARY, LibFunc
+from .parser import KEYWORDS
 from .schema import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 
 BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
@@ -35,7 +36,7 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
 CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
                               "name": T.STR}
-RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"true", "false", "none", "owner"}
+RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
 def _close(name: str, options: Any) -> str | None:
@@ -104,8 +105,13 @@ class Checker:
         self._names_unique()
         for p in sp.properties:
             self.props[p.name] = self._property_type(p)
-        for o in sp.options:
+        for k, o in enumerate(sp.options):
             if isinstance(o.default, A.Expr):
+                later = {x.name for x in sp.options[k:]}
+                for n in _names_in(o.default):
+                    if n in later:
+                        self.err("C035", o.default.span, f"the default of option '{o.name}' reads option '{n}', "
+                                 "which is not set yet", "an option's default may read only the options above it")
                 with self.scope({}):
                     t = self.expr(o.default)
                 want = {"int": T.INT, "bool": T.BOOL, "choice": T.STR}[o.kind]
@@ -756,6 +762,23 @@ class Checker:
             self.call_stack.pop()
         self.func_cache[key] = t
         return t
+
+
+def _names_in(e: A.Expr) -> set[str]:
+    out: set[str] = set()
+    stack: list[object] = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Name):
+            out.add(n.id)
+        if isinstance(n, A.Node):
+            for v in vars(n).values():
+                if isinstance(v, A.Node):
+                    stack.append(v)
+                elif isinstance(v, list):
+                    stack.extend(x for x in v if isinstance(x, A.Node))
+                    stack.extend(y for x in v if isinstance(x, tuple) for y in x if isinstance(y, A.Node))
+    return out
 
 
 def _walk_stmts(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:

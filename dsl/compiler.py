@@ -289,9 +289,11 @@ class Compiler:
         conjuncts = _conjuncts(a.when) if a.when is not None else []
         names = [p.name for p in a.params]
         levels: dict[int, list[A.Expr]] = {}
+        level = 0
         for c in conjuncts:
             used = _locals_used(c)
-            level = max([names.index(n) + 1 for n in used if n in names], default=0)
+            # Never before an earlier conjunct: `and` guards what follows it.
+            level = max([level] + [names.index(n) + 1 for n in used if n in names])
             levels.setdefault(level, []).append(c)
         w.line(f"def legal_{a.name}(s, out):", a.span)
         w.indent += 1
@@ -666,6 +668,12 @@ def _static(e: A.Expr) -> bool:
 def compile_probe(game: CompiledGame, text: str, locate: Any, diags: list[Diagnostic]) -> Any:
     """Compile one expression against a game (scenario checks, tools): a code object
     for `lambda s: <expr>` to eval in the instance namespace, or None with diagnostics."""
+    typed = compile_probe_typed(game, text, locate, diags)
+    return typed[0] if typed is not None else None
+
+
+def compile_probe_typed(game: CompiledGame, text: str, locate: Any, diags: list[Diagnostic]) -> Any:
+    """Like compile_probe, but returns (code, checked type) so results can be shown by type."""
     from . import parser
     e = parser.parse(text, "expression", locate, diags)
     if e is None or game.checker is None:
@@ -677,7 +685,7 @@ def compile_probe(game: CompiledGame, text: str, locate: Any, diags: list[Diagno
     if len(diags) > n:
         return None
     src = Compiler(game.spec, game.checker, diags).ex(e)
-    return compile(f"lambda s: {src}", game.filename, "eval")
+    return compile(f"lambda s: {src}", game.filename, "eval"), e.ty
 
 
 def compile_spec(spec: GameSpec, checker: Checker, diags: list[Diagnostic]) -> CompiledGame:

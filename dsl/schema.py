@@ -597,6 +597,10 @@ class _Reader:
         if not sm:
             self.err("S023", span, f"{what} '{key}' must look like name(param, ...)")
             return None
+        if sm.group(1) in parser.KEYWORDS:
+            self.err("S006", span, f"{what} '{sm.group(1)}' is a word of the language",
+                     f"the words {', '.join(sorted(parser.KEYWORDS))} cannot be names")
+            return None
         params = [p.strip() for p in (sm.group(2) or "").split(",") if p.strip()]
         for p in params:
             if p in parser.KEYWORDS:

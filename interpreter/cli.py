@@ -18,6 +18,7 @@ from .bundled import bundled_games, resolve
 from .engine import State
 from .errors import GameError
 from .instance import GameInstance
+from .runtime import _shown
 
 
 class _Parser(argparse.ArgumentParser):
@@ -78,10 +79,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"{r.file}: error: {p}")
             bad += 1
             continue
-        opts = f", {len(sp.options)} option{'s' if len(sp.options) != 1 else ''}" if sp.options else ""
-        print(f"{r.file}: ok: {sp.name}, {sp.min_players}-{sp.max_players} players, {len(sp.actions)} actions, "
-              f"{len(sp.phases)} phases{opts}")
+        opts = f", {_count(len(sp.options), 'option')}" if sp.options else ""
+        players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
+        print(f"{r.file}: ok: {sp.name}, {players} players, {_count(len(sp.actions), 'action')}, "
+              f"{_count(len(sp.phases), 'phase')}{opts}")
     return 1 if bad else 0
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 # ---------------------------------------------------------------- run
@@ -121,7 +127,8 @@ def _var_summary(g: GameInstance, s: State) -> list[str]:
     per: dict[str, list[Any]] = {}
     for i, (v, _owner) in enumerate(g.var_specs):
         if v.per_player and v.visible == "everyone" and v.scope == "match":
-            per.setdefault(v.name, []).append(s.v[i])
+            kind = v.ty if v.ty in ("player", "card") else "plain"
+            per.setdefault(v.name, []).append(_shown(s, s.v[i], kind))
     for name, vals in per.items():
         lines.append(f"    {name}: " + ", ".join(f"{g.player_name(p)} {_fmt(x)}" + (
             " (out)" if s.out[p] else "") for p, x in enumerate(vals)))
@@ -142,7 +149,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except GameError as e:
         if not args.json:
             print("\n".join(out))
-        raise GameError(f"the match stopped after {len(records)} events: {e}") from None
+        raise GameError(f"the match stopped after {_count(len(records), 'event')}: {e}") from None
     if args.json:
         rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
                "deals": s.deal_no, "winners": s.winners, "returns": s.returns(), "events": records,
@@ -205,7 +212,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"{name}: (does not validate)")
             continue
         sp = r.game.spec
-        print(f"{name}: {sp.name}, {sp.min_players}-{sp.max_players} players")
+        players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
+        print(f"{name}: {sp.name}, {players} players")
         for o in sp.options:
             if o.kind == "int":
                 allowed = f"{o.min}..{o.max}"

@@ -132,7 +132,12 @@ class GameInstance:
                 try:
                     v = self.ns[f"optdef_{o.name}"]()
                 except Exception as e:  # a rule error while computing a default
-                    raise RuleError(f"default of option '{o.name}' failed: {e}", o.span) from None
+                    raise RuleError(f"default of option '{o.name}' failed: {_describe(e)}", o.span) from None
+                try:
+                    v = parse_option_value(o, v)
+                except BadOption as e:
+                    raise RuleError(f"the computed default of option '{o.name}' is out of range: {e}",
+                                    o.span) from None
             else:
                 v = o.default
             out[o.name] = v

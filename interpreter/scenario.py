@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dsl.compiler import compile_probe
+from dsl.compiler import compile_probe_typed
 from dsl.diagnostics import Diagnostic, RuleFileError, Span
 from dsl.pipeline import compile_file
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
@@ -452,19 +452,21 @@ class _Runner:
         g, s = self.game, self.state
         for text, (ks, vn) in node.items.items():
             diags: list[Diagnostic] = []
-            code = compile_probe(self.compiled, text, ks.span_at, diags)
-            if code is None:
+            typed = compile_probe_typed(self.compiled, text, ks.span_at, diags)
+            if typed is None:
                 msg = "; ".join(d.message for d in diags) or "cannot compile"
                 raise self.fail(ks, f"expression '{text}': {msg}")
+            code, ty = typed
             fn = eval(code, g.ns)  # our own compiled code, checked against the game
             try:
                 got = fn(s)
             except Exception as e:
                 raise self.fail(ks, f"expression '{text}' failed: {e}") from None
-            ty = getattr(code, "_ty", None)
             want = plain(vn)
-            got_shown = got
-            if isinstance(want, str) or (isinstance(want, list) and want and isinstance(want[0], str)):
+            got_shown = self.by_type(got, ty)
+            if got_shown != want and (isinstance(want, str) or (isinstance(want, list) and want and isinstance(
+                    want[0], str))):
+                # Seats written as plain numbers ([0, 2, 3]) are ints to the checker.
                 got_shown = self._guess_show(got, want)
             if isinstance(got_shown, float) and isinstance(want, (int, float)):
                 ok = abs(got_shown - want) < 1e-9
@@ -472,7 +474,19 @@ class _Runner:
                 ok = got_shown == want
             if not ok:
                 raise self.fail(vn, f"'{text}': expected {want!r}, got {got_shown!r}")
-            _ = ty
+
+    def by_type(self, value: Any, ty: Any) -> Any:
+        """Players and cards by name (P1, 'A of clubs'), also inside lists."""
+        g = self.game
+        if value is None:
+            return None
+        if ty == "player" and isinstance(value, int):
+            return g.player_name(value)
+        if ty == "card" and isinstance(value, int):
+            return g.card_names[value]
+        if isinstance(ty, tuple) and ty[0] == "list" and isinstance(value, list):
+            return [self.by_type(x, ty[1]) for x in value]
+        return value
 
     def _guess_show(self, got: Any, want: Any) -> Any:
         """Show player/card values by name when the expectation is written as names."""
