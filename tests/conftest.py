@@ -30,7 +30,7 @@ GAMES_DIR = ROOT / "games"
 
 settings.register_profile(
     "ci",
-    max_examples=20,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     print_blob=True,

@@ -63,7 +63,7 @@ def test_golden_output(path: Path, capsys: pytest.CaptureFixture[str], monkeypat
     assert code == 1
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in FILES if p.stem != "max_mixed_args"])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in FILES])
 def test_every_problem_is_located_in_the_file(path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Each error names this file with a line and column inside it, and the count line agrees."""

@@ -27,10 +27,11 @@ from interpreter.errors import IllegalAction
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
-# Most properties look at the first few hundred actions of a match; test (d)
+# Most properties look at the first few hundred actions of a match (the costlier
+# ones, which try every legal action or replay the match, at fewer); test (d)
 # plays to the end, within a bound far above any real match.
 WALK = 300
-SHORT_WALK = 120
+SHORT_WALK = 80
 END_BOUND = 100_000
 
 cases = pytest.mark.parametrize(("rule_file", "num_players"), GAME_CASES)
@@ -206,7 +207,7 @@ def test_same_seed_same_choices_same_log(rule_file: str, num_players: int, seed:
     runs = []
     for _ in range(2):
         s = State.initial(fresh_game(rule_file, num_players), seed, log=True)
-        played = walk(s, random.Random(choices), WALK)
+        played = walk(s, random.Random(choices), SHORT_WALK * 2)
         runs.append((played, s))
     (p1, s1), (p2, s2) = runs
     assert p1 == p2
@@ -260,7 +261,7 @@ def check_chance_node(s: State) -> list[int]:
 
 
 @cases
-@given(choices=SEEDS, steps=st.integers(1, 400))
+@given(choices=SEEDS, steps=st.integers(1, 250))
 def test_explicit_chance_nodes(rule_file: str, num_players: int, choices: int, steps: int) -> None:
     g = game_for(rule_file, num_players)
     rng = random.Random(choices)
