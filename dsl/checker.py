@@ -143,7 +143,7 @@ class Checker:
         self._distinct_texts()
         for ph in sp.phases:
             self._phase(ph)
-        if not sp.phases:
+        if not sp.phases and "phases" not in sp.missing_sections:
             self.err("C030", sp.root_span, "the game has no phases")
         m = sp.match
         with self.scope({}):
@@ -319,7 +319,7 @@ class Checker:
         elif isinstance(s, A.Shuffle):
             self.zone(s.zone, need_index=True)
         elif isinstance(s, A.Goto):
-            if s.phase not in self.phases and s.phase not in self.spec.broken:
+            if s.phase not in self.phases and s.phase not in self.spec.broken and self.phases:
                 self.err("C007", s.span, f"unknown phase '{s.phase}'", _close(s.phase, self.phases))
         elif isinstance(s, A.EndDeal):
             pass
@@ -339,7 +339,7 @@ class Checker:
                 self.err("C009", s.span, f"unknown procedure '{s.proc}'", _close(s.proc, self.procs))
                 return
             if len(s.args) != len(pr.params):
-                self.err("C010", s.span, f"procedure '{s.proc}' takes {len(pr.params)} argument(s), "
+                self.err("C010", s.span, f"procedure '{s.proc}' takes {_args(len(pr.params))}, "
                          f"got {len(s.args)}")
             types = [self.expr(a) for a in s.args]
             if len(types) == len(pr.params):
@@ -646,7 +646,7 @@ class Checker:
             f = self.funcs[e.func]
             e.ref = ("user", f)
             if len(e.args) != len(f.params):
-                self.err("C010", e.span, f"'{f.name}' takes {len(f.params)} argument(s), got {len(e.args)}")
+                self.err("C010", e.span, f"'{f.name}' takes {_args(len(f.params))}, got {len(e.args)}")
                 return T.ANY
             ats = [self._arg(a) for a in e.args]
             return self.user_call(f, ats, e.span)
@@ -663,8 +663,8 @@ class Checker:
             return T.ANY
         e.ref = ("lib", lib)
         if not lib.min_args <= len(e.args) <= lib.max_args:
-            n = str(lib.min_args) if lib.min_args == lib.max_args else f"{lib.min_args} to {lib.max_args}"
-            self.err("C010", e.span, f"'{lib.name}' takes {n} argument(s), got {len(e.args)}")
+            n = _args(lib.min_args) if lib.min_args == lib.max_args else f"{lib.min_args} to {lib.max_args} arguments"
+            self.err("C010", e.span, f"'{lib.name}' takes {n}, got {len(e.args)}")
             return T.ANY
         return self._lib_call(lib, e)
 
@@ -762,6 +762,10 @@ class Checker:
             self.call_stack.pop()
         self.func_cache[key] = t
         return t
+
+
+def _args(n: int) -> str:
+    return f"{n} argument{'' if n == 1 else 's'}"
 
 
 def _names_in(e: A.Expr) -> set[str]:

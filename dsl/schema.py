@@ -167,6 +167,7 @@ class GameSpec:
     # Names declared in the file whose declaration had errors: the checker stays
     # quiet about them instead of reporting every use as unknown.
     broken: set[str] = field(default_factory=set)
+    missing_sections: set[str] = field(default_factory=set)  # required sections not given
 
 
 def _poisoned(node: YNode) -> bool:
@@ -192,8 +193,10 @@ class _Reader:
                 close = difflib.get_close_matches(k, allowed, n=1)
                 hint = f"did you mean '{close[0]}'?" if close else f"allowed here: {', '.join(allowed)}"
                 self.err("S001", ks.span, f"unknown key '{k}' in {where}", hint)
+        unknown = [k for k in m.items if k not in allowed]
         for r in required:
-            if r not in m.items:
+            # A misspelt required key was reported above with a "did you mean"; say it once.
+            if r not in m.items and not difflib.get_close_matches(r, unknown, n=1):
                 self.err("S002", m.span, f"{where} needs the key '{r}'")
 
     def want_map(self, node: YNode | None, where: str) -> YMap | None:
@@ -322,6 +325,12 @@ class _Reader:
             return default
         if isinstance(node, YScalar) and node.value in ("everyone", "owner", "nobody"):
             return str(node.value)
+        if isinstance(node, YScalar) and isinstance(node.value, str) and IDENT.match(node.value) and \
+                difflib.get_close_matches(node.value, ["everyone", "owner", "nobody"], n=1):
+            close = difflib.get_close_matches(node.value, ["everyone", "owner", "nobody"], n=1)[0]
+            self.err("S028", node.span, f"{where} cannot be '{node.value}'",
+                     f"did you mean '{close}'? (everyone, owner, nobody, or a list of players)")
+            return default
         e = self.expr(node, where)
         return e if e is not None else default
 
@@ -363,6 +372,7 @@ class _Reader:
         read_names = {x.name for group in (options, zones, variables, functions, procedures, actions, phases,
                                            props) for x in group} | set(constants)
         spec.broken = declared - read_names
+        spec.missing_sections = {k for k in ("phases", "actions", "zones", "deck", "match") if k not in m.items}
         return spec
 
     def players(self, node: YNode | None) -> tuple[int, int]:

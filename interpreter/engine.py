@@ -135,7 +135,7 @@ class State:
         if self.terminal:
             return []
         if self.pending is not None:
-            return list(self.pending[2])
+            return list(self.pending[2])  # a copy, as below
         if player is not None and player != self.cur:
             return []
         legal = self.legal
@@ -152,7 +152,7 @@ class State:
                 raise RuleError(f"no legal action for {self.game.player_name(self.cur)} in phase '{ph.name}'",
                                 ph.spec.span, f"deal {self.deal_no}; the rules leave this player stuck")
             self.legal = legal
-        return legal
+        return list(legal)  # a copy: callers may change theirs
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.pending is None:

@@ -133,7 +133,7 @@ def test_expressions(game: Any, text: str, expected: Any) -> None:
 
 @pytest.mark.parametrize("text,message", [
     ("nope", "unknown name 'nope'"),
-    ("len(1, 2)", "'len' takes 1 argument(s), got 2"),
+    ("len(1, 2)", "'len' takes 1 argument, got 2"),
     ("1 + 'a'", "'+' needs numbers, not text"),
     ("first(pile).colour", "cards have no property 'colour'"),
     ("first(pile).suit == 'spades'", "'spades' is not a suit of the deck"),
