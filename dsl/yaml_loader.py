@@ -46,6 +46,8 @@ class YScalar(YNode):
 
     def span_at(self, line: int, col: int) -> Span:
         """File span of position (line, col), 1-based, inside the scalar's text."""
+        if self.style == ">" and self.line_starts and isinstance(self.value, str):
+            return self._folded_span(line, col)
         if self.line_starts and 1 <= line <= len(self.line_starts):
             fl, fc = self.line_starts[line - 1]
             return Span(self.span.file, fl, fc + col - 1)
@@ -53,6 +55,20 @@ class YScalar(YNode):
             shift = 1 if self.style in ("'", '"') else 0
             return Span(self.span.file, self.span.line, self.span.col + shift + col - 1)
         return self.span
+
+
+    def _folded_span(self, line: int, col: int) -> Span:
+        # A folded block joins its lines with one separator each (a space, or a
+        # newline for a blank line), so walk the original lines by offset.
+        text_lines = self.value.split("\n")
+        offset = sum(len(x) + 1 for x in text_lines[: line - 1]) + col - 1
+        for fl, fc, length in self.fold_map:
+            if offset <= length:
+                return Span(self.span.file, fl, fc + offset)
+            offset -= length + 1
+        return self.span
+
+    fold_map: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -98,6 +114,9 @@ class _Converter:
             sc = YScalar(self.span(node.start_mark), value, node.style)
             if node.style in ("|", ">"):
                 sc.line_starts = self._block_lines(node, str(value))
+                if node.style == ">":
+                    sc.fold_map = [(fl, fc, len(self.lines[fl - 1]) - (fc - 1)) for fl, fc in sc.line_starts
+                                   if fl - 1 < len(self.lines) and self.lines[fl - 1].strip()]
             return sc
         if isinstance(node, yaml.SequenceNode):
             return YList(self.span(node.start_mark), [self.convert(n, depth + 1) for n in node.value])
