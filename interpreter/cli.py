@@ -141,8 +141,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     bots = [BOTS[args.bot](rng) for _ in range(g.n)]
     s = State.initial(g, seed, log=True)
+    def shown(v: Any) -> str:
+        return ("yes" if v else "no") if isinstance(v, bool) else str(v)
     out: list[str] = [f"{g.name}, {g.n} players, seed {seed}" + (
-        f", options {', '.join(f'{k}={v}' for k, v in g.options.items())}" if g.options else "")]
+        f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
     records: list[dict[str, Any]] = []
     try:
         steps = _play_out(g, s, bots, out, records, args.max_actions)
