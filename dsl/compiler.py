@@ -118,7 +118,8 @@ class Compiler:
             return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
         if isinstance(e, A.Comp):
             cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
-            return f"[{self.ex(e.elem)} for l_{e.var} in {self.ex(e.iter)}{cond}]"
+            # _it charges the walk to the step budget: nested loops cannot run away.
+            return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}){cond}]"
         raise AssertionError(type(e))  # pragma: no cover
 
     def _name(self, e: A.Name) -> str:

@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast as A
 from .diagnostics import Diagnostic, Span
+from .limits import LIMITS, raise_hint
 
 _GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
 _PARSER = Lark(_GRAMMAR, parser="lalr", start=["expression", "statement"], propagate_positions=True,
@@ -25,9 +26,6 @@ KEYWORDS = frozenset(
     t.pattern.value for t in _PARSER.terminals
     if t.pattern.type == "str" and t.pattern.value.isidentifier())
 
-# Limits against hostile input; the CLI may raise them.
-MAX_EXPR_CHARS = 4000
-MAX_EXPR_DEPTH = 60
 
 Locate = Callable[[int, int], Span]
 
@@ -264,14 +262,15 @@ def _unclosed_hint(text: str) -> str | None:
 
 def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any:
     """Parse `text` as an expression or statement; None (and a diagnostic) on error."""
-    if len(text) > MAX_EXPR_CHARS:
+    if len(text) > LIMITS.expr_chars:
         diags.append(Diagnostic("P003", locate(1, 1),
                                 f"{'expression' if start == 'expression' else 'statement'} is longer "
-                                f"than {MAX_EXPR_CHARS} characters",
-                                "split it with `define:` functions"))
+                                f"than {LIMITS.expr_chars:,} characters",
+                                "split it with `define:` functions; " + raise_hint("expr_chars")))
         return None
-    if _depth(text) > MAX_EXPR_DEPTH:
-        diags.append(Diagnostic("P004", locate(1, 1), f"brackets nested deeper than {MAX_EXPR_DEPTH}"))
+    if _depth(text) > LIMITS.expr_depth:
+        diags.append(Diagnostic("P004", locate(1, 1), f"brackets nested deeper than {LIMITS.expr_depth} levels",
+                                raise_hint("expr_depth")))
         return None
     what = "expression" if start == "expression" else "statement"
     try:

@@ -8,8 +8,7 @@ from pathlib import Path
 from . import checker, compiler, extends, schema, yaml_loader
 from .compiler import CompiledGame
 from .diagnostics import Diagnostic, RuleFileError, Span
-
-MAX_FILE_BYTES = 1_000_000
+from .limits import LIMITS, raise_hint
 
 
 @dataclass
@@ -33,8 +32,9 @@ def _read(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
     except OSError as e:
         diags.append(Diagnostic("E008", at, f"cannot read file {name}: {e.strerror}"))
         return None
-    if len(raw) > MAX_FILE_BYTES:
-        diags.append(Diagnostic("E007", at, f"the file {name} is larger than {MAX_FILE_BYTES} bytes"))
+    if len(raw) > LIMITS.file_bytes:
+        diags.append(Diagnostic("E007", at, f"the file {name} is larger than {LIMITS.file_bytes:,} bytes",
+                                raise_hint("file_bytes")))
         return None
     try:
         return raw.decode("utf-8")
@@ -78,8 +78,9 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
 def compile_text(source: str, file: str = "<rules>") -> Loaded:
     diags: list[Diagnostic] = []
     sources = {file: source}
-    if len(source.encode("utf-8", "replace")) > MAX_FILE_BYTES:
-        diags.append(Diagnostic("E007", Span(file, 1, 1), f"the file is larger than {MAX_FILE_BYTES} bytes"))
+    if len(source.encode("utf-8", "replace")) > LIMITS.file_bytes:
+        diags.append(Diagnostic("E007", Span(file, 1, 1), f"the file is larger than {LIMITS.file_bytes:,} bytes",
+                                raise_hint("file_bytes")))
         return Loaded(file, source, None, diags, sources)
     root = yaml_loader.load(file, source, diags)
     if root is not None:

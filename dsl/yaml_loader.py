@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import Diagnostic, Span
+from .limits import LIMITS, raise_hint
 
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -25,9 +26,6 @@ _STANDARD_TAGS = {
     "tag:yaml.org,2002:seq",
 }
 
-# Limits against hostile files; the CLI may raise them.
-MAX_NODES = 200_000
-MAX_DEPTH = 64
 
 
 @dataclass(eq=False)
@@ -101,9 +99,9 @@ class _Converter:
 
     def convert(self, node: Any, depth: int = 0) -> YNode:
         self.count += 1
-        if self.count > MAX_NODES:
+        if self.count > LIMITS.yaml_nodes:
             raise _TooBig(self.span(node.start_mark))
-        if depth > MAX_DEPTH:
+        if depth > LIMITS.yaml_depth:
             raise _TooDeep(self.span(node.start_mark))
         if node.tag not in _STANDARD_TAGS:
             self.error("E001", node, f"YAML tag {node.tag!r} is not allowed in a rule file",
@@ -166,6 +164,10 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     """Parse YAML text into Y-nodes; problems go to `diags`."""
     try:
         root = yaml.compose(source, Loader=yaml.SafeLoader)
+    except RecursionError:
+        diags.append(Diagnostic("E006", Span(file, 1, 1), f"YAML nesting deeper than {LIMITS.yaml_depth} levels",
+                                raise_hint("yaml_depth")))
+        return None
     except yaml.MarkedYAMLError as e:
         ctx, pm = e.context_mark, e.problem_mark
         if ctx is not None and pm is not None and (e.context or "").startswith("while parsing a flow") \
@@ -194,10 +196,12 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     try:
         return conv.convert(root)
     except _TooBig as e:
-        diags.append(Diagnostic("E005", e.span, f"the file has more than {MAX_NODES} YAML values",
-                                "aliases that expand into huge trees are refused"))
+        diags.append(Diagnostic("E005", e.span, f"the file has more than {LIMITS.yaml_nodes:,} YAML values "
+                                "once its aliases are expanded",
+                                "aliases that expand into huge trees are refused; " + raise_hint("yaml_nodes")))
     except _TooDeep as e:
-        diags.append(Diagnostic("E006", e.span, f"YAML nesting deeper than {MAX_DEPTH} levels"))
+        diags.append(Diagnostic("E006", e.span, f"YAML nesting deeper than {LIMITS.yaml_depth} levels",
+                                raise_hint("yaml_depth")))
     return None
 
 

@@ -8,9 +8,11 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any, NoReturn
 
 from dsl.diagnostics import RuleFileError, render_all
+from dsl.limits import LIMITS, Limits
 from dsl.pipeline import compile_file
 
 from .bots import BOTS
@@ -147,7 +149,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
     records: list[dict[str, Any]] = []
     try:
-        steps = _play_out(g, s, bots, out, records, args.max_actions)
+        steps = _play_out(g, s, bots, out, records)
     except GameError as e:
         if not args.json:
             print("\n".join(out))
@@ -164,8 +166,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], records: list[dict[str, Any]],
-              max_actions: int) -> int:
+def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], records: list[dict[str, Any]]) -> int:
     steps = 0
     consumed = 0
     while True:
@@ -180,8 +181,6 @@ def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], record
         consumed = len(log)
         if s.is_terminal():
             break
-        if steps >= max_actions:
-            raise GameError(f"stopped after {steps} actions without the match ending")
         a = bots[s.current_player()].choose(s)
         s.apply_action(a)
         steps += 1
@@ -288,6 +287,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(g, args.seat, args.seed, args.bot)
 
 
+def _limit_args(q: argparse.ArgumentParser) -> None:
+    g = q.add_argument_group("limits (for rule files you do not trust; raise them for big trusted games)")
+    for f in fields(Limits):
+        g.add_argument(LIMITS.flag(f.name), type=_positive, metavar="N", dest=f"limit_{f.name}",
+                       help=f"default {f.default:,}")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not '{text}'") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardsmith", description="Card games from rule files: validate, run, test, bench.")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
@@ -307,7 +323,6 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int)
     r.add_argument("--json", action="store_true", help="print one JSON record instead of the log")
     r.add_argument("--bot", choices=sorted(BOTS), default="random")
-    r.add_argument("--max-actions", type=int, default=1_000_000)
     r.set_defaults(fn=cmd_run)
 
     li = sub.add_parser("list", help="bundled games (or the given rule files) with their players and options")
@@ -332,6 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int)
     pl.add_argument("--bot", choices=sorted(BOTS), default="random")
     pl.set_defaults(fn=cmd_play)
+    for q in (v, r, li, t, b, pl):
+        _limit_args(q)
     return p
 
 
@@ -340,6 +357,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "players", None) is not None and args.players < 1:
         parser.exit(2, "cardsmith: error: --players must be at least 1\n")
+    LIMITS.reset()
+    for f in fields(Limits):
+        value = getattr(args, f"limit_{f.name}", None)
+        if value is not None:
+            setattr(LIMITS, f.name, value)
     try:
         return int(args.fn(args))
     except RuleFileError as e:

@@ -14,6 +14,7 @@ from typing import Any
 from dsl.compiler import END_DEAL
 from dsl.diagnostics import Span
 from dsl.library import RuleRuntimeError
+from dsl.limits import LIMITS, raise_hint
 
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError
@@ -25,7 +26,6 @@ TERMINAL = -4
 
 # A step that passes through more phase entries than this is a goto loop.
 MAX_TRANSFERS = 10_000
-MAX_ACTIONS = 1_000_000
 
 
 class State:
@@ -141,6 +141,7 @@ class State:
         legal = self.legal
         if legal is None:
             self.actor = self.cur
+            self.game.steps[0] = LIMITS.steps
             try:
                 legal = self.game.phases[self.phase].legal(self)
             except RuleRuntimeError as e:
@@ -224,6 +225,7 @@ class State:
 
     def _guarded(self, action: int | None) -> None:
         self.legal = None
+        self.game.steps[0] = LIMITS.steps
         try:
             if action is None:
                 self._start_match()
@@ -246,9 +248,11 @@ class State:
             run, offset = info.run, info.offset
         self.actor = self.cur
         self.moves += 1
-        if self.moves > MAX_ACTIONS:
-            raise RuleError(f"the match passed {MAX_ACTIONS} actions without ending; phase "
-                            f"'{g.phases[self.phase].name}' repeats", g.phases[self.phase].spec.span)
+        if self.moves > LIMITS.actions:
+            raise RuleError(f"the match passed {LIMITS.actions:,} actions without ending: phase "
+                            f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
+                            g.phases[self.phase].spec.span, raise_hint("actions"))
+        g.steps[0] = LIMITS.steps
         if self.log is not None:
             self.log.append(("action", self.cur, g.action_to_string(self.cur, a), g.public_action_string(a)))
         r = run(self, a - offset)
@@ -273,6 +277,16 @@ class State:
                     r = ph.then
         if r is not None:
             self._transfer(r)
+
+    def _recent_actions(self) -> str:
+        names: list[str] = []
+        h = self.history
+        while h and len(names) < 12:
+            h, a = h
+            names.append(self.game.action_for(a).name)
+        names.reverse()
+        distinct = list(dict.fromkeys(names))
+        return "the actions " + ", ".join(distinct) if distinct else "without actions"
 
     def n_active(self) -> int:
         return self.game.n - sum(self.out)

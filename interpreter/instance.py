@@ -19,6 +19,7 @@ from dsl import types as T
 from dsl.compiler import MEMO_LIMIT, CompiledGame, ParamInfo
 from dsl.diagnostics import RuleFileError, Span
 from dsl.library import RUNTIME_HELPERS, RuleRuntimeError
+from dsl.limits import LIMITS, raise_hint
 from dsl.pipeline import compile_file
 from dsl.schema import PhaseSpec
 
@@ -87,6 +88,8 @@ class GameInstance:
         ns["N"] = num_players
         ns["MEMO_LIMIT"] = MEMO_LIMIT
         ns["MISS"] = object()
+        self.steps = [LIMITS.steps]
+        ns["_it"] = _budget(self.steps)
         ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
@@ -159,6 +162,11 @@ class GameInstance:
             for k in kinds:
                 universe.append(k)
                 counts.append(e.copies)
+                if len(universe) > 10 * LIMITS.cards:
+                    break
+        if len(universe) > 10 * LIMITS.cards:
+            raise RuleError(f"the pack entries describe {len(universe):,} kinds of card", spec.root_span,
+                            raise_hint("cards"))
         # Card tables over the candidate cards, so `where` can read properties.
         self._tables(universe)
         keep: list[tuple[Any, str]] = []
@@ -176,6 +184,9 @@ class GameInstance:
             pos += n_kinds
         if not keep:
             raise RuleError(f"the pack for {self.n} players is empty", spec.root_span)
+        if len(keep) > LIMITS.cards:
+            raise RuleError(f"the pack for {self.n} players has {len(keep):,} cards", spec.root_span,
+                            raise_hint("cards"))
         self._tables(keep)
         self.num_cards = len(keep)
         ns["PACK"] = list(range(len(keep)))
@@ -367,6 +378,17 @@ class GameInstance:
     def new_initial_state(self, seed: int | None = None) -> Any:
         from .engine import State
         return State.initial(self, seed)
+
+
+def _budget(steps: list[int]) -> Any:
+    """The step counter the compiled comprehensions charge (reset by the engine each step)."""
+    def _it(xs: Any) -> Any:
+        steps[0] -= len(xs)
+        if steps[0] < 0:
+            raise RuleRuntimeError(f"the rules walked through more than {LIMITS.steps:,} list items in one step "
+                                   f"({raise_hint('steps')})")
+        return xs
+    return _it
 
 
 def parse_option_value(o: Any, raw: Any) -> Any:
