@@ -18,7 +18,7 @@ from dsl.pipeline import compile_file
 from .bots import BOTS
 from .bundled import bundled_games, resolve
 from .engine import State
-from .errors import GameError
+from .errors import GameError, RuleError
 from .instance import GameInstance
 from .runtime import _shown
 
@@ -83,13 +83,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
             continue
         opts = f", {_count(len(sp.options), 'option')}" if sp.options else ""
         players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
-        print(f"{r.file}: ok: {sp.name}, {players} players, {_count(len(sp.actions), 'action')}, "
-              f"{_count(len(sp.phases), 'phase')}{opts}")
+        summary = (f"{r.file}: ok: {sp.name}, {players} players, {_count(len(sp.actions), 'action')}, "
+                   f"{_count(len(sp.phases), 'phase')}{opts}")
+        if not args.deep:
+            print(summary)
+            continue
+        from .deep import explore
+        report = explore(r.game, args.deep_games, args.deep_actions)
+        played = f"{_count(report.games, 'random match')}, {report.actions:,} actions"
+        if report.diagnostics:
+            print(render_all(report.diagnostics, r.sources))
+            print(f"{r.file}: {_count(len(report.diagnostics), 'problem')} found by playing ({played})")
+            bad += 1
+        else:
+            print(f"{summary}; deep: {played}, no problems")
     return 1 if bad else 0
 
 
 def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}{'es' if word.endswith(('ch', 'sh', 's')) else 's'}"
 
 
 # ---------------------------------------------------------------- run
@@ -150,10 +164,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     records: list[dict[str, Any]] = []
     try:
         steps = _play_out(g, s, bots, out, records)
-    except GameError as e:
+    except GameError:
         if not args.json:
             print("\n".join(out))
-        raise GameError(f"the match stopped after {_count(len(records), 'event')}: {e}") from None
+            print(f"(the match stopped after {_count(len(records), 'event')})")
+        raise
     if args.json:
         rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
                "deals": s.deal_no, "winners": s.winners, "returns": s.returns(), "events": records,
@@ -311,6 +326,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check rule files and report every problem")
     v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("--deep", action="store_true",
+                   help="also play random matches at every player count and option value, and report "
+                        "rule errors, stuck players and matches that do not end")
+    v.add_argument("--deep-games", type=_positive, default=3, metavar="N",
+                   help="random matches per player count and option setting (default 3)")
+    v.add_argument("--deep-actions", type=_positive, default=20_000, metavar="N",
+                   help="a match longer than this does not end (default 20,000)")
     v.set_defaults(fn=cmd_validate)
 
     def game_args(q: argparse.ArgumentParser) -> None:
@@ -365,6 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.fn(args))
     except RuleFileError as e:
+        print(e.render(), file=sys.stderr)
+        return 1
+    except RuleError as e:
         print(e.render(), file=sys.stderr)
         return 1
     except GameError as e:

@@ -151,7 +151,8 @@ class State:
             if not legal:
                 ph = self.game.phases[self.phase]
                 raise RuleError(f"no legal action for {self.game.player_name(self.cur)} in phase '{ph.name}'",
-                                ph.spec.span, f"deal {self.deal_no}; the rules leave this player stuck")
+                                ph.spec.span, f"deal {self.deal_no}; the rules leave this player stuck; "
+                                f"{self.short_view()}", code="R002")
             self.legal = legal
         return list(legal)  # a copy: callers may change theirs
 
@@ -251,7 +252,7 @@ class State:
         if self.moves > LIMITS.actions:
             raise RuleError(f"the match passed {LIMITS.actions:,} actions without ending: phase "
                             f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
-                            g.phases[self.phase].spec.span, raise_hint("actions"))
+                            g.phases[self.phase].spec.span, raise_hint("actions"), code="R003")
         g.steps[0] = LIMITS.steps
         if self.log is not None:
             self.log.append(("action", self.cur, g.action_to_string(self.cur, a), g.public_action_string(a)))
@@ -368,8 +369,23 @@ class State:
         span = _span_of(self.game, e)
         g = self.game
         ctx = (f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal "
-               f"{self.deal_no}")
-        return RuleError(_describe(e), span, ctx)
+               f"{self.deal_no}; {self.short_view()}")
+        code = "R004" if "list items in one step" in str(e) else "R001"
+        return RuleError(_describe(e), span, ctx, code=code)
+
+    def short_view(self) -> str:
+        """One line of the state for error messages: shared zones' top cards, zone sizes."""
+        g = self.game
+        parts = []
+        for zi, name in enumerate(g.zone_names):
+            cards = self.z[zi]
+            if g.zone_owner[zi] is None:
+                shown = ", ".join(g.card_names[c] for c in cards[-4:])
+                more = f"{len(cards) - 4} more, " if len(cards) > 4 else ""
+                parts.append(f"{name}: {more}{shown}" if cards else f"{name}: empty")
+            elif g.zone_owner[zi] == self.cur:
+                parts.append(f"{name}: {len(cards)} cards")
+        return "; ".join(parts)
 
 
 def _span_of(game: GameInstance, e: BaseException) -> Span | None:

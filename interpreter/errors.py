@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dsl.diagnostics import Span
+from pathlib import Path
+
+from dsl.diagnostics import Diagnostic, Span, render
 
 
 class GameError(Exception):
@@ -18,12 +20,27 @@ class BadOption(GameError):
 
 
 class RuleError(GameError):
-    """A rule failed while the game ran (division by zero, empty max, stuck phase...)."""
+    """A rule failed while the game ran (division by zero, empty max, stuck phase...).
 
-    def __init__(self, message: str, span: Span | None = None, context: str = ""):
+    Codes: R001 a rule failed, R002 a player is left with no legal action,
+    R003 the match does not end, R004 a rule walked too many list items."""
+
+    def __init__(self, message: str, span: Span | None = None, context: str = "", code: str = "R001"):
         self.span = span
         self.context = context
+        self.code = code
         where = f"{span}: " if span else ""
         extra = f"\n    {context}" if context else ""
         super().__init__(f"{where}rule error: {message}{extra}")
         self.message = message
+
+    def render(self) -> str:
+        """file:line:col, the source line and a caret, then what the game was doing."""
+        if self.span is None:
+            return str(self)
+        try:
+            source = Path(self.span.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            source = None
+        d = Diagnostic(self.code, self.span, self.message, self.context or None)
+        return render(d, source).replace(": error: ", ": rule error: ", 1).replace("    hint: ", "    ", 1)
