@@ -144,7 +144,7 @@ class Checker:
         for ph in sp.phases:
             self._phase(ph)
         if not sp.phases and "phases" not in sp.missing_sections:
-            self.err("C030", sp.root_span, "the game has no phases")
+            self.err("C030", sp.spans.get("phases", sp.root_span), "the game has no phases")
         m = sp.match
         with self.scope({}):
             self.block(m.start)
@@ -227,9 +227,9 @@ class Checker:
     def _deck(self) -> None:
         sp = self.spec
         if not sp.suits and not any(e.card for e in sp.pack):
-            self.err("C003", sp.root_span, "the deck has no suits")
+            self.err("C003", sp.spans.get("deck.suits", sp.spans.get("deck", sp.root_span)), "the deck has no suits")
         if not sp.ranks and not any(e.card for e in sp.pack):
-            self.err("C003", sp.root_span, "the deck has no ranks")
+            self.err("C003", sp.spans.get("deck.ranks", sp.spans.get("deck", sp.root_span)), "the deck has no ranks")
         for e in sp.pack:
             for s in e.suits or []:
                 if s not in self.suits:
@@ -279,7 +279,7 @@ class Checker:
 
     def _phase(self, ph: PhaseSpec) -> None:
         for name, span in ph.actions:
-            if name not in self.actions and name not in self.spec.broken:
+            if name not in self.actions and name not in self.spec.broken and "actions" not in self.spec.malformed:
                 self.err("C006", span, f"unknown action '{name}'", _close(name, self.actions))
         if ph.then is not None and ph.then[0] not in self.phases:
             self.err("C007", ph.then[1], f"unknown phase '{ph.then[0]}'", _close(ph.then[0], self.phases))
@@ -333,7 +333,7 @@ class Checker:
             self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
         elif isinstance(s, A.Do):
             pr = self.procs.get(s.proc)
-            if pr is None and s.proc in self.spec.broken:
+            if pr is None and (s.proc in self.spec.broken or "procedures" in self.spec.malformed):
                 return
             if pr is None:
                 self.err("C009", s.span, f"unknown procedure '{s.proc}'", _close(s.proc, self.procs))
@@ -429,7 +429,7 @@ class Checker:
 
     def zone(self, z: A.ZoneRef, need_index: bool) -> None:
         zs = self.zones.get(z.name)
-        if zs is None and z.name in self.spec.broken:
+        if zs is None and (z.name in self.spec.broken or "zones" in self.spec.malformed):
             return
         if zs is None:
             self.err("C015", z.span, f"unknown zone '{z.name}'", _close(z.name, self.zones))
@@ -544,6 +544,9 @@ class Checker:
         if n in self.funcs or n in LIBRARY:
             self.err("C018", e.span, f"'{n}' is a function: call it as {n}(...)")
             return T.ANY
+        if self.spec.malformed & {"options", "constants", "zones", "variables"}:
+            e.ref = ("broken", n)
+            return T.ANY  # the name may be declared in the section that could not be read
         known = [k for s in self.scopes for k in s] + list(BUILTIN_VALUES) + list(self.options) + list(
             self.consts) + list(self.vars) + list(self.zones)
         hint = _close(n, known)
@@ -651,7 +654,7 @@ class Checker:
             ats = [self._arg(a) for a in e.args]
             return self.user_call(f, ats, e.span)
         lib = LIBRARY.get(e.func)
-        if lib is None and e.func in self.spec.broken:
+        if lib is None and (e.func in self.spec.broken or "define" in self.spec.malformed):
             for a in e.args:
                 self._arg(a)
             return T.ANY

@@ -253,6 +253,19 @@ def _depth(text: str) -> int:
     return best
 
 
+def _tree_depth(tree: Any) -> int:
+    """Depth of a parse tree, without recursion (the tree may be very deep)."""
+    best = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        best = max(best, d)
+        for child in getattr(node, "children", ()):
+            if hasattr(child, "children"):
+                stack.append((child, d + 1))
+    return best
+
+
 def _unclosed_hint(text: str) -> str | None:
     if text.count("(") > text.count(")") or text.count("[") > text.count("]"):
         return ("a bracket is not closed; if this sits in a YAML [ ... ] list, a comma split it there: "
@@ -315,8 +328,15 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
         diags.append(Diagnostic("P001", locate(getattr(e, "line", 1), getattr(e, "column", 1)),
                                 f"cannot parse {what}"))
         return None
+    if _tree_depth(tree) > 2 * LIMITS.expr_depth:
+        diags.append(Diagnostic("P004", locate(1, 1), f"the {what} is nested too deeply: more than "
+                                f"{2 * LIMITS.expr_depth} operators or brackets inside one another",
+                                "split it with `define:` functions or `let`; if the file is trusted, "
+                                f"--max-expr-depth N raises the limit to 2N (now N = {LIMITS.expr_depth})"))
+        return None
     try:
         return _Build(locate).transform(tree)
     except RecursionError:
-        diags.append(Diagnostic("P004", locate(1, 1), "expression nested too deeply"))
+        diags.append(Diagnostic("P004", locate(1, 1), f"the {what} is nested too deeply",
+                                raise_hint("expr_depth")))
         return None

@@ -51,9 +51,10 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
     node = root.get("extends")
     assert node is not None
     if not isinstance(node, yaml_loader.YScalar) or not isinstance(node.value, str):
-        diags.append(Diagnostic("X002", node.span, "'extends' names the rule file this one changes"))
+        diags.append(Diagnostic("X002", node.span, "'extends' must name one rule file, the one this file changes",
+                                "e.g. extends: chwech.yaml (a path relative to this file)"))
         return None
-    if len(chain) >= extends.MAX_DEPTH:
+    if len(chain) > extends.MAX_DEPTH:
         diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep"))
         return None
     path = extends.base_path(file, node.value)

@@ -168,6 +168,8 @@ class GameSpec:
     # quiet about them instead of reporting every use as unknown.
     broken: set[str] = field(default_factory=set)
     missing_sections: set[str] = field(default_factory=set)  # required sections not given
+    malformed: set[str] = field(default_factory=set)  # sections of the wrong shape (names in them unknown)
+    spans: dict[str, Span] = field(default_factory=dict)  # where each section (and deck key) is written
 
 
 def _poisoned(node: YNode) -> bool:
@@ -275,6 +277,13 @@ class _Reader:
             result: A.Stmt | None = parser.parse(node.value, "statement", node.span_at, self.diags)
             return result
         if isinstance(node, YMap):
+            first_key = next(iter(node.items), "")
+            if first_key.startswith(("if ", "for ")) and len(node.items) == 1:
+                word = first_key.split()[0]
+                self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'",
+                         f"write it as  - {word}: {'CONDITION' if word == 'if' else 'x in LIST'}  with "
+                         f"{'then: [...]' if word == 'if' else 'do: [...]'} below it")
+                return None
             if "if" in node.items:
                 self.keys(node, ["if", "then", "else"], "an 'if' step", ("then",))
                 cond = self.expr(node.get("if"), "'if'")
@@ -325,12 +334,17 @@ class _Reader:
             return default
         if isinstance(node, YScalar) and node.value in ("everyone", "owner", "nobody"):
             return str(node.value)
-        if isinstance(node, YScalar) and isinstance(node.value, str) and IDENT.match(node.value) and \
-                difflib.get_close_matches(node.value, ["everyone", "owner", "nobody"], n=1):
-            close = difflib.get_close_matches(node.value, ["everyone", "owner", "nobody"], n=1)[0]
-            self.err("S028", node.span, f"{where} cannot be '{node.value}'",
-                     f"did you mean '{close}'? (everyone, owner, nobody, or a list of players)")
-            return default
+        words = {"all": "everyone", "public": "everyone", "everybody": "everyone", "none": "nobody",
+                 "noone": "nobody", "no_one": "nobody", "hidden": "nobody", "secret": "nobody", "private": "owner",
+                 "self": "owner", "mine": "owner", "player": "owner"}
+        if isinstance(node, YScalar) and isinstance(node.value, str) and IDENT.match(node.value):
+            close = words.get(node.value.lower()) or next(iter(
+                difflib.get_close_matches(node.value, ["everyone", "owner", "nobody"], n=1)), None)
+            if close is not None:
+                self.err("S028", node.span, f"{where} cannot be '{node.value}'",
+                         f"did you mean '{close}'? (everyone, owner, nobody, or a list of players like "
+                         "\"[dealer]\")")
+                return default
         e = self.expr(node, where)
         return e if e is not None else default
 
@@ -362,8 +376,8 @@ class _Reader:
             sm = m.get(section)
             if isinstance(sm, YMap):
                 for key in sm.items:
-                    sig = SIGNATURE.match(key)
-                    declared.add(sig.group(1) if sig else key)
+                    lead = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", key)
+                    declared.add(lead.group(1) if lead else key)
         for prop in (m.get("deck"),):
             if isinstance(prop, YMap) and isinstance(prop.get("properties"), YMap):
                 pm = prop.get("properties")
@@ -373,6 +387,15 @@ class _Reader:
                                            props) for x in group} | set(constants)
         spec.broken = declared - read_names
         spec.missing_sections = {k for k in ("phases", "actions", "zones", "deck", "match") if k not in m.items}
+        for key, (_ks, node) in m.items.items():
+            spec.spans[key] = node.span
+            if key in ("options", "constants", "zones", "variables", "define", "procedures", "actions", "phases") \
+                    and not isinstance(node, YMap) and not (isinstance(node, YScalar) and node.value is None):
+                spec.malformed.add(key)
+        deck = m.get("deck")
+        if isinstance(deck, YMap):
+            for key, (_ks, node) in deck.items.items():
+                spec.spans[f"deck.{key}"] = node.span
         return spec
 
     def players(self, node: YNode | None) -> tuple[int, int]:

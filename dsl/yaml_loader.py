@@ -179,10 +179,19 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
                                     f"YAML syntax: this '{opener}' is never closed ({e.problem} at line "
                                     f"{pm.line + 1}, column {pm.column + 1})"))
             return None
+        if ctx is not None and (e.context or "").startswith("while scanning a quoted scalar"):
+            diags.append(Diagnostic("E000", Span(file, ctx.line + 1, ctx.column + 1),
+                                    "YAML syntax: this quote is never closed",
+                                    "close it on the same line; a step holding ': ' or '#' must be quoted whole, "
+                                    "e.g. - \"log 'best so far: {}', best\""))
+            return None
         mark = pm or ctx
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         hint = None
-        if (e.context or "").startswith("while parsing a flow") or ": " in (e.problem or ""):
+        line_text = source.splitlines()[mark.line] if mark and mark.line < len(source.splitlines()) else ""
+        if line_text.lstrip().startswith("- ") and (": " in line_text or "'" in line_text or " #" in line_text):
+            hint = "quote the whole step: - \"log 'best so far: {}', best\" (YAML reads ': ' and ' #' itself)"
+        elif (e.context or "").startswith("while parsing a flow") or ": " in (e.problem or ""):
             hint = "quote a step or expression that holds [ ] { } ':' or '#', e.g. [\"xs += [x]\"]"
         diags.append(Diagnostic("E000", span, f"YAML syntax: {e.problem or e.context}", hint))
         return None

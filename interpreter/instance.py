@@ -183,7 +183,7 @@ class GameInstance:
                         entry_of.append(i)
             pos += n_kinds
         if not keep:
-            raise RuleError(f"the pack for {self.n} players is empty", spec.root_span)
+            raise RuleError(f"the pack for {self.n} players is empty", spec.spans.get("deck", spec.root_span))
         if len(keep) > LIMITS.cards:
             raise RuleError(f"the pack for {self.n} players has {len(keep):,} cards", spec.root_span,
                             raise_hint("cards"))
