@@ -34,6 +34,7 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "turns": (T.INT, "turns already taken in the current round phase"),
 }
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
+MAX_CALL_DEPTH = 100  # functions or procedures calling each other
 CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
                               "name": T.STR}
 RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
@@ -367,18 +368,22 @@ class Checker:
     def _procedures(self) -> None:
         """Check procedures callers first, each with the joined types its calls pass."""
         order: list[str] = []
-        state: dict[str, int] = {}
-
-        def visit(name: str) -> None:
-            if state.get(name):
-                return
-            state[name] = 1
-            for st in _walk_stmts(self.procs[name].body):
-                if isinstance(st, A.Do) and st.proc in self.procs:
-                    visit(st.proc)
-            order.append(name)
-        for name in self.procs:
-            visit(name)
+        seen: set[str] = set()
+        for root in self.procs:
+            # Depth-first without recursion: a chain of procedures may be long.
+            stack: list[tuple[str, bool]] = [(root, False)]
+            while stack:
+                name, done = stack.pop()
+                if done:
+                    order.append(name)
+                    continue
+                if name in seen:
+                    continue
+                seen.add(name)
+                stack.append((name, True))
+                for st in _walk_stmts(self.procs[name].body):
+                    if isinstance(st, A.Do) and st.proc in self.procs and st.proc not in seen:
+                        stack.append((st.proc, False))
         for name in reversed(order):
             pr = self.procs[name]
             types = self.proc_args.get(name, [T.ANY] * len(pr.params))
@@ -386,6 +391,10 @@ class Checker:
                 self.block(pr.body)
 
     def _proc_recursion(self, pr: ProcSpec, span: Span) -> None:
+        if len(self.call_stack) >= MAX_CALL_DEPTH:
+            self.err("C036", span, f"procedures call each other more than {MAX_CALL_DEPTH} deep",
+                     "flatten the chain of procedures")
+            return
         if pr.name in self.call_stack:
             self.err("C011", span, f"procedure '{pr.name}' calls itself",
                      "procedures and functions may not be recursive, so every rule ends")
@@ -754,6 +763,10 @@ class Checker:
                      "functions may not be recursive, so every rule ends")
             return T.ANY
         if f.body is None:
+            return T.ANY
+        if len(self.call_stack) >= MAX_CALL_DEPTH:
+            self.err("C036", span, f"functions call each other more than {MAX_CALL_DEPTH} deep",
+                     "flatten the chain of functions")
             return T.ANY
         self.call_stack.append(f.name)
         saved = self.scopes

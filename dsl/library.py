@@ -116,6 +116,16 @@ def f_index_of(xs: Sequence[Any], x: Any) -> int:
         return -1
 
 
+BIG = 10**18
+
+
+def f_mul(a: Any, b: Any) -> Any:
+    r = a * b
+    if type(r) is int and not -BIG <= r <= BIG:
+        raise RuleRuntimeError("a number grew beyond 10**18")
+    return r
+
+
 def f_div(a: Any, b: Any) -> Any:
     if b == 0:
         raise RuleRuntimeError("division by zero")
@@ -228,7 +238,7 @@ RUNTIME_HELPERS: dict[str, Any] = {
     "len": len, "sum": sum, "any": any, "all": all, "abs": abs, "sorted": sorted,
     "f_max": f_max, "f_min": f_min, "f_max_by": f_max_by, "f_min_by": f_min_by,
     "f_all_max_by": f_all_max_by, "f_all_min_by": f_all_min_by, "f_first": f_first, "f_last": f_last,
-    "f_top": f_top, "f_bottom": f_bottom, "f_count": f_count, "f_sort_by": f_sort_by,
+    "f_mul": f_mul, "f_top": f_top, "f_bottom": f_bottom, "f_count": f_count, "f_sort_by": f_sort_by,
     "f_group_by": f_group_by, "f_unique": f_unique, "f_index_of": f_index_of, "f_div": f_div,
     "f_floordiv": f_floordiv, "f_mod": f_mod, "f_at": f_at, "f_range": f_range, "f_floor": f_floor,
     "f_ceil": f_ceil, "f_flatten": f_flatten, "f_reverse": f_reverse, "RuleRuntimeError": RuleRuntimeError,

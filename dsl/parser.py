@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
 from .diagnostics import Diagnostic, Span
@@ -35,6 +35,16 @@ _TOKEN_WORDS = {
     "LESSTHAN": "'<'", "MORETHAN": "'>'", "SEMICOLON": "';'", "NAME": "a name", "NUMBER": "a number",
     "STRING": "a string", "$END": "the end of the expression",
 }
+
+
+class _TooBig(Exception):
+    def __init__(self, span: Span):
+        self.span = span
+
+
+class _TooDeep(Exception):
+    def __init__(self, span: Span):
+        self.span = span
 
 
 def _describe(expected: set[str]) -> str:
@@ -68,6 +78,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def number(self, meta: Any, c: list[Any]) -> A.Expr:
         t = str(c[0])
+        if len(t) > 19:
+            raise _TooBig(self._span(meta))
         return A.Const(self._span(meta), float(t) if "." in t else int(t))
 
     @v_args(meta=True)
@@ -171,6 +183,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def let_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        if len(c) - 1 > LIMITS.expr_depth:
+            raise _TooDeep(self._span(meta))  # each binding nests one level in the compiled code
         return A.Let(self._span(meta), list(c[:-1]), c[-1])
 
     # ---- statements
@@ -335,7 +349,17 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
                                 f"--max-expr-depth N raises the limit to 2N (now N = {LIMITS.expr_depth})"))
         return None
     try:
-        return _Build(locate).transform(tree)
+        try:
+            return _Build(locate).transform(tree)
+        except VisitError as ve:  # lark wraps what a callback raises
+            raise ve.orig_exc from None
+    except _TooBig as e:
+        diags.append(Diagnostic("P005", e.span, "this number is too large", "numbers stay below 10**18"))
+        return None
+    except _TooDeep as e:
+        diags.append(Diagnostic("P004", e.span, f"this let has more than {LIMITS.expr_depth} bindings",
+                                "split it with `define:` functions; " + raise_hint("expr_depth")))
+        return None
     except RecursionError:
         diags.append(Diagnostic("P004", locate(1, 1), f"the {what} is nested too deeply",
                                 raise_hint("expr_depth")))

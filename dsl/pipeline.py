@@ -28,7 +28,11 @@ class Loaded:
 def _read(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
     name = str(path)
     try:
-        raw = path.read_bytes()
+        if path.is_dir():
+            diags.append(Diagnostic("E008", at, f"cannot read file {name}: it is a folder"))
+            return None
+        with path.open("rb") as f:  # never more than the limit: /dev/zero has no end
+            raw = f.read(LIMITS.file_bytes + 1)
     except OSError as e:
         diags.append(Diagnostic("E008", at, f"cannot read file {name}: {e.strerror}"))
         return None
@@ -58,6 +62,15 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
         diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep"))
         return None
     path = extends.base_path(file, node.value)
+    # Only rule files: a .yaml name (also after links are followed), never a device or /proc entry.
+    if Path(node.value).suffix not in (".yaml", ".yml") or path.resolve().suffix not in (".yaml", ".yml") \
+            or str(path.resolve()).startswith(("/proc/", "/dev/", "/sys/")):
+        diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not '{node.value}'",
+                                "a path relative to this file, e.g. extends: chwech.yaml"))
+        return None
+    if not path.is_file():
+        diags.append(Diagnostic("E008", node.span, f"cannot read file {path}: no such rule file"))
+        return None
     key = str(path.resolve())
     if key in chain:
         diags.append(Diagnostic("X007", node.span, f"'{node.value}' extends this file again (a cycle)"))
@@ -71,6 +84,9 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
     if base_root is None:
         return None
     base_root = _resolve_extends(base_root, base_name, sources, diags, chain + [key])
+    if base_root is not None and not isinstance(base_root, yaml_loader.YMap):
+        diags.append(Diagnostic("X009", node.span, f"'{node.value}' is not a rule file (it is not a YAML mapping)"))
+        return None
     if not isinstance(base_root, yaml_loader.YMap):
         return None
     return extends.merge(base_root, root, diags)

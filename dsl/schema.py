@@ -18,8 +18,9 @@ from . import parser
 from .diagnostics import Diagnostic, Span
 from .yaml_loader import YList, YMap, YNode, YScalar
 
-IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-SIGNATURE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([^)]*)\))?\s*$")
+# \Z, not $: a name must not end with a newline (it would reach the generated code).
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+SIGNATURE = re.compile(r" *([A-Za-z_][A-Za-z0-9_]*) *(?:\( *([A-Za-z0-9_, ]*)\))? *\Z")
 
 VAR_TYPES = {
     "int": "int", "number": "num", "bool": "bool", "player": "player", "card": "card",

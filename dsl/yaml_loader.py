@@ -108,7 +108,16 @@ class _Converter:
                        "use plain YAML values: strings, numbers, booleans, lists and mappings")
             return YScalar(self.span(node.start_mark), None, poison=True)
         if isinstance(node, yaml.ScalarNode):
-            value = self.ctor.construct_object(node)
+            try:
+                value = self.ctor.construct_object(node)
+            except ValueError:  # e.g. an integer with thousands of digits
+                self.error("E010", node, "this number is too large", "numbers in rule files stay below 10**18")
+                return YScalar(self.span(node.start_mark), None, poison=True)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+                    value != value or abs(value) > 10**18):
+                self.error("E010", node, "this number is too large or not a number",
+                           "numbers in rule files are finite and below 10**18")
+                return YScalar(self.span(node.start_mark), None, poison=True)
             sc = YScalar(self.span(node.start_mark), value, node.style)
             if node.style in ("|", ">"):
                 sc.line_starts = self._block_lines(node, str(value))
@@ -165,8 +174,8 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     try:
         root = yaml.compose(source, Loader=yaml.SafeLoader)
     except RecursionError:
-        diags.append(Diagnostic("E006", Span(file, 1, 1), f"YAML nesting deeper than {LIMITS.yaml_depth} levels",
-                                raise_hint("yaml_depth")))
+        diags.append(Diagnostic("E006", _deepest(file, source), f"YAML nesting deeper than {LIMITS.yaml_depth} "
+                                "levels", raise_hint("yaml_depth")))
         return None
     except yaml.MarkedYAMLError as e:
         ctx, pm = e.context_mark, e.problem_mark
@@ -212,6 +221,29 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
         diags.append(Diagnostic("E006", e.span, f"YAML nesting deeper than {LIMITS.yaml_depth} levels",
                                 raise_hint("yaml_depth")))
     return None
+
+
+def _deepest(file: str, source: str) -> Span:
+    """Where bracket nesting first passes the limit (else the most indented line)."""
+    depth = 0
+    quote = ""
+    for ln, line in enumerate(source.splitlines(), 1):
+        for col, ch in enumerate(line, 1):
+            if quote:
+                quote = "" if ch == quote else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#" and (col == 1 or line[col - 2] == " "):
+                break
+            elif ch in "[{":
+                depth += 1
+                if depth > LIMITS.yaml_depth:
+                    return Span(file, ln, col)
+            elif ch in "]}":
+                depth -= 1
+    lines = source.splitlines() or [""]
+    ln = max(range(len(lines)), key=lambda i: len(lines[i]) - len(lines[i].lstrip(" ")))
+    return Span(file, ln + 1, len(lines[ln]) - len(lines[ln].lstrip(" ")) + 1)
 
 
 def plain(node: YNode | None) -> Any:

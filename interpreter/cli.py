@@ -222,10 +222,12 @@ def _event_record(g: GameInstance, ev: tuple[Any, ...]) -> dict[str, Any]:
 # ---------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
     games = bundled_games() if not args.files else {f: resolve(f) for f in args.files}
+    bad = 0
     for name, path in games.items():
         r = compile_file(path)
         if not r.ok or r.game is None:
-            print(f"{name}: (does not validate)")
+            print(render_all(r.diagnostics, r.sources), file=sys.stderr)
+            bad += 1
             continue
         sp = r.game.spec
         players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
@@ -241,7 +243,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default)
             doc = f"  {o.doc}" if o.doc else ""
             print(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}")
-    return 0
+    return 1 if bad else 0
 
 
 # ---------------------------------------------------------------- test
@@ -319,6 +321,16 @@ def _positive(text: str) -> int:
     return v
 
 
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not '{text}'") from None
+    if not (0 < v <= 86_400):
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400, not {text}")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardsmith", description="Card games from rule files: validate, run, test, bench.")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
@@ -359,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="random playouts for a fixed time: actions/s and games/s")
     game_args(b)
-    b.add_argument("--seconds", type=float, default=10.0)
+    b.add_argument("--seconds", type=_seconds, default=10.0)
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(fn=cmd_bench)
 

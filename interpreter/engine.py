@@ -146,7 +146,7 @@ class State:
                 legal = self.game.phases[self.phase].legal(self)
             except RuleRuntimeError as e:
                 raise self._rule_error(e) from None
-            except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+            except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, MemoryError) as e:
                 raise self._rule_error(e) from None
             if not legal:
                 ph = self.game.phases[self.phase]
@@ -236,7 +236,8 @@ class State:
             raise
         except RuleRuntimeError as e:
             raise self._rule_error(e) from None
-        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AttributeError) as e:
+        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AttributeError,
+                MemoryError) as e:
             raise self._rule_error(e) from None
 
     def _step(self, a: int) -> None:
@@ -370,7 +371,7 @@ class State:
         g = self.game
         ctx = (f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal "
                f"{self.deal_no}; {self.short_view()}")
-        code = "R004" if "list items in one step" in str(e) else "R001"
+        code = "R004" if "in one step" in str(e) else "R001"
         return RuleError(_describe(e), span, ctx, code=code)
 
     def short_view(self) -> str:

@@ -90,6 +90,7 @@ class GameInstance:
         ns["MISS"] = object()
         self.steps = [LIMITS.steps]
         ns["_it"] = _budget(self.steps)
+        ns["_tick"] = _ticker(self.steps)
         ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
@@ -226,7 +227,7 @@ class GameInstance:
     def _call(self, fn: Any, span: Span, *args: Any) -> Any:
         try:
             return fn(*args)
-        except Exception as e:
+        except (Exception, MemoryError) as e:
             raise RuleError(_describe(e), span) from None
 
     # ------------------------------------------------------------ zones and variables
@@ -391,12 +392,24 @@ def _budget(steps: list[int]) -> Any:
     return _it
 
 
+def _ticker(steps: list[int]) -> Any:
+    def _tick() -> None:
+        steps[0] -= 1
+        if steps[0] < 0:
+            raise RuleRuntimeError(f"the rules took more than {LIMITS.steps:,} steps in one step of the game "
+                                   f"({raise_hint('steps')})")
+    return _tick
+
+
 def parse_option_value(o: Any, raw: Any) -> Any:
     """Check and convert one option value given by a user (text or YAML value)."""
     if o.kind == "int":
         try:
-            v = int(raw) if not isinstance(raw, bool) else None
-        except (TypeError, ValueError):
+            v = int(raw) if not isinstance(raw, bool) and not (isinstance(raw, float) and not raw.is_integer()) \
+                else None
+            if isinstance(raw, str) and not raw.strip().lstrip("+-").isdigit():
+                v = None
+        except (TypeError, ValueError, OverflowError):
             v = None
         if v is None or not (o.min <= v <= o.max):
             raise BadOption(f"option '{o.name}' takes a whole number from {o.min} to {o.max}, not {raw!r}")
@@ -429,6 +442,8 @@ def _describe(e: BaseException) -> str:
         return f"a value of the wrong kind ({e})"
     if isinstance(e, RecursionError):
         return "rules nested too deeply"
+    if isinstance(e, MemoryError):
+        return "the rules ran out of memory"
     return f"{type(e).__name__}: {e}"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 
 from .bots import BOTS
 from .engine import State
@@ -24,7 +25,7 @@ def _show(g: GameInstance, obs: dict) -> str:
 
 def play(g: GameInstance, seat: int, seed: int | None, bot: str) -> int:
     if not 0 <= seat < g.n:
-        print(f"cardsmith: error: --seat must be 0 to {g.n - 1}")
+        print(f"cardsmith: error: --seat must be 0 to {g.n - 1}", file=sys.stderr)
         return 2
     seed = seed if seed is not None else random.randrange(2**31)
     rng = random.Random(seed)
@@ -61,7 +62,7 @@ def play(g: GameInstance, seat: int, seed: int | None, bot: str) -> int:
                 return 0
             if line in ("q", "quit"):
                 return 0
-            if line.isdigit() and int(line) < len(legal):
+            if line.isascii() and line.isdigit() and len(line) < 7 and int(line) < len(legal):
                 s.apply_action(legal[int(line)])
                 break
             print(f"   type a number from 0 to {len(legal) - 1}, or q")

@@ -126,13 +126,20 @@ class _Runner:
                 close = difflib.get_close_matches(k, self.KEYS, n=1)
                 raise self.fail(ks, f"unknown key '{k}'" + (f"; did you mean '{close[0]}'?" if close else ""))
         spec = self.compiled.spec
-        players = plain(m.get("players")) or spec.min_players
-        options = plain(m.get("options")) or {}
+        players = plain(m.get("players")) if m.get("players") is not None else spec.min_players
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise self.fail(m.get("players"), f"'players' must be a whole number, not {players!r}")
+        options = plain(m.get("options")) if m.get("options") is not None else {}
+        if not isinstance(options, dict):
+            raise self.fail(m.get("options"), "'options' must map option names to values")
         seed = plain(m.get("seed"))
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise self.fail(m.get("seed"), f"'seed' must be a whole number of 0 or more, not {seed!r}")
         try:
-            self.game = GameInstance(self.compiled, int(players), {str(k): v for k, v in options.items()})
+            self.game = GameInstance(self.compiled, players, {str(k): v for k, v in options.items()})
         except GameError as e:
-            raise self.fail(m.get("players") or m.get("options"), str(e)) from None
+            where = m.get("options") if "option" in str(e) and m.get("options") is not None else m.get("players")
+            raise self.fail(where, str(e)) from None
         dealer = m.get("dealer")
         if dealer is not None:
             self.game.first_dealer = self.player(dealer)
@@ -237,6 +244,8 @@ class _Runner:
             return
         value = plain(vn)
         if m.group(2) is not None:
+            if key not in g.var_names:
+                raise self.fail(ks, f"'{key}': there is no player {m.group(2)} in a game of {g.n}")
             s.v[g.var_names.index(key)] = self.convert(vn, value, key)
             return
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == base]
@@ -254,6 +263,10 @@ class _Runner:
         ty = v.ty
         if value is None:
             return None
+        if ty in ("int", "num") and (not isinstance(value, (int, float)) or isinstance(value, bool)):
+            raise self.fail(node, f"'{name}' holds a number, not {value!r}")
+        if ty == "bool" and not isinstance(value, bool):
+            raise self.fail(node, f"'{name}' holds true or false, not {value!r}")
         if ty == "player":
             return self.player(YScalar(node.span, value))
         if ty == "card":
@@ -344,8 +357,8 @@ class _Runner:
     def random(self, vn: YNode) -> None:
         v = plain(vn)
         count = 10**9 if v == "end" else v
-        if not isinstance(count, int):
-            raise self.fail(vn, "'random' takes a number of actions or 'end'")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise self.fail(vn, "'random' takes a number of actions (0 or more) or 'end'")
         s = self.state
         for _ in range(count):
             if s.is_terminal():
@@ -381,7 +394,9 @@ class _Runner:
                 self.same(node, "players out", [g.player_name(p) for p in range(g.n) if s.out[p]], want)
             elif key in ("legal", "legal_includes", "legal_excludes"):
                 names = [g.action_to_string(s.cur, a) for a in s.legal_actions()]
-                want_l = [str(x) for x in (want or [])]
+                if not isinstance(want, list):
+                    raise self.fail(node, f"'{key}' takes a list of action texts")
+                want_l = [str(x) for x in want]
                 if key == "legal" and sorted(names) != sorted(want_l):
                     raise self.fail(node, f"legal actions: expected {sorted(want_l)}, got {sorted(names)}")
                 if key == "legal_includes":
