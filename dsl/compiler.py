@@ -234,7 +234,7 @@ class Compiler:
                 self.block(s.other)
                 w.indent -= 1
         elif isinstance(s, A.For):
-            w.line(f"for l_{s.var} in list({self.ex(s.iter)}):", sp)
+            w.line(f"for l_{s.var} in list(_it({self.ex(s.iter)})):", sp)
             w.indent += 1
             self.block(s.body)
             w.indent -= 1

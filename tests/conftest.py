@@ -9,6 +9,11 @@
   examples), chosen with the HYPOTHESIS_PROFILE environment variable:
 
       HYPOTHESIS_PROFILE=deep python -m pytest tests/test_properties.py
+
+  "fuzz-deep" is for the fuzzers (tests/test_fuzz.py): 6,500 examples per test
+  (FUZZ_EXAMPLES=N to change), over 100,000 cases in all:
+
+      HYPOTHESIS_PROFILE=fuzz-deep python -m pytest tests/test_fuzz.py
 """
 
 from __future__ import annotations
@@ -38,6 +43,13 @@ settings.register_profile(
 settings.register_profile(
     "deep",
     max_examples=500,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "fuzz-deep",
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "6500")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     print_blob=True,
