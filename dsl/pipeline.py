@@ -68,9 +68,6 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
         diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not '{node.value}'",
                                 "a path relative to this file, e.g. extends: chwech.yaml"))
         return None
-    if not path.is_file():
-        diags.append(Diagnostic("E008", node.span, f"cannot read file {path}: no such rule file"))
-        return None
     key = str(path.resolve())
     if key in chain:
         diags.append(Diagnostic("X007", node.span, f"'{node.value}' extends this file again (a cycle)"))
