@@ -56,7 +56,7 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
     assert node is not None
     if not isinstance(node, yaml_loader.YScalar) or not isinstance(node.value, str):
         diags.append(Diagnostic("X002", node.span, "'extends' must name one rule file, the one this file changes",
-                                "e.g. extends: chwech.yaml (a path relative to this file)"))
+                                "e.g. extends: base.yaml (a path relative to this file)"))
         return None
     if len(chain) > extends.MAX_DEPTH:
         diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep"))
@@ -66,7 +66,7 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
     if Path(node.value).suffix not in (".yaml", ".yml") or path.resolve().suffix not in (".yaml", ".yml") \
             or str(path.resolve()).startswith(("/proc/", "/dev/", "/sys/")):
         diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not '{node.value}'",
-                                "a path relative to this file, e.g. extends: chwech.yaml"))
+                                "a path relative to this file, e.g. extends: base.yaml"))
         return None
     key = str(path.resolve())
     if key in chain:
