@@ -42,6 +42,14 @@ class RuleFileError(Exception):
         return render_all(self.diagnostics, self.sources)
 
 
+class Refused(Exception):
+    """Raised deep inside a stage (a tree walk) to stop it with one diagnostic, which its caller reports."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
 def render(d: Diagnostic, source: str | None) -> str:
     out = [f"{d.span}: {d.severity}: {d.message} [{d.code}]"]
     if source is not None:

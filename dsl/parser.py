@@ -14,7 +14,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Refused, Span
 from .limits import LIMITS, raise_hint
 
 _GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
@@ -35,16 +35,6 @@ _TOKEN_WORDS = {
     "LESSTHAN": "'<'", "MORETHAN": "'>'", "SEMICOLON": "';'", "NAME": "a name", "NUMBER": "a number",
     "STRING": "a string", "$END": "the end of the expression",
 }
-
-
-class _TooBig(Exception):
-    def __init__(self, span: Span):
-        self.span = span
-
-
-class _TooDeep(Exception):
-    def __init__(self, span: Span):
-        self.span = span
 
 
 def _describe(expected: set[str]) -> str:
@@ -79,7 +69,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def number(self, meta: Any, c: list[Any]) -> A.Expr:
         t = str(c[0])
         if len(t) > 19:
-            raise _TooBig(self._span(meta))
+            raise Refused(Diagnostic("P005", self._span(meta), "this number is too large",
+                                     "numbers stay below 10**18"))
         return A.Const(self._span(meta), float(t) if "." in t else int(t))
 
     @v_args(meta=True)
@@ -184,7 +175,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def let_expr(self, meta: Any, c: list[Any]) -> A.Expr:
         if len(c) - 1 > LIMITS.expr_depth:
-            raise _TooDeep(self._span(meta))  # each binding nests one level in the compiled code
+            # Each binding nests one level in the compiled code.
+            raise Refused(Diagnostic("P004", self._span(meta), f"this let has more than {LIMITS.expr_depth} "
+                                     "bindings", "split it with `define:` functions; " + raise_hint("expr_depth")))
         return A.Let(self._span(meta), list(c[:-1]), c[-1])
 
     # ---- statements
@@ -353,12 +346,8 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
             return _Build(locate).transform(tree)
         except VisitError as ve:  # lark wraps what a callback raises
             raise ve.orig_exc from None
-    except _TooBig as e:
-        diags.append(Diagnostic("P005", e.span, "this number is too large", "numbers stay below 10**18"))
-        return None
-    except _TooDeep as e:
-        diags.append(Diagnostic("P004", e.span, f"this let has more than {LIMITS.expr_depth} bindings",
-                                "split it with `define:` functions; " + raise_hint("expr_depth")))
+    except Refused as e:
+        diags.append(e.diagnostic)
         return None
     except RecursionError:
         diags.append(Diagnostic("P004", locate(1, 1), f"the {what} is nested too deeply",

@@ -59,7 +59,9 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
                                 "e.g. extends: base.yaml (a path relative to this file)"))
         return None
     if len(chain) > extends.MAX_DEPTH:
-        diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep"))
+        names = [Path(c).name for c in chain] + [node.value]
+        diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep",
+                                "the chain: " + " extends ".join(names)))
         return None
     path = extends.base_path(file, node.value)
     # Only rule files: a .yaml name (also after links are followed), never a device or /proc entry.

@@ -324,6 +324,11 @@ class _Reader:
                 continue
             v = item.value
             text = str(v).lower() if isinstance(v, bool) else str(v)
+            if not text or not text.isprintable() or text.strip() != text:
+                # Card names are printed in logs and typed in scenarios: one visible line, no edge spaces.
+                self.err("S010", item.span, f"each entry of {where} must be a name on one line, without "
+                         "spaces at its ends or control characters", f"got {text!r}")
+                continue
             if text in out:
                 self.err("S011", item.span, f"'{text}' appears twice in {where}")
                 continue
@@ -560,6 +565,11 @@ class _Reader:
         suits = self.names_list(m.get("suits"), "'suits'") if "suits" in m.items else None
         ranks = self.names_list(m.get("ranks"), "'ranks'") if "ranks" in m.items else None
         card = self.want_scalar(m.get("card"), "'card'", (str,)) if "card" in m.items else None
+        if card is not None and (not card or not card.isprintable() or card.strip() != card):
+            cn = m.get("card")
+            self.err("S010", cn.span if cn else m.span, "a card's name must be on one line, without spaces at "
+                     "its ends or control characters", f"got {card!r}")
+            card = None
         return PackEntry(m.span, suits, ranks, copies, self.expr(m.get("when"), "'when'"),
                          self.expr(m.get("where"), "'where'"), card)
 

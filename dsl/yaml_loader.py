@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Refused, Span
 from .limits import LIMITS, raise_hint
 
 _STANDARD_TAGS = {
@@ -25,6 +25,9 @@ _STANDARD_TAGS = {
     "tag:yaml.org,2002:map",
     "tag:yaml.org,2002:seq",
 }
+# A plain `2024-05-01` resolves to a timestamp; a rule file has no dates, so it stays the text it reads as.
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
 
 
 
@@ -100,9 +103,14 @@ class _Converter:
     def convert(self, node: Any, depth: int = 0) -> YNode:
         self.count += 1
         if self.count > LIMITS.yaml_nodes:
-            raise _TooBig(self.span(node.start_mark))
+            raise Refused(Diagnostic("E005", self.span(node.start_mark), f"the file has more than "
+                                     f"{LIMITS.yaml_nodes:,} YAML values once its aliases are expanded",
+                                     "aliases that expand into huge trees are refused; " + raise_hint("yaml_nodes")))
         if depth > LIMITS.yaml_depth:
-            raise _TooDeep(self.span(node.start_mark))
+            raise Refused(Diagnostic("E006", self.span(node.start_mark),
+                                     f"YAML nesting deeper than {LIMITS.yaml_depth} levels", raise_hint("yaml_depth")))
+        if node.tag == _TIMESTAMP and isinstance(node, yaml.ScalarNode):
+            return YScalar(self.span(node.start_mark), node.value, node.style)
         if node.tag not in _STANDARD_TAGS:
             self.error("E001", node, f"YAML tag {node.tag!r} is not allowed in a rule file",
                        "use plain YAML values: strings, numbers, booleans, lists and mappings")
@@ -130,6 +138,11 @@ class _Converter:
         assert isinstance(node, yaml.MappingNode)
         m = YMap(self.span(node.start_mark))
         for knode, vnode in node.value:
+            if knode.tag == _MERGE:
+                # Refused with its own message, and the pair is skipped so no follow-on "unknown key" appears.
+                self.error("E001", knode, "YAML merge keys ('<<') are not supported in a rule file",
+                           "write the keys out, or start a variant with `extends:`")
+                continue
             key = self.convert(knode, depth + 1)
             if not isinstance(key, YScalar) or isinstance(key.value, (list, dict)):
                 self.error("E002", knode, "a mapping key must be a plain value")
@@ -157,16 +170,6 @@ class _Converter:
         for i in range(first, min(last, len(self.lines))):
             starts.append((i + 1, indent + 1))
         return starts
-
-
-class _TooBig(Exception):
-    def __init__(self, span: Span):
-        self.span = span
-
-
-class _TooDeep(Exception):
-    def __init__(self, span: Span):
-        self.span = span
 
 
 def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
@@ -213,13 +216,8 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     conv = _Converter(file, source, diags)
     try:
         return conv.convert(root)
-    except _TooBig as e:
-        diags.append(Diagnostic("E005", e.span, f"the file has more than {LIMITS.yaml_nodes:,} YAML values "
-                                "once its aliases are expanded",
-                                "aliases that expand into huge trees are refused; " + raise_hint("yaml_nodes")))
-    except _TooDeep as e:
-        diags.append(Diagnostic("E006", e.span, f"YAML nesting deeper than {LIMITS.yaml_depth} levels",
-                                raise_hint("yaml_depth")))
+    except Refused as e:
+        diags.append(e.diagnostic)
     return None
 
 

@@ -21,6 +21,7 @@ from .engine import State
 from .errors import GameError, RuleError
 from .instance import GameInstance
 from .runtime import _shown
+from .terminal import one_line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,29 +108,30 @@ def _count(n: int, word: str) -> str:
 
 
 # ---------------------------------------------------------------- run
-def _describe_event(g: GameInstance, ev: tuple[Any, ...]) -> str | None:
+def _describe_event(g: GameInstance, ev: tuple[Any, ...]) -> list[str]:
+    """The lines `run` prints for one event; text from the rule file is shown on one line each."""
     kind = ev[0]
     if kind == "deal":
-        return f"\n== Deal {ev[1]} (dealer {g.player_name(ev[2])})"
+        return ["", one_line(f"== Deal {ev[1]} (dealer {g.player_name(ev[2])})")]
     if kind == "action":
-        return f"  {g.player_name(ev[1])}: {ev[2]}"
+        return [one_line(f"  {g.player_name(ev[1])}: {ev[2]}")]
     if kind == "announce":
-        return f"  * {ev[1]}"
+        return [one_line(f"  * {ev[1]}")]
     if kind == "eliminated":
-        return f"  * {g.player_name(ev[1])} is out of the match"
+        return [one_line(f"  * {g.player_name(ev[1])} is out of the match")]
     if kind == "end_deal":
         lines = [f"  End of deal {ev[1]}"]
         for label, values in ev[2]:
             vals = ", ".join(f"{g.player_name(p)} {_fmt(v)}" for p, v in enumerate(values))
-            lines.append(f"    {label}: {vals}")
-        return "\n".join(lines)
+            lines.append(one_line(f"    {label}: {vals}"))
+        return lines
     if kind == "over":
         w = ev[1]
         if not w:
-            return "\nThe match is over: no winner"
+            return ["", "The match is over: no winner"]
         names = " and ".join(g.player_name(p) for p in w)
-        return f"\nThe match is over: {names} {'wins' if len(w) == 1 else 'share the win'}"
-    return None
+        return ["", one_line(f"The match is over: {names} {'wins' if len(w) == 1 else 'share the win'}")]
+    return []
 
 
 def _fmt(v: Any) -> str:
@@ -159,8 +161,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     s = State.initial(g, seed, log=True)
     def shown(v: Any) -> str:
         return ("yes" if v else "no") if isinstance(v, bool) else str(v)
-    out: list[str] = [f"{g.name}, {g.n} players, seed {seed}" + (
-        f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
+    out: list[str] = [one_line(f"{g.name}, {g.n} players, seed {seed}" + (
+        f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else ""))]
     records: list[dict[str, Any]] = []
     try:
         steps = _play_out(g, s, bots, out, records)
@@ -187,11 +189,10 @@ def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], record
     while True:
         log = s.log or []
         for ev in log[consumed:]:
-            text = _describe_event(g, ev)
             if ev[0] == "scores":
-                out.extend(_var_summary(g, s))
-            elif text is not None:
-                out.append(text)
+                out.extend(map(one_line, _var_summary(g, s)))
+            else:
+                out.extend(_describe_event(g, ev))
             records.append(_event_record(g, ev))
         consumed = len(log)
         if s.is_terminal():
@@ -231,7 +232,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             continue
         sp = r.game.spec
         players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
-        print(f"{name}: {sp.name}, {players} players")
+        print(one_line(f"{name}: {sp.name}, {players} players"))
         for o in sp.options:
             if o.kind == "int":
                 allowed = f"{o.min}..{o.max}"
@@ -242,7 +243,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             default = o.default_text if not isinstance(o.default, (int, str, bool)) else (
                 ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default)
             doc = f"  {o.doc}" if o.doc else ""
-            print(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}")
+            print(one_line(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}"))
     return 1 if bad else 0
 
 

@@ -8,6 +8,7 @@ import sys
 from .bots import BOTS
 from .engine import State
 from .instance import GameInstance
+from .terminal import one_line
 
 
 def _show(g: GameInstance, obs: dict) -> str:
@@ -32,14 +33,14 @@ def play(g: GameInstance, seat: int, seed: int | None, bot: str) -> int:
     bots = {p: BOTS[bot](rng) for p in range(g.n) if p != seat}
     s = State.initial(g, seed, log=True)
     seen = 0
-    print(f"{g.name}: you are {g.player_name(seat)}. Type the number of an action, or q to quit.")
+    print(one_line(f"{g.name}: you are {g.player_name(seat)}. Type the number of an action, or q to quit."))
     while True:
         log = s.log or []
         for ev in log[seen:]:
             if ev[0] == "action" and ev[1] != seat:
-                print(f"   {g.player_name(ev[1])}: {ev[3]}")
+                print(one_line(f"   {g.player_name(ev[1])}: {ev[3]}"))
             elif ev[0] == "announce":
-                print(f"   * {ev[1]}")
+                print(one_line(f"   * {ev[1]}"))
             elif ev[0] == "deal":
                 print(f"\n== deal {ev[1]}")
         seen = len(log)
@@ -51,10 +52,10 @@ def play(g: GameInstance, seat: int, seed: int | None, bot: str) -> int:
         if p != seat:
             s.apply_action(bots[p].choose(s))
             continue
-        print(_show(g, s.observation(seat)))
+        print("\n".join(map(one_line, _show(g, s.observation(seat)).split("\n"))))
         legal = s.legal_actions()
         for i, a in enumerate(legal):
-            print(f"   [{i}] {s.action_to_string(seat, a)}")
+            print(one_line(f"   [{i}] {s.action_to_string(seat, a)}"))
         while True:
             try:
                 line = input("> ").strip()

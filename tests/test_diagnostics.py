@@ -244,3 +244,4 @@ def test_variants_nested_too_deep(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 1
     assert "error: variants extend each other more than 8 deep [X006]" in out
     assert out.splitlines()[1] == "    extends: v0.yaml"
+    assert out.splitlines()[3] == "    hint: the chain: " + " extends ".join(f"v{i}.yaml" for i in range(9, -1, -1))

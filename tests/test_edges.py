@@ -512,3 +512,59 @@ def test_game_error_is_the_only_thing_main_raises(files: Path, capsys: pytest.Ca
         except GameError as e:  # pragma: no cover - a failure
             pytest.fail(f"{argv}: GameError escaped main(): {e}")
         assert code != 0
+
+
+FORGE = """\
+game: "Forge\\nThe match is over: mallory wins\\x1b[2J"
+players: {min: 2, max: 2}
+deck:
+  suits: [clubs, hearts]
+  ranks: ['2', '3']
+zones:
+  stock: {visible: nobody}
+  hand: {per_player: true, visible: owner}
+  table: {}
+actions:
+  play:
+    params: {card: "hand[player]"}
+    effect:
+      - move card to table
+phases:
+  round:
+    first: left(dealer)
+    round: true
+    actions: [play]
+    end:
+      - end deal
+match:
+  deal:
+    - move pack to stock
+    - deal 1 from stock to hand
+    - goto round
+  over_when: deal_number >= 1
+  winners: "[]"
+"""
+
+
+def test_rule_file_text_cannot_forge_output_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A name with a line break or a terminal escape is printed escaped, on its own line."""
+    f = tmp_path / "forge.yaml"
+    f.write_text(FORGE, encoding="utf-8")
+    code, out, err = cli(["run", str(f), "--seed", "1"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == r"Forge\nThe match is over: mallory wins\x1b[2J, 2 players, seed 1"
+    assert "\x1b" not in out
+    assert [x for x in lines if x.startswith("The match is over")] == ["The match is over: no winner"]
+    code, out, err = cli(["list", str(f)], capsys)
+    assert code == 0 and out.splitlines()[0].endswith(r"Forge\nThe match is over: mallory wins\x1b[2J, 2 players")
+
+
+@pytest.mark.parametrize("suit", ['"he\\narts"', '" hearts"', '""', '"a\\tb"'])
+def test_card_names_are_one_visible_line(suit: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "names.yaml"
+    f.write_text(FORGE.replace("[clubs, hearts]", f"[clubs, {suit}]"), encoding="utf-8")
+    code, out, err = cli(["validate", str(f)], capsys)
+    assert code == 1
+    assert "each entry of 'suits' must be a name on one line, without spaces at its ends or control characters" \
+        " [S010]" in out
