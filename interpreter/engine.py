@@ -251,7 +251,8 @@ class State:
         self.actor = self.cur
         self.moves += 1
         if self.moves > LIMITS.actions:
-            raise RuleError(f"the match passed {LIMITS.actions:,} actions without ending: phase "
+            raise RuleError(f"the match passed {LIMITS.actions:,} action{'s' if LIMITS.actions != 1 else ''} "
+                            f"without ending: phase "
                             f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
                             g.phases[self.phase].spec.span, raise_hint("actions"), code="R003")
         g.steps[0] = LIMITS.steps
