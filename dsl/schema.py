@@ -459,9 +459,19 @@ class _Reader:
                 if opt.min is None or opt.max is None:
                     self.err("S014", om.span, f"int option '{name}' needs 'min' and 'max'")
                     continue
+                if opt.min > opt.max:
+                    mnode = om.get("min")
+                    self.err("S014", mnode.span if mnode else om.span,
+                             f"int option '{name}' has 'min' {opt.min} above 'max' {opt.max}")
+                    continue
                 if not isinstance(default, (int, A.Expr)) or isinstance(default, bool):
                     self.err("S015", dnode.span if dnode else om.span,
                              f"default of option '{name}' must be a whole number or '=expression'")
+                    continue
+                if isinstance(default, int) and not opt.min <= default <= opt.max:
+                    self.err("S015", dnode.span if dnode else om.span,
+                             f"default {default} of option '{name}' is not between 'min' {opt.min} and 'max' "
+                             f"{opt.max}")
                     continue
             elif kind == "bool":
                 if not isinstance(default, (bool, A.Expr)):
