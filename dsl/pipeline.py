@@ -25,7 +25,8 @@ class Loaded:
         return self.game is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def _read(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
+def read_source(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
+    """The text of a rule or scenario file, at most LIMITS.file_bytes of UTF-8; None (and a diagnostic) if not."""
     name = str(path)
     try:
         if path.is_dir():
@@ -35,6 +36,9 @@ def _read(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
             raw = f.read(LIMITS.file_bytes + 1)
     except OSError as e:
         diags.append(Diagnostic("E008", at, f"cannot read file {name}: {e.strerror}"))
+        return None
+    except ValueError:  # a NUL byte in the name
+        diags.append(Diagnostic("E008", at, f"cannot read file {name!r}: not a valid file name"))
         return None
     if len(raw) > LIMITS.file_bytes:
         diags.append(Diagnostic("E007", at, f"the file {name} is larger than {LIMITS.file_bytes:,} bytes",
@@ -64,17 +68,21 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
                                 "the chain: " + " extends ".join(names)))
         return None
     path = extends.base_path(file, node.value)
+    try:
+        resolved = path.resolve() if node.value.isprintable() else None
+    except (OSError, ValueError):  # a link loop, a name the system refuses
+        resolved = None
     # Only rule files: a .yaml name (also after links are followed), never a device or /proc entry.
-    if Path(node.value).suffix not in (".yaml", ".yml") or path.resolve().suffix not in (".yaml", ".yml") \
-            or str(path.resolve()).startswith(("/proc/", "/dev/", "/sys/")):
-        diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not '{node.value}'",
+    if resolved is None or Path(node.value).suffix not in (".yaml", ".yml") \
+            or resolved.suffix not in (".yaml", ".yml") or str(resolved).startswith(("/proc/", "/dev/", "/sys/")):
+        diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not {node.value!r}",
                                 "a path relative to this file, e.g. extends: base.yaml"))
         return None
-    key = str(path.resolve())
+    key = str(resolved)
     if key in chain:
         diags.append(Diagnostic("X007", node.span, f"'{node.value}' extends this file again (a cycle)"))
         return None
-    text = _read(path, diags, node.span)
+    text = read_source(path, diags, node.span)
     if text is None:
         return None
     base_name = str(path)
@@ -91,6 +99,13 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
     return extends.merge(base_root, root, diags)
 
 
+def _resolved(file: str) -> str:
+    try:
+        return str(Path(file).resolve())
+    except (OSError, ValueError):
+        return file
+
+
 def compile_text(source: str, file: str = "<rules>") -> Loaded:
     diags: list[Diagnostic] = []
     sources = {file: source}
@@ -100,7 +115,7 @@ def compile_text(source: str, file: str = "<rules>") -> Loaded:
         return Loaded(file, source, None, diags, sources)
     root = yaml_loader.load(file, source, diags)
     if root is not None:
-        root = _resolve_extends(root, file, sources, diags, [str(Path(file).resolve())])
+        root = _resolve_extends(root, file, sources, diags, [_resolved(file)])
     if root is None:
         return Loaded(file, source, None, diags, sources)
     spec = schema.read_spec(file, root, diags)
@@ -117,7 +132,7 @@ def compile_text(source: str, file: str = "<rules>") -> Loaded:
 def compile_file(path: str | Path) -> Loaded:
     name = str(path)
     diags: list[Diagnostic] = []
-    source = _read(Path(path), diags, Span(name, 1, 1))
+    source = read_source(Path(path), diags, Span(name, 1, 1))
     if source is None:
         return Loaded(name, "", None, diags, {})
     return compile_text(source, name)

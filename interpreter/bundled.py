@@ -17,9 +17,17 @@ def bundled_games() -> dict[str, Path]:
     return out
 
 
+def exists(p: Path) -> bool:
+    """Path.exists for a name a user typed: a name too long or with a NUL byte does not exist."""
+    try:
+        return p.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve(name_or_path: str) -> Path:
     p = Path(name_or_path)
-    if p.suffix in (".yaml", ".yml") or p.exists():
+    if p.suffix in (".yaml", ".yml") or exists(p):
         return p
     games = bundled_games()
     key = name_or_path.lower().replace(" ", "-")

@@ -25,10 +25,10 @@ from typing import Any
 
 from dsl.compiler import compile_probe_typed
 from dsl.diagnostics import Diagnostic, RuleFileError, Span
-from dsl.pipeline import compile_file
+from dsl.pipeline import compile_file, read_source
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 
-from .bundled import resolve
+from .bundled import exists, resolve
 from .engine import State
 from .errors import GameError, IllegalAction
 from .instance import GameInstance
@@ -72,10 +72,9 @@ class ScenarioFile:
 def read(path: str) -> ScenarioFile:
     """Load a scenario file; RuleFileError lists every structural problem."""
     diags: list[Diagnostic] = []
-    try:
-        source = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise GameError(f"{path}: cannot read scenario file: {e}") from None
+    source = read_source(Path(path), diags, Span(path, 1, 1))
+    if source is None:
+        raise RuleFileError(diags, {})
     root = load(path, source, diags)
     if root is None:
         raise RuleFileError(diags, {path: source})
@@ -87,7 +86,7 @@ def read(path: str) -> ScenarioFile:
     gname = str(plain(game_node))
     candidate = Path(path).parent / gname
     try:
-        rules = candidate if candidate.suffix in (".yaml", ".yml") and candidate.exists() else resolve(gname)
+        rules = candidate if candidate.suffix in (".yaml", ".yml") and exists(candidate) else resolve(gname)
     except GameError as e:
         raise RuleFileError([Diagnostic("T002", game_node.span, str(e))], {path: source}) from None
     sf = ScenarioFile(path, source, rules)
@@ -418,8 +417,10 @@ class _Runner:
                 cards = [g.card_names[c] for c in s.z[self.zone_index(key) or 0]]
                 if isinstance(want, int) and not isinstance(want, bool):
                     self.same(node, f"number of cards in {key}", len(cards), want)
-                else:
+                elif want is None or isinstance(want, list):
                     self.same(node, f"cards in {key}", sorted(cards), sorted(str(x) for x in want or []))
+                else:
+                    raise self.fail(node, f"'{key}' expects a number of cards or a list of cards, not {want!r}")
             else:
                 self.expect_var(ks, key, node)
 

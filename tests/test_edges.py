@@ -60,6 +60,9 @@ def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "not-utf8.yaml").write_bytes(b"game: \xff\xfe caf\xe9\n")
     (tmp_path / "empty.yaml").write_text("")
     (tmp_path / "comment.yaml").write_text("# only a comment\n")
+    (tmp_path / "long-game.scenarios.yaml").write_text(f"game: {'x' * 300}\nscenarios: []\n")
+    (tmp_path / "nul-extends.yaml").write_text('extends: "a\\0b.yaml"\n')
+    (tmp_path / "long-extends.yaml").write_text(f"extends: {'x' * 300}.yaml\n")
     (tmp_path / "folder").mkdir()
     (tmp_path / "folder.yaml").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -98,6 +101,11 @@ BAD_COMMAND_LINES: list[tuple[str, list[str]]] = [
     ("--bot unknown", ["run", "schwimmen", "--bot", "smart"]),
     ("missing file", ["run", "missing.yaml"]),
     ("unknown bundled game", ["run", "nogame"]),
+    ("a name too long for the system", ["run", "x" * 300]),
+    ("a .yaml name too long for the system", ["run", "x" * 300 + ".yaml"]),
+    ("validate: a name too long", ["validate", "x" * 300]),
+    ("test: a name too long", ["test", "x" * 300 + ".yaml"]),
+    ("list: a name too long", ["list", "x" * 300]),
     ("a directory", ["run", "folder"]),
     ("a directory named .yaml", ["run", "folder.yaml"]),
     ("a non-UTF-8 file", ["run", "not-utf8.yaml"]),
@@ -115,6 +123,9 @@ BAD_COMMAND_LINES: list[tuple[str, list[str]]] = [
     ("test: a directory", ["test", "folder.yaml"]),
     ("test: non-UTF-8", ["test", "not-utf8.yaml"]),
     ("test: empty", ["test", "empty.yaml"]),
+    ("test: a scenario file whose game is named too long", ["test", "long-game.scenarios.yaml"]),
+    ("validate: extends a name with a NUL byte", ["validate", "nul-extends.yaml"]),
+    ("validate: extends a name too long", ["validate", "long-extends.yaml"]),
     ("bench: unknown option", ["bench", "schwimmen", "-o", "x=1", "--seconds", "0.1"]),
     ("bench: --seconds not a number", ["bench", "schwimmen", "--seconds", "abc"]),
     ("bench: --seconds negative", ["bench", "schwimmen", "--seconds", "-1"]),

@@ -36,6 +36,7 @@ import string
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,6 +56,7 @@ from dsl.pipeline import Loaded, compile_text
 from interpreter.engine import State
 from interpreter.errors import GameError
 from interpreter.instance import GameInstance
+from interpreter.scenario import run_file
 
 # The name every fuzzed text is compiled under. It sits beside the bundled games (it need not exist)
 # so that `extends: chwech.yaml` in a mutated variant finds its base.
@@ -257,10 +259,10 @@ def break_string(draw: Callable[..., Any], s: str, file_name: str) -> str:
 
 # ============================================================== structural mutations
 
-Path = tuple[Any, ...]
+KeyPath = tuple[Any, ...]
 
 
-def paths(node: Any, here: Path = ()) -> Iterator[tuple[Path, Any]]:
+def paths(node: Any, here: KeyPath = ()) -> Iterator[tuple[KeyPath, Any]]:
     yield here, node
     if isinstance(node, dict):
         for k, v in node.items():
@@ -270,7 +272,7 @@ def paths(node: Any, here: Path = ()) -> Iterator[tuple[Path, Any]]:
             yield from paths(v, here + (i,))
 
 
-def get(root: Any, path: Path) -> Any:
+def get(root: Any, path: KeyPath) -> Any:
     for k in path:
         root = root[k]
     return root
@@ -953,3 +955,126 @@ def test_deep_nesting(data: st.DataObject, seed: int) -> None:
         check_outcome(with_define(data.draw, text, "1"), seed)
     else:
         check_outcome(fuzz_game(data.draw, "report", text), seed)
+
+
+# ============================================================== scenario files, options and moves
+#
+# The rule file is not the only untrusted input: a scenario file someone sent, the `--option` values
+# typed on a command line and the action ids a program sends through the API are too. Broken, they
+# give a located diagnostic, a failed scenario or a GameError; nothing else escapes.
+
+SCENARIO_DIR = GAMES_DIR.parent / "tests" / "scenarios"
+SCENARIO_FILES = sorted(SCENARIO_DIR.glob("*.yaml"))
+SCENARIO_TEXTS: dict[str, str] = {p.name: p.read_text(encoding="utf-8") for p in SCENARIO_FILES}
+SCENARIO_DATA: dict[str, Any] = {name: yaml.safe_load(text) for name, text in SCENARIO_TEXTS.items()}
+for _name, _text in SCENARIO_TEXTS.items():
+    NAMES_OF["scenarios/" + _name] = sorted(set(IDENT_RE.findall(_text)))
+
+
+def _scenario_excerpt(data: st.DataObject, name: str) -> Any:
+    """One or two scenarios of the file (a whole file is slow to run), its game named by absolute path."""
+    tree = copy.deepcopy(SCENARIO_DATA[name])
+    scenarios = tree["scenarios"]
+    i = data.draw(st.integers(0, len(scenarios) - 1), label="scenario")
+    tree["scenarios"] = scenarios[i: i + data.draw(st.integers(1, 2), label="how many")]
+    game = Path(tree["game"])
+    if (SCENARIO_DIR / game).exists():
+        tree["game"] = str((SCENARIO_DIR / game).resolve())
+    return tree
+
+
+def check_scenario_outcome(text: str, folder: Path) -> None:
+    """Scenarios that pass or fail at a place in the file, or located diagnostics; nothing else escapes."""
+    note(f"scenario file text:\n{text}")
+    path = folder / "fuzz.scenarios.yaml"
+    path.write_text(text, encoding="utf-8")
+    with time_guard(EXAMPLE_SECONDS):
+        try:
+            results = run_file(str(path))
+        except RuleFileError as e:
+            assert e.diagnostics, "RuleFileError without any diagnostic"
+            for d in e.diagnostics:
+                assert d.span.line >= 1 and d.span.col >= 1 and d.message.strip(), d
+            assert e.render()
+            return
+        except GameError as e:
+            assert str(e).strip()
+            return
+    for r in results:
+        assert isinstance(r.span.line, int) and r.span.line >= 1, r
+        assert r.ok or r.message.strip(), r
+
+
+@pytest.fixture(scope="module")
+def scenario_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz-scenarios")
+
+
+scenario_files = pytest.mark.parametrize("scenario_name", [p.name for p in SCENARIO_FILES])
+
+
+@scenario_files
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_scenario_mutations(scenario_name: str, scenario_folder: Path, data: st.DataObject) -> None:
+    """(1) Scenario files broken like rule files: structurally, then sometimes textually too."""
+    key = "scenarios/" + scenario_name
+    tree = _scenario_excerpt(data, scenario_name)
+    for _ in range(data.draw(st.sampled_from([1, 1, 2, 3]), label="mutations")):
+        tree = mutate_structure(data.draw, tree, key)
+    text = yaml.safe_dump(tree, sort_keys=False, allow_unicode=True, width=100)
+    if data.draw(st.booleans(), label="text too?"):
+        text = mutate_text(data.draw, text, key)
+    check_scenario_outcome(text, scenario_folder)
+
+
+@functools.cache
+def _bundled(file_name: str) -> Any:
+    loaded = compile_text(GAME_TEXTS[file_name], str(GAMES_DIR / file_name))
+    assert loaded.ok and loaded.game is not None, render_all(loaded.diagnostics, loaded.sources)
+    return loaded.game
+
+
+ODD_OPTION_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=6),
+    st.sampled_from(["yes", "no", "true", "0", "-1", "1e3", " 2", "99999999999999999999", "nan", "∞"]),
+    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+
+@files
+@FUZZ_SETTINGS
+@given(data=st.data(), seed=SEEDS)
+def test_options_players_and_moves(file_name: str, data: st.DataObject, seed: int) -> None:
+    """(7) Any player count, any option names and values (as typed or as Python values), any action id:
+    a game, or BadOption / IllegalAction; a refused action leaves the state as it was."""
+    compiled = _bundled(file_name)
+    sp = compiled.spec
+    names = [o.name for o in sp.options]
+    n = data.draw(st.one_of(st.integers(sp.min_players, sp.max_players), st.integers(-3, 70),
+                            st.sampled_from([2**63, -(2**63)])), label="players")
+    options = data.draw(st.dictionaries(st.one_of(st.sampled_from(names or ["x"]), st.text(max_size=4)),
+                                        ODD_OPTION_VALUES, max_size=3), label="options")
+    with time_guard(EXAMPLE_SECONDS):
+        try:
+            game = GameInstance(compiled, n, options)
+        except GameError as e:
+            assert str(e).strip()
+            return
+        s = State.initial(game, seed)
+        for _ in range(data.draw(st.integers(0, 40), label="moves")):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            a = data.draw(st.one_of(st.sampled_from(legal), st.integers(-(2**70), 2**70),
+                                    st.sampled_from([-1, len(legal), max(legal) + 1, 2**63])), label="action")
+            if a in legal:
+                try:
+                    s.apply_action(a)
+                except GameError:
+                    return
+                continue
+            before = str(s)
+            with pytest.raises(GameError):
+                s.apply_action(a)
+            assert str(s) == before, "a refused action changed the state"
