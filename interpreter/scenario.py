@@ -73,8 +73,9 @@ def read(path: str) -> ScenarioFile:
     """Load a scenario file; RuleFileError lists every structural problem."""
     diags: list[Diagnostic] = []
     source = read_source(Path(path), diags, Span(path, 1, 1))
-    if source is None:
-        raise RuleFileError(diags, {})
+    if source is None:  # a file that cannot be read is a bad argument: one line, like a missing rule file
+        d = diags[0]
+        raise GameError(d.message + (f"; {d.hint}" if d.hint else ""))
     root = load(path, source, diags)
     if root is None:
         raise RuleFileError(diags, {path: source})
