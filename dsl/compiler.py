@@ -248,11 +248,16 @@ class Compiler:
         self.w.indent -= 1
         self.w.line("")
 
-    def efunc(self, name: str, params: list[str], e: A.Expr) -> None:
+    def efunc(self, name: str, params: list[str], e: A.Expr, want: tuple[str, str] | None = None) -> None:
+        """A function returning `e`; `want` = (helper, what) checks the value where the engine needs a
+        player or a list of players (`none` passes the checker, which cannot know it will be there)."""
         self.w.line(f"def {name}({', '.join(params)}):", e.span)
         if name.startswith(("fn_", "fi_")):
             self.w.line("    _tick()")  # calls count against the step budget too
-        self.w.line(f"    return {self.ex(e)}", e.span)
+        if want is None:
+            self.w.line(f"    return {self.ex(e)}", e.span)
+        else:
+            self.w.line(f"    return {want[0]}(s, {self.ex(e)}, {want[1]!r})", e.span)
         self.w.line("")
 
     # ------------------------------------------------------------ actions
@@ -355,7 +360,7 @@ class Compiler:
 
     def phase(self, i: int, ph: PhaseSpec) -> None:
         if ph.first is not None:
-            self.efunc(f"first_{i}", ["s"], ph.first)
+            self.efunc(f"first_{i}", ["s"], ph.first, ("_want_player", f"'first' of phase '{ph.name}'"))
         self.func(f"start_{i}", [], ph.start, ph.span)
         self.func(f"after_{i}", [], ph.after, ph.span)
         self.func(f"end_{i}", [], ph.end, ph.span)
@@ -389,12 +394,14 @@ class Compiler:
                 self.efunc(f"pack_where_{i}", ["l_card"], e.where)
         for z in sp.zones:
             if isinstance(z.visible, A.Expr):
-                self.efunc(f"vis_zone_{z.name}", ["s", "l_owner"], z.visible)
+                self.efunc(f"vis_zone_{z.name}", ["s", "l_owner"], z.visible,
+                           ("_want_players", f"'visible' of zone '{z.name}'"))
         for v in sp.variables:
             if v.initial is not None:
                 self.efunc(f"init_{v.name}", ["s", "l_owner"], v.initial)
             if isinstance(v.visible, A.Expr):
-                self.efunc(f"vis_var_{v.name}", ["s", "l_owner"], v.visible)
+                self.efunc(f"vis_var_{v.name}", ["s", "l_owner"], v.visible,
+                           ("_want_players", f"'visible' of variable '{v.name}'"))
         # Memoize the pure functions that the rules call from outside other pure
         # functions: their callees are then computed once per distinct argument anyway.
         pure = {f.name for f in sp.functions if f.name in pure_functions(sp) and f.body is not None
@@ -437,9 +444,10 @@ class Compiler:
         self.func("match_start", [], m.start, m.span)
         self.func("match_deal", [], m.deal, m.span)
         self.func("match_end_deal", [], m.end_deal, m.span)
+        wants = {"next_dealer": ("_want_player", "'next_dealer'"), "winners": ("_want_players", "'winners'")}
         for name, me in (("next_dealer", m.next_dealer), ("over_when", m.over_when), ("winners", m.winners)):
             if me is not None:
-                self.efunc(f"match_{name}", ["s"], me)
+                self.efunc(f"match_{name}", ["s"], me, wants.get(name))
         for k, (_, re_) in enumerate(m.report):
             self.efunc(f"report_{k}", ["s", "l_p"], re_)
         source = "\n".join(w.lines) + "\n"

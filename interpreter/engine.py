@@ -180,11 +180,22 @@ class State:
 
     def observation(self, player: int) -> dict[str, Any]:
         from .observation import observe
-        return observe(self, player)
+        return self._evaluating(observe, player)
 
     def __str__(self) -> str:
         from .observation import describe
-        return describe(self)
+        return self._evaluating(describe)
+
+    def _evaluating(self, fn: Any, *args: Any) -> Any:
+        """fn(self, *args), which may run the rules' `visible` expressions: their failures are rule errors."""
+        self.game.steps[0] = LIMITS.steps
+        try:
+            return fn(self, *args)
+        except RuleRuntimeError as e:
+            raise self._rule_error(e) from None
+        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AttributeError,
+                MemoryError) as e:
+            raise self._rule_error(e) from None
 
     # ------------------------------------------------------------ stepping
     def apply_action(self, action: int) -> None:

@@ -182,3 +182,34 @@ def test_python_tags_are_refused() -> None:
     loaded = compile_text(bad, "mini.yaml")
     assert not loaded.ok
     assert any(d.code == "E001" and d.span.line == 2 for d in loaded.diagnostics)
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("    actions: [play]\n", "    first: 7\n    actions: [play]\n",
+     "'first' of phase 'main' must give a player (0 to 1), not 7"),
+    ("  winners: players", "  winners: none", "'winners' must give a list of players (0 to 1), not none"),
+    ("  winners: players", "  winners: \"[0, 9]\"", "'winners' must give a list of players (0 to 1), not [0, 9]"),
+    ("  over_when: deal_number >= 2", "  over_when: deal_number >= 2\n  next_dealer: none",
+     "'next_dealer' must give a player (0 to 1), not none"),
+    ("  pile: {}", "  pile: {visible: \"(none)\"}", "'visible' of zone 'pile' must give a list of players"),
+])
+def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str, new: str, message: str) -> None:
+    """`none` and numbers pass the checker as players (it cannot know their values); the engine refuses them
+    as a rule error at the line that wrote them, not as a Python error elsewhere."""
+    assert old in MINI
+    src = MINI.replace(old, new)
+    loaded = compile_text(src, "mini.yaml")
+    assert loaded.ok, loaded.diagnostics
+    from interpreter.errors import RuleError
+    with pytest.raises(RuleError) as info:
+        s = State.initial(GameInstance(loaded.game, 2), 3)
+        for _ in range(100):
+            s.observation(0)
+            if s.is_terminal():
+                break
+            s.apply_action(s.legal_actions()[0])
+    text = str(info.value)
+    at = next(x for x in new.splitlines() if x not in old.splitlines())  # the line that wrote the value
+    line = src.splitlines().index(at) + 1
+    assert text.startswith(f"mini.yaml:{line}:"), text
+    assert message in text
