@@ -191,18 +191,18 @@ def _log(s: Any, text: str, *values: tuple[Any, str]) -> None:
 def _want_player(s: Any, v: Any, what: str) -> int:
     """A rule's value that must name a seat (the first player of a phase, the next dealer)."""
     if type(v) is not int or not 0 <= v < s.game.n:
-        raise RuleRuntimeError(f"{what} must give a player (0 to {s.game.n - 1}), not {_kind(s, v)}")
+        raise RuleRuntimeError(f"{what} must give a player (0 to {s.game.n - 1}), not {_kind(v)}")
     return v
 
 
 def _want_players(s: Any, v: Any, what: str) -> Any:
     """A rule's value that must be a list of seats (who sees a zone, the winners)."""
     if type(v) is not list or not all(type(p) is int and 0 <= p < s.game.n for p in v):
-        raise RuleRuntimeError(f"{what} must give a list of players (0 to {s.game.n - 1}), not {_kind(s, v)}")
+        raise RuleRuntimeError(f"{what} must give a list of players (0 to {s.game.n - 1}), not {_kind(v)}")
     return v
 
 
-def _kind(s: Any, v: Any) -> str:
+def _kind(v: Any) -> str:
     if v is None:
         return "none"
     text = repr(v)
