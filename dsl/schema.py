@@ -18,6 +18,7 @@ from . import parser
 from .diagnostics import Diagnostic, Span
 from .yaml_loader import YList, YMap, YNode, YScalar
 
+MAX_STEP_DEPTH = 16  # 'if' and 'for' steps inside one another
 # \Z, not $: a name must not end with a newline (it would reach the generated code).
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 SIGNATURE = re.compile(r" *([A-Za-z_][A-Za-z0-9_]*) *(?:\( *([A-Za-z0-9_, ]*)\))? *\Z")
@@ -185,6 +186,7 @@ class _Reader:
     def __init__(self, file: str, diags: list[Diagnostic]):
         self.file = file
         self.diags = diags
+        self.step_depth = 0  # 'if' and 'for' steps around the one being read
 
     # ------------------------------------------------------------ helpers
     def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
@@ -285,11 +287,20 @@ class _Reader:
                          f"write it as  - {word}: {'CONDITION' if word == 'if' else 'x in LIST'}  with "
                          f"{'then: [...]' if word == 'if' else 'do: [...]'} below it")
                 return None
+            if ("if" in node.items or "for" in node.items) and self.step_depth >= MAX_STEP_DEPTH:
+                # Compiled rules nest one Python block per step and Python allows only 20 loops in one
+                # function, so the limit is fixed: a deeper file is refused here, not by the compiler.
+                self.err("S029", node.span, f"steps are nested more than {MAX_STEP_DEPTH} deep: this "
+                         f"'{'if' if 'if' in node.items else 'for'}' is inside {MAX_STEP_DEPTH} others",
+                         "move the inner steps into a procedure (`procedures:`) and run it with `do NAME(...)`")
+                return None
             if "if" in node.items:
                 self.keys(node, ["if", "then", "else"], "an 'if' step", ("then",))
                 cond = self.expr(node.get("if"), "'if'")
+                self.step_depth += 1
                 then = self.stmts(node.get("then"), "'then'")
                 other = self.stmts(node.get("else"), "'else'")
+                self.step_depth -= 1
                 return A.If(node.span, cond, then, other) if cond is not None else None
             if "for" in node.items:
                 self.keys(node, ["for", "do"], "a 'for' step", ("do",))
@@ -305,7 +316,9 @@ class _Reader:
                 off = m.end()
                 it = parser.parse(text[off:], "expression",
                                   lambda ln, c: fnode.span_at(ln, c + off if ln == 1 else c), self.diags)
+                self.step_depth += 1
                 body = self.stmts(node.get("do"), "'do'")
+                self.step_depth -= 1
                 return A.For(node.span, m.group(1), it, body) if it is not None else None
             self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'",
                      "a step that contains ': ' must be quoted whole, e.g. - \"log 'score: {}', x\"")

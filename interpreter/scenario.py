@@ -389,7 +389,7 @@ class _Runner:
                 self.same(node, "game over", s.is_terminal(), want)
             elif key == "winners":
                 self.same(node, "winners", sorted(g.player_name(p) for p in s.winners) if s.terminal else None,
-                          sorted(want) if isinstance(want, list) else want)
+                          sorted(str(x) for x in want) if isinstance(want, list) else want)
             elif key == "out":
                 self.same(node, "players out", [g.player_name(p) for p in range(g.n) if s.out[p]], want)
             elif key in ("legal", "legal_includes", "legal_excludes"):

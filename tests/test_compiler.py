@@ -126,7 +126,7 @@ def test_variants_merge_and_point_into_their_own_file(tmp_path: Path) -> None:
         "extends: base.yaml\ngame: Child\ndefine:\n  total(h): 2 * sum([c.rank_index for c in h])\n"
         "new:\n  define:\n    extra(x): x + 1\nremove:\n  define: [best]\n")
     r = compile_file(tmp_path / "child.yaml")
-    assert r.ok, r.diagnostics
+    assert r.ok and r.game is not None, r.diagnostics
     names = [f.name for f in r.game.spec.functions]
     assert names[:2] == ["total", "head"] and "best" not in names and names[-1] == "extra"
     assert r.game.spec.name == "Child"

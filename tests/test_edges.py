@@ -250,6 +250,10 @@ SCENARIO_CASES: list[tuple[str, str]] = [
     steps:
       - expect: {leeder: P1}  # <- HERE
 """),
+    ("expect winners given as numbers and names", """
+    steps:
+      - expect: {winners: [1, P0]}  # <- HERE
+"""),
     ("expect legal given a number", """
     steps:
       - expect: {legal: 5}  # <- HERE
@@ -579,3 +583,28 @@ def test_card_names_are_one_visible_line(suit: str, tmp_path: Path, capsys: pyte
     assert code == 1
     assert "each entry of 'suits' must be a name on one line, without spaces at its ends or control characters" \
         " [S010]" in out
+
+
+def _nested_for_steps(depth: int) -> str:
+    """The broken S029 example with its 17 nested 'for' steps replaced by `depth` of them (flow style)."""
+    text = (Path(__file__).parent / "invalid" / "steps_too_deep.yaml").read_text(encoding="utf-8")
+    step = '"best += 1"'
+    for i in range(depth):
+        step = f'{{for: "n{i} in range(0, 2)", do: [{step}]}}'
+    head, _, _ = text.partition("      - for: n0")
+    return head + "      - " + step + "\n\n" + text[text.index("phases:"):]
+
+
+def test_nesting_python_cannot_compile_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """S029 stops nested steps before Python's own limit (20 loops in one function); with that check
+    lifted, the compiler's own guard still turns Python's refusal into a located diagnostic."""
+    from dsl import schema
+    from dsl.pipeline import compile_text
+    assert compile_text(_nested_for_steps(16), "steps.yaml").game is not None
+    assert [d.code for d in compile_text(_nested_for_steps(17), "steps.yaml").diagnostics] == ["S029"]
+    monkeypatch.setattr(schema, "MAX_STEP_DEPTH", 40)
+    loaded = compile_text(_nested_for_steps(24), "steps.yaml")
+    assert loaded.game is None
+    [d] = loaded.diagnostics
+    assert d.code == "S029" and "nested too deeply to compile" in d.message, d.message
+    assert d.span.file == "steps.yaml" and d.span.line > 1, d.span

@@ -62,7 +62,7 @@ match:
 @pytest.fixture(scope="module")
 def game() -> tuple[Any, GameInstance, State]:
     loaded = compile_text(MINI, "mini.yaml")
-    assert loaded.ok, loaded.diagnostics
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
     g = GameInstance(loaded.game, 2)
     s = State.initial(g, 1)
     # Fix the hands: P0 holds A and 2 of hearts, P1 the K and 3 of clubs.
@@ -158,7 +158,7 @@ def test_rule_runtime_errors_are_located() -> None:
     src = src.replace("      - if: len(hand[player]) == 0",
                       "      - let z = broken()\n      - if: len(hand[player]) == 0")
     loaded = compile_text(src, "mini.yaml")
-    assert loaded.ok, loaded.diagnostics
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
     g = GameInstance(loaded.game, 2)
     s = State.initial(g, 3)
     from interpreter.errors import RuleError
@@ -199,7 +199,7 @@ def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str
     assert old in MINI
     src = MINI.replace(old, new)
     loaded = compile_text(src, "mini.yaml")
-    assert loaded.ok, loaded.diagnostics
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
     from interpreter.errors import RuleError
     with pytest.raises(RuleError) as info:
         s = State.initial(GameInstance(loaded.game, 2), 3)

@@ -20,7 +20,7 @@ from interpreter.observation import _zone_viewers
 
 def hidden_places(s: State, player: int) -> list[tuple[int, int]]:
     """(zone, position) of every card the player cannot see."""
-    places = []
+    places: list[tuple[int, int]] = []
     for zi, cards in enumerate(s.z):
         viewers = _zone_viewers(s, zi)
         if viewers is not None and player not in viewers:
