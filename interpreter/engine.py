@@ -26,6 +26,10 @@ TERMINAL = -4
 
 # A step that passes through more phase entries than this is a goto loop.
 MAX_TRANSFERS = 10_000
+# What compiled rule code raises when a rule fails (the library's own errors and Python's, from a
+# division by zero, an index out of range, ...): each becomes a located RuleError.
+RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, ValueError, RecursionError,
+                 AttributeError, MemoryError)
 
 
 class State:
@@ -144,9 +148,7 @@ class State:
             self.game.steps[0] = LIMITS.steps
             try:
                 legal = self.game.phases[self.phase].legal(self)
-            except RuleRuntimeError as e:
-                raise self._rule_error(e) from None
-            except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, MemoryError) as e:
+            except RULE_FAILURES as e:
                 raise self._rule_error(e) from None
             if not legal:
                 ph = self.game.phases[self.phase]
@@ -191,10 +193,7 @@ class State:
         self.game.steps[0] = LIMITS.steps
         try:
             return fn(self, *args)
-        except RuleRuntimeError as e:
-            raise self._rule_error(e) from None
-        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AttributeError,
-                MemoryError) as e:
+        except RULE_FAILURES as e:
             raise self._rule_error(e) from None
 
     # ------------------------------------------------------------ stepping
@@ -245,10 +244,7 @@ class State:
                 self._step(action)
         except (RuleError, NeedChance, IllegalAction):
             raise
-        except RuleRuntimeError as e:
-            raise self._rule_error(e) from None
-        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AttributeError,
-                MemoryError) as e:
+        except RULE_FAILURES as e:
             raise self._rule_error(e) from None
 
     def _step(self, a: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.library import RuleRuntimeError
+from dsl.library import RuleRuntimeError, _short
 
 from .chance import pick as _pick
 from .chance import shuffle as _shuffle
@@ -203,10 +203,7 @@ def _want_players(s: Any, v: Any, what: str) -> Any:
 
 
 def _kind(v: Any) -> str:
-    if v is None:
-        return "none"
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return "none" if v is None else _short(v)  # the rules' word for None
 
 
 HELPERS = {
