@@ -18,12 +18,23 @@ from typing import Any
 
 from . import ast as A
 from . import types as T
+from . import weights
 from .checker import Checker
 from .diagnostics import Diagnostic, Span
 from .schema import ActionSpec, GameSpec, PhaseSpec
 
 # Return codes of compiled effect blocks: a phase index (>= 0) means goto.
 END_DEAL = -1
+CARD_FIELDS = ("suit", "rank", "rank_index", "suit_index", "name")
+# Library functions of one list that read every item of it (charged for the items).
+WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "flatten", "any", "all"}
+# What a list variable holds, for the check of a value whose type the checker could not know.
+LIST_KINDS = {T.CARD: "card", T.PLAYER: "player", T.NUM: "num", T.INT: "num"}
+
+
+def _costly(t: Any) -> bool:
+    """Comparing a value of this type may walk a list: a list, or a value of unknown type."""
+    return T.is_list(t) or t == T.ANY
 
 
 @dataclass
@@ -77,18 +88,14 @@ class Compiler:
         if isinstance(e, A.Name):
             return self._name(e)
         if isinstance(e, A.Attr):
-            obj = self.ex(e.obj)
-            if e.name in ("suit", "rank", "rank_index", "suit_index", "name"):
-                return f"C_{e.name.upper()}[{obj}]"
-            return f"P_{e.name}[{obj}]"
+            table = f"C_{e.name.upper()}" if e.name in CARD_FIELDS else f"P_{e.name}"
+            return f"{table}[{self._card(e.obj)}]"
         if isinstance(e, A.Index):
-            idx = self.ex(e.index)
             o = e.obj
-            if isinstance(o, A.Name) and o.ref and o.ref[0] == "var" and o.ref[1].per_player:
-                return f"s.v[V_{o.id} + {idx}]"
-            if isinstance(o, A.Name) and o.ref and o.ref[0] == "zone" and o.ref[1].per_player:
-                return f"s.z[Z_{o.id} + {idx}]"
-            return f"{self.ex(o)}[{idx}]"
+            if isinstance(o, A.Name) and o.ref and o.ref[0] in ("var", "zone") and o.ref[1].per_player:
+                arr, base = ("s.v", "V") if o.ref[0] == "var" else ("s.z", "Z")
+                return f"{arr}[{base}_{o.id} + {self._seat(e.index)}]"
+            return f"{self.ex(o)}[{self.ex(e.index)}]"
         if isinstance(e, A.Call):
             return self._call(e)
         if isinstance(e, A.Lambda):
@@ -101,16 +108,13 @@ class Compiler:
         if isinstance(e, A.IfExpr):
             return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.other)})"
         if isinstance(e, A.BinOp):
-            if e.op == "*":
-                return f"f_mul({self.ex(e.left)}, {self.ex(e.right)})"  # numbers may not explode
-            if e.op == "+" and T.is_list(e.ty):
-                return f"_it({self.ex(e.left)} + {self.ex(e.right)})"  # nor lists
-            return f"({self.ex(e.left)} {e.op} {self.ex(e.right)})"
+            return self._binop(e)
         if isinstance(e, A.Compare):
-            parts = [self.ex(e.first)]
+            parts = [self._charged(e.first) if _costly(e.first.ty) else self.ex(e.first)]
             for op, r in e.rest:
                 parts.append("not in" if op == "notin" else op)
-                parts.append(self.ex(r))
+                # `in` walks its list; comparing lists walks them: both charge the items
+                parts.append(self._charged(r) if op in ("in", "notin") or _costly(r.ty) else self.ex(r))
             return "(" + " ".join(parts) + ")"
         if isinstance(e, A.BoolOp):
             return "(" + f" {e.op} ".join(self.ex(v) for v in e.values) + ")"
@@ -122,9 +126,58 @@ class Compiler:
             return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
         if isinstance(e, A.Comp):
             cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
-            # _it charges the walk to the step budget: nested loops cannot run away.
-            return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}){cond}]"
+            # _it charges the walk times the code run per item: nested loops cannot run away.
+            work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
+            return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}, {work}){cond}]"
         raise AssertionError(type(e))  # pragma: no cover
+
+    def _charge_line(self, amount: str, span: Span | None = None) -> None:
+        """Charge the budget in statement context, inline: this runs on every move, and a call costs more
+        than the charge."""
+        self.w.line(f"_S[0] -= {amount}", span)
+        self.w.line("if _S[0] < 0: _over()")
+
+    def _walked(self, e: A.Expr, work: int, span: Span) -> str:
+        """Evaluate a list to loop over into a fresh local and charge its items times `work`; the local's name."""
+        self.uid += 1
+        name = f"_d{self.uid}"
+        self.w.line(f"{name} = {self.ex(e)}", span)
+        self._charge_line(f"len({name})" + (f" * {work}" if work != 1 else ""))
+        return name
+
+    def _charged(self, e: A.Expr, work: int = 1) -> str:
+        """`e`, charged to the budget for its items (every nested item, unless it is a list of plain values)."""
+        if work == 1 and weights.flat_list(e.ty) and isinstance(e, A.Comp | A.ListLit):
+            return self.ex(e)  # a list just built was charged for its items as it was built
+        helper = "_it" if weights.flat_list(e.ty) else "_itd"
+        return f"{helper}({self.ex(e)}{f', {work}' if work != 1 else ''})"
+
+    def _seat(self, e: A.Expr) -> str:
+        """A player index into per-player zones and variables. A value typed player is a seat (the engine's
+        players, checked variables, `left`/`right` modulo the count); any other number is checked, so
+        `hand[num_players]` is a rule error, not another zone."""
+        code = self.ex(e)
+        return code if e.ty == T.PLAYER else f"_seat({code}, N)"
+
+    def _card(self, e: A.Expr) -> str:
+        """A card index into the card tables: checked unless typed card (cards come only from the pack)."""
+        code = self.ex(e)
+        return code if e.ty == T.CARD else f"_card({code}, NC)"
+
+    def _binop(self, e: A.BinOp) -> str:
+        left, right = self.ex(e.left), self.ex(e.right)
+        lt, rt = e.left.ty, e.right.ty
+        if e.op == "+" and T.is_list(lt) and T.is_list(rt):
+            return f"_it({left} + {right})"  # a joined list is charged for its items
+        if weights.numeric(lt) and weights.numeric(rt):
+            if e.op == "*":
+                return f"f_mul({left}, {right})"  # numbers may not explode
+            return f"({left} {e.op} {right})"
+        # A value the checker could not type (a parameter called with different kinds of value): the helper
+        # checks the kinds when the rule runs (Python's `*` and `%` on text would build anything) and a
+        # list join is charged.
+        fn = {"+": "f_add", "-": "f_sub", "*": "f_mul", "/": "f_div", "//": "f_floordiv", "%": "f_mod"}[e.op]
+        return f"_itd({fn}({left}, {right}))" if e.op == "+" else f"{fn}({left}, {right})"
 
     def _name(self, e: A.Name) -> str:
         kind, detail = e.ref
@@ -147,17 +200,26 @@ class Compiler:
 
     def _call(self, e: A.Call) -> str:
         kind, f = e.ref
-        args = [self.ex(a) for a in e.args]
         if kind == "user":
-            return f"fn_{f.name}(s{''.join(', ' + a for a in args)})"
-        special = {
-            "left": "(({0} + 1) % N)", "right": "(({0} - 1) % N)", "next_active": "_next_active(s, {0})",
-            "is_active": "(not s.out[{0}])", "played_by": "s.by[{0}]",
-        }
-        if f.name in special:
-            return special[f.name].format(*args)
-        if any(isinstance(a, A.Lambda) for a in e.args) and args:
-            args[0] = f"_it({args[0]})"  # a function applied to every item: charge the walk
+            return f"fn_{f.name}(s{''.join(', ' + self.ex(a) for a in e.args)})"
+        name = f.name
+        if name in ("left", "right"):
+            return f"(({self.ex(e.args[0])} {'+' if name == 'left' else '-'} 1) % N)"
+        if name == "next_active":
+            return f"_next_active(s, {self._seat(e.args[0])})"
+        if name == "is_active":
+            return f"(not s.out[{self._seat(e.args[0])}])"
+        if name == "played_by":
+            return f"s.by[{self._card(e.args[0])}]"
+        if name == "range":
+            return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}))"
+        args = [self.ex(a) for a in e.args]
+        lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
+        if lambdas:
+            # A function applied to every item: charge the walk times the function's size.
+            args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
+        elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
+            args[0] = self._charged(e.args[0]) if name != "flatten" else f"_itd({args[0]})"
         return f"{f.py}({', '.join(args)})"
 
     # ------------------------------------------------------------ statements
@@ -169,40 +231,28 @@ class Compiler:
 
     def _zone(self, z: A.ZoneRef) -> str:
         if z.ref.per_player:
-            return f"Z_{z.name} + {self.ex(z.index)}" if z.index is not None else f"Z_{z.name}"
+            return f"Z_{z.name} + {self._seat(z.index)}" if z.index is not None else f"Z_{z.name}"
         return f"Z_{z.name}"
 
     def stmt(self, s: A.Stmt) -> None:
         w = self.w
         sp = s.span
         if isinstance(s, A.Assign):
-            val = self.ex(s.value)
-            kind, v = s.ref
-            if kind == "builtin":
-                target = {"dealer": "s.dealer", "current": "s.cur"}[v]
-            else:
-                target = f"s.v[V_{v.name}" + (f" + {self.ex(s.index)}]" if s.index is not None else "]")
-            if s.op == "=":
-                if kind == "var" and T.is_list(v.ty):
-                    val = f"list({val})"
-                w.line(f"{target} = {val}", sp)
-            elif kind == "var" and T.is_list(v.ty):
-                sign = "+" if s.op == "+=" else "-"
-                if sign == "+":
-                    w.line(f"{target} = {target} + list({val})", sp)
-                else:
-                    w.line(f"_rm = {val}; {target} = [x for x in {target} if x not in _rm]", sp)
-            else:
-                w.line(f"{target} {s.op} {val}", sp)
+            self._assign(s)
         elif isinstance(s, A.LetStmt):
-            # A list named in steps is a snapshot: later moves must not change it.
+            # A list named in steps is a snapshot: later moves must not change it (the copy is charged).
             val = self.ex(s.value)
-            w.line(f"l_{s.name} = {'list(' + val + ')' if T.is_list(s.value.ty) else val}", sp)
+            w.line(f"l_{s.name} = {'_it(list(' + val + '))' if T.is_list(s.value.ty) else val}", sp)
         elif isinstance(s, A.Pick):
             w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", sp)
         elif isinstance(s, A.Move):
-            fn = "_move1" if s.cards.ty == T.CARD else "_move"
-            w.line(f"{fn}(s, {self.ex(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", sp)
+            t = s.cards.ty
+            if t == T.CARD:
+                w.line(f"_move1(s, {self.ex(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", sp)
+            else:
+                # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
+                cards = self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {self.ex(s.cards)})"
+                w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", sp)
         elif isinstance(s, A.Deal):
             if s.dest.ref.per_player and s.dest.index is None:
                 w.line(f"_deal_each(s, {self.ex(s.count)}, {self._zone(s.src)}, Z_{s.dest.name})", sp)
@@ -215,9 +265,9 @@ class Compiler:
         elif isinstance(s, A.EndDeal):
             w.line(f"return {END_DEAL}", sp)
         elif isinstance(s, A.Eliminate):
-            w.line(f"_eliminate(s, {self.ex(s.player)})", sp)
+            w.line(f"_eliminate(s, {self._seat(s.player)})", sp)
         elif isinstance(s, A.Do):
-            args = "".join(", " + (f"list({self.ex(a)})" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
+            args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
             w.line(f"_r = pr_{s.proc}(s{args})", sp)
             w.line("if _r is not None: return _r")
         elif isinstance(s, A.Log):
@@ -234,12 +284,62 @@ class Compiler:
                 self.block(s.other)
                 w.indent -= 1
         elif isinstance(s, A.For):
-            w.line(f"for l_{s.var} in list(_it({self.ex(s.iter)})):", sp)
+            # Each item runs the body once: the walk is charged times the body's size.
+            items = self._walked(s.iter, weights.size(s.body), sp)
+            w.line(f"for l_{s.var} in list({items}):", sp)
             w.indent += 1
             self.block(s.body)
             w.indent -= 1
         else:  # pragma: no cover
             raise AssertionError(type(s))
+
+    def _assign(self, s: A.Assign) -> None:
+        """Assignments keep the state well formed whatever the rules compute: a seat stays a seat, a card a
+        card, a number within +-10**18, and a list the items its type says (checked when the checker could
+        not know the value's type), charged for its items and within the items all lists may hold."""
+        w = self.w
+        sp = s.span
+        kind, v = s.ref
+        vt = s.value.ty
+        val = self.ex(s.value)
+        if kind == "builtin":
+            target = {"dealer": "s.dealer", "current": "s.cur"}[v]
+            new = val if s.op == "=" else f"{target} {s.op[0]} {val}"
+            w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + v + chr(39))})", sp)
+            return
+        if s.index is not None:
+            w.line(f"_i = V_{v.name} + {self._seat(s.index)}", sp)
+            target = "s.v[_i]"
+            slot = "_i"
+        else:
+            target = f"s.v[V_{v.name}]"
+            slot = f"V_{v.name}"
+        ty = v.ty
+        if T.is_list(ty):
+            kind_ = LIST_KINDS.get(T.elem(ty))
+            trusted = T.is_list(vt) and T.elem(vt) == T.elem(ty) and kind_ != "num"
+            check = "None" if trusted else repr(kind_)
+            if s.op == "=":
+                new = val
+            elif s.op == "+=":
+                new = f"{target} + {val}" if T.is_list(vt) else f"f_add({target}, {val})"
+            else:
+                new, check = f"_without(s, {target}, {val})", "None"
+            w.line(f"{target} = _keep_list(s, {new}, {check}, {slot})", sp)
+            return
+        new = val if s.op == "=" else f"{target} {s.op[0]} {val}" if weights.numeric(vt) else \
+            f"{'f_add' if s.op == '+=' else 'f_sub'}({target}, {val})"
+        if ty in (T.INT, T.NUM) and weights.numeric(vt) and _static(s.value):
+            # A fixed amount: the number grows at most by that much per step of work (never doubles).
+            w.line(f"{target} = {new}", sp)
+        elif ty in (T.INT, T.NUM) and weights.numeric(vt):
+            w.line(f"_v = {new}", sp)
+            w.line("if _v is not None and not -BIG <= _v <= BIG: f_num(_v)")
+            w.line(f"{target} = _v")
+        elif vt == ty or vt == T.NONE or (T.compatible(vt, ty) and ty in T.TEXTUAL and vt in T.TEXTUAL):
+            w.line(f"{target} = {new}", sp)
+        else:
+            w.line(f"{target} = _keep(s, {new}, {str(ty)!r})", sp)
 
     def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span) -> None:
         self.w.line(f"def {name}(s{''.join(', l_' + p for p in params)}):", span)
@@ -250,15 +350,29 @@ class Compiler:
 
     def efunc(self, name: str, params: list[str], e: A.Expr, want: tuple[str, str] | None = None) -> None:
         """A function returning `e`; `want` = (helper, what) checks the value where the engine needs a
-        player or a list of players (`none` passes the checker, which cannot know it will be there)."""
-        self.w.line(f"def {name}({', '.join(params)}):", e.span)
-        if name.startswith(("fn_", "fi_")):
-            self.w.line("    _tick()")  # calls count against the step budget too
-        if want is None:
-            self.w.line(f"    return {self.ex(e)}", e.span)
+        player or a list of players (`none` passes the checker, which cannot know it will be there).
+        Each evaluation is charged its size; a function without the state (an option default, a card
+        property, the pack) gets `s=None`, so that no rule can reach a state that is not there."""
+        w = self.w
+        if "s" not in params:
+            params = params + ["s=None"]
+        w.line(f"def {name}({', '.join(params)}):", e.span)
+        w.indent += 1
+        self._charge_line(str(weights.size(e)))
+        w.indent -= 1
+        code = self.ex(e)
+        if want is not None:
+            w.line(f"    return {want[0]}(s, {code}, {want[1]!r})", e.span)
+        elif name.startswith(("fn_", "fi_")) and e.ty in (T.INT, T.NUM):
+            # A number leaving a function stays within +-10**18: calls cannot double it without end.
+            w.line(f"    _r = {code}", e.span)
+            w.line("    if _r is not None and not -BIG <= _r <= BIG: f_num(_r)")
+            w.line("    return _r")
+        elif name.startswith(("fn_", "fi_")) and e.ty == T.ANY:
+            w.line(f"    return f_num({code})", e.span)
         else:
-            self.w.line(f"    return {want[0]}(s, {self.ex(e)}, {want[1]!r})", e.span)
-        self.w.line("")
+            w.line(f"    return {code}", e.span)
+        w.line("")
 
     # ------------------------------------------------------------ actions
     def _param_info(self, a: ActionSpec) -> list[ParamInfo]:
@@ -315,7 +429,11 @@ class Compiler:
             w.line(f"if not ({' and '.join(self.ex(c) for c in levels[0])}): return", levels[0][0].span)
         enc_terms = []
         for i, (p, info) in enumerate(zip(a.params, infos)):
-            w.line(f"for l_{p.name} in {self.ex(p.domain)}:", p.domain.span)
+            # Each value of a parameter is charged with the conditions tested for it: three parameters of
+            # 10,000 values each cannot enumerate 10**12 actions.
+            work = 1 + sum(weights.size(c) for c in levels.get(i + 1, []))
+            values = self._walked(p.domain, work, p.domain.span)
+            w.line(f"for l_{p.name} in {values}:", p.domain.span)
             w.indent += 1
             idx = {"card": f"l_{p.name}", "player": f"l_{p.name}", "suit": f"SUIT_POS[l_{p.name}]",
                    "rank": f"RANK_POS[l_{p.name}]", "bool": f"(1 if l_{p.name} else 0)",
@@ -419,19 +537,28 @@ class Compiler:
             # A list argument whose order cannot change the result is sorted in the
             # key, so the 3! orders of one hand share one entry.
             free = order_free_params(sp, f)
-            key = "(" + "".join(
-                (f"(tuple(sorted(l_{p})) if type(l_{p}) is list else l_{p}), " if p in free else
-                 f"(tuple(l_{p}) if type(l_{p}) is list else l_{p}), ") for p in f.params) + ")"
             w.line(f"M_{f.name} = {{}}")
+            w.line(f"MEMOS.append(M_{f.name})")
             w.line(f"def fn_{f.name}({', '.join(params)}):", f.span)
-            w.line(f"    k = {key}")
+            w.indent += 1
+            # Building the key walks the list arguments: charged, like any walk.
+            for name in f.params:
+                w.line(f"if type(l_{name}) is list:")
+                w.line(f"    _S[0] -= len(l_{name})")
+                w.line(f"    _k_{name} = tuple({'sorted(' if name in free else '('}l_{name}))")
+                w.line("else:")
+                w.line(f"    _k_{name} = l_{name}")
+            if f.params:
+                w.line("if _S[0] < 0: _over()")
+            w.indent -= 1
+            w.line(f"    k = ({''.join(f'_k_{p}, ' for p in f.params)})")
             w.line("    try:")
             w.line(f"        r = M_{f.name}.get(k, MISS)")
             w.line("    except TypeError:")
             w.line(f"        return fi_{f.name}({', '.join(params)})")
             w.line("    if r is MISS:")
-            w.line(f"        if len(M_{f.name}) > MEMO_LIMIT: M_{f.name}.clear()")
-            w.line(f"        r = M_{f.name}[k] = fi_{f.name}({', '.join(params)})")
+            w.line(f"        r = fi_{f.name}({', '.join(params)})")
+            w.line(f"        _remember(M_{f.name}, k, r)")
             w.line("    return r")
             w.line("")
         for pr in sp.procedures:

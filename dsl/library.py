@@ -16,7 +16,20 @@ from . import types as T
 
 
 class RuleRuntimeError(Exception):
-    """A rule did something impossible while the game ran."""
+    """A rule did something impossible while the game ran.
+
+    The message (`str(e)`) may reach any player, so it names what failed but never a value the rules
+    computed: a value can hold or reveal cards hidden from that player. The values go in `detail`, which
+    only the designer's own tools show (`cardsmith run`, `validate --deep`, scenario files).
+    """
+
+    def __init__(self, message: str, detail: str | None = None):
+        super().__init__(message)
+        self.detail = detail
+
+
+class BudgetExceeded(RuleRuntimeError):
+    """The rules did more work in one move than the step budget allows (`--max-steps`)."""
 
 
 # ---------------------------------------------------------------- helpers used by compiled code
@@ -77,14 +90,14 @@ def f_last(xs: Sequence[Any]) -> Any:
 
 
 def f_top(xs: Sequence[Any], n: int) -> list[Any]:
-    if n < 0:
-        raise RuleRuntimeError(f"top() of {n} cards")
+    if type(n) is not int or n < 0:
+        raise RuleRuntimeError("top() of a negative number of items", f"top(..., {_short(n)})")
     return list(xs[len(xs) - n:]) if n else []
 
 
 def f_bottom(xs: Sequence[Any], n: int) -> list[Any]:
-    if n < 0:
-        raise RuleRuntimeError(f"bottom() of {n} cards")
+    if type(n) is not int or n < 0:
+        raise RuleRuntimeError("bottom() of a negative number of items", f"bottom(..., {_short(n)})")
     return list(xs[:n])
 
 
@@ -117,46 +130,117 @@ def f_index_of(xs: Sequence[Any], x: Any) -> int:
 
 
 BIG = 10**18
+_NUMBERS = (int, float)
+
+
+def _numbers(op: str, a: Any, b: Any) -> None:
+    """Arithmetic is on numbers only: Python's `*` and `%` on text or lists build strings and lists of any
+    size ('%999999999d' % 1, 'ab' * 10**9) before a budget could stop them."""
+    if not isinstance(a, _NUMBERS) or not isinstance(b, _NUMBERS):
+        raise RuleRuntimeError(f"'{op}' needs two numbers", f"got {_short(a)} and {_short(b)}")
 
 
 def f_mul(a: Any, b: Any) -> Any:
+    _numbers("*", a, b)
     r = a * b
-    if type(r) is int and not -BIG <= r <= BIG:
-        raise RuleRuntimeError("a number grew beyond 10**18")
+    if not -BIG <= r <= BIG:
+        raise RuleRuntimeError("a number grew beyond 10**18", f"{_short(a)} * {_short(b)}")
     return r
 
 
+def f_add(a: Any, b: Any) -> Any:
+    """`+` on values whose type the checker could not know: two numbers, or two lists (charged by the caller)."""
+    if type(a) is list and type(b) is list:
+        return a + b
+    _numbers("+", a, b)
+    return a + b
+
+
+def f_sub(a: Any, b: Any) -> Any:
+    _numbers("-", a, b)
+    return a - b
+
+
 def f_div(a: Any, b: Any) -> Any:
+    _numbers("/", a, b)
     if b == 0:
         raise RuleRuntimeError("division by zero")
     return a / b
 
 
 def f_floordiv(a: Any, b: Any) -> Any:
+    _numbers("//", a, b)
     if b == 0:
         raise RuleRuntimeError("division by zero")
     return a // b
 
 
 def f_mod(a: Any, b: Any) -> Any:
+    _numbers("%", a, b)
     if b == 0:
         raise RuleRuntimeError("modulo by zero")
     return a % b
+
+
+def f_num(v: Any) -> Any:
+    """A number about to be kept (in a variable, or returned by a function) stays within +-10**18, so no
+    loop can double it into a number whose every addition costs more than the budget counts."""
+    t = type(v)
+    if (t is int or t is float) and not -BIG <= v <= BIG:
+        raise RuleRuntimeError("a number left the range -10**18 to 10**18", f"got {_short(v)}")
+    return v
 
 
 def f_at(xs: Any, i: Any) -> Any:
     try:
         return xs[i]
     except (IndexError, KeyError, TypeError):
-        raise RuleRuntimeError(f"no entry {i!r} in {_short(xs)}") from None
+        raise RuleRuntimeError("a list position that does not exist", f"no entry {_short(i)} in {_short(xs)}") \
+            from None
 
 
-def _short(xs: Any) -> str:
-    text = repr(list(xs) if isinstance(xs, tuple) else xs)
-    return text if len(text) < 60 else text[:57] + "..."
+_COMMA, _CLOSE = object(), object()  # markers on _short's stack
+
+
+def _short(v: Any, width: int = 60) -> str:
+    """A value as short text for a designer's message: bounded in length and nesting (a value the rules built
+    may be nested thousands deep, which Python's repr cannot print), and cheap whatever its size."""
+    out: list[str] = []
+    size = 0
+    stack: list[Any] = [v]
+    while stack and size <= width:
+        x = stack.pop()
+        if x is _COMMA:
+            piece = ", "
+        elif x is _CLOSE:
+            piece = "]"
+        elif type(x) in (list, tuple):
+            piece = "["
+            stack.append(_CLOSE)
+            items = list(x[: width // 2 + 1])
+            for k, item in enumerate(reversed(items)):
+                stack.append(item)
+                if k < len(items) - 1:
+                    stack.append(_COMMA)
+        elif x is None:
+            piece = "none"
+        elif isinstance(x, bool):
+            piece = "true" if x else "false"
+        elif isinstance(x, str):
+            piece = repr(x[: width + 1])
+        elif isinstance(x, (int, float)):
+            piece = repr(x) if -BIG <= x <= BIG else ("a huge number" if x == x else "not a number")
+        else:
+            piece = type(x).__name__
+        out.append(piece)
+        size += len(piece)
+    text = "".join(out)
+    return text if size <= width and not stack else text[: width - 3] + "..."
 
 
 def f_range(a: int, b: int) -> list[int]:
+    if type(a) is not int or type(b) is not int:
+        raise RuleRuntimeError("range() needs two whole numbers", f"range({_short(a)}, {_short(b)})")
     if b - a > 100_000:
         raise RuleRuntimeError("range() of more than 100000 numbers")
     return list(range(a, b))
@@ -238,7 +322,8 @@ RUNTIME_HELPERS: dict[str, Any] = {
     "len": len, "sum": sum, "any": any, "all": all, "abs": abs, "sorted": sorted,
     "f_max": f_max, "f_min": f_min, "f_max_by": f_max_by, "f_min_by": f_min_by,
     "f_all_max_by": f_all_max_by, "f_all_min_by": f_all_min_by, "f_first": f_first, "f_last": f_last,
-    "f_mul": f_mul, "f_top": f_top, "f_bottom": f_bottom, "f_count": f_count, "f_sort_by": f_sort_by,
+    "f_mul": f_mul, "f_add": f_add, "f_sub": f_sub, "f_num": f_num, "BIG": BIG, "f_top": f_top,
+    "f_bottom": f_bottom, "f_count": f_count, "f_sort_by": f_sort_by,
     "f_group_by": f_group_by, "f_unique": f_unique, "f_index_of": f_index_of, "f_div": f_div,
     "f_floordiv": f_floordiv, "f_mod": f_mod, "f_at": f_at, "f_range": f_range, "f_floor": f_floor,
     "f_ceil": f_ceil, "f_flatten": f_flatten, "f_reverse": f_reverse, "RuleRuntimeError": RuleRuntimeError,

@@ -18,12 +18,13 @@ class Limits:
     expr_depth: int = 60  # nesting of brackets in one expression
     cards: int = 10_000  # cards in a pack
     actions: int = 1_000_000  # actions in one match
-    steps: int = 2_000_000  # list items the rules walk through in one step of the game
+    steps: int = 2_000_000  # units of rule work in one move (interpreter/budget.py)
+    held: int = 1_000_000  # list items the list variables of one state hold together
 
     FLAGS = {
         "file_bytes": "--max-file-bytes", "yaml_depth": "--max-yaml-depth", "yaml_nodes": "--max-yaml-nodes",
         "expr_chars": "--max-expr-chars", "expr_depth": "--max-expr-depth", "cards": "--max-cards",
-        "actions": "--max-actions", "steps": "--max-steps",
+        "actions": "--max-actions", "steps": "--max-steps", "held": "--max-held",
     }
 
     def flag(self, name: str) -> str:

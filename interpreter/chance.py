@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .budget import charge
+
 
 class NeedChance(Exception):
     """Raised inside a step when the next chance outcome has not been given yet.
@@ -43,6 +45,7 @@ def pick(s: Any, options: Any) -> Any:
 
 def shuffle(s: Any, zi: int) -> None:
     zone = s.z[zi]
+    charge(s.game.steps, len(zone))
     if s.rng is not None:
         # Sorting by independent uniform keys gives a uniform permutation, and
         # costs half of random.shuffle's per-card Python loop.

@@ -13,9 +13,10 @@ from typing import Any
 
 from dsl.compiler import END_DEAL
 from dsl.diagnostics import Span
-from dsl.library import RuleRuntimeError
+from dsl.library import BudgetExceeded, RuleRuntimeError
 from dsl.limits import LIMITS, raise_hint
 
+from .budget import charge
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError
 from .instance import GameInstance, _describe
@@ -154,7 +155,7 @@ class State:
                 ph = self.game.phases[self.phase]
                 raise RuleError(f"no legal action for {self.game.player_name(self.cur)} in phase '{ph.name}'",
                                 ph.spec.span, f"deal {self.deal_no}; the rules leave this player stuck; "
-                                f"{self.short_view()}", code="R002")
+                                f"{self.public_view()}", code="R002", view=self.designer_view())
             self.legal = legal
         return list(legal)  # a copy: callers may change theirs
 
@@ -210,11 +211,13 @@ class State:
             return
         legal = self.legal if self.legal is not None else self.legal_actions()
         if action not in legal:
+            # The message reaches whoever sent the action: it names that action and where the game is,
+            # never the legal ones (they would show the hand of the player to act).
             g = self.game
-            name = g.action_to_string(self.cur, action) if 0 <= action < g.num_distinct_actions else str(action)
-            raise IllegalAction(f"action {action} ({name}) is not legal for {g.player_name(self.cur)} in phase "
-                                f"'{g.phases[self.phase].name}'; legal: "
-                                f"{', '.join(str(a) for a in legal[:20])}{' ...' if len(legal) > 20 else ''}")
+            name = g.action_to_string(self.cur, action) if type(action) is int and \
+                0 <= action < g.num_distinct_actions else repr(action)
+            raise IllegalAction(f"action {action!r} ({name}) is not legal for {g.player_name(self.cur)} in phase "
+                                f"'{g.phases[self.phase].name}'")
         self.history = (self.history, action)
         self._run(action, None if self.rng is not None else [])
 
@@ -303,9 +306,13 @@ class State:
 
     def _transfer(self, r: int | None) -> None:
         g = self.game
+        steps = g.steps
         hops = 0
         while r is not None and not self.terminal:
             hops += 1
+            steps[0] -= 1  # a phase entry or a new deal is work: goto and deal loops use up the budget
+            if steps[0] < 0:
+                charge(steps, 0)
             if hops > MAX_TRANSFERS:
                 raise RuleError("phases jump to each other without any player acting (a goto loop)",
                                 g.phases[self.phase].spec.span)
@@ -378,23 +385,42 @@ class State:
         span = _span_of(self.game, e)
         g = self.game
         ctx = (f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal "
-               f"{self.deal_no}; {self.short_view()}")
-        code = "R004" if "in one step" in str(e) else "R001"
-        return RuleError(_describe(e), span, ctx, code=code)
+               f"{self.deal_no}; {self.public_view()}")
+        code = "R004" if isinstance(e, BudgetExceeded) else "R001"
+        message, detail = _describe(e)
+        return RuleError(message, span, ctx, code=code, detail=detail, view=self.designer_view())
 
-    def short_view(self) -> str:
-        """One line of the state for error messages: shared zones' top cards, zone sizes."""
+    def public_view(self) -> str:
+        """One line of the state for error messages any player may read: the top cards of zones that every
+        player sees, and how many cards the others hold (a count is in every observation)."""
+        g = self.game
+        parts = []
+        for zi, name in enumerate(g.zone_names):
+            owner = g.zone_owner[zi]
+            if owner is not None and owner != self.cur:
+                continue
+            cards = self.z[zi]
+            if g.zone_specs[zi].visible == "everyone" and cards:
+                more = f"{len(cards) - 4} more, " if len(cards) > 4 else ""
+                parts.append(f"{name}: {more}{', '.join(g.card_names[c] for c in cards[-4:])}")
+            else:
+                parts.append(f"{name}: {_cards(len(cards))}")
+        return "; ".join(parts)
+
+    def designer_view(self) -> str:
+        """Every zone's cards (the top eight), whoever may see them: for the designer's own tools only."""
         g = self.game
         parts = []
         for zi, name in enumerate(g.zone_names):
             cards = self.z[zi]
-            if g.zone_owner[zi] is None:
-                shown = ", ".join(g.card_names[c] for c in cards[-4:])
-                more = f"{len(cards) - 4} more, " if len(cards) > 4 else ""
-                parts.append(f"{name}: {more}{shown}" if cards else f"{name}: empty")
-            elif g.zone_owner[zi] == self.cur:
-                parts.append(f"{name}: {len(cards)} cards")
-        return "; ".join(parts)
+            if cards:
+                more = f"{len(cards) - 8} more, " if len(cards) > 8 else ""
+                parts.append(f"{name}: {more}{', '.join(g.card_names[c] for c in cards[-8:])}")
+        return "; ".join(parts) or "every zone is empty"
+
+
+def _cards(n: int) -> str:
+    return "empty" if n == 0 else f"{n} card{'s' if n != 1 else ''}"
 
 
 def _span_of(game: GameInstance, e: BaseException) -> Span | None:

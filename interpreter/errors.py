@@ -23,24 +23,46 @@ class RuleError(GameError):
     """A rule failed while the game ran (division by zero, empty max, stuck phase...).
 
     Codes: R001 a rule failed, R002 a player is left with no legal action,
-    R003 the match does not end, R004 a rule walked too many list items."""
+    R003 the match does not end, R004 a rule did more work than one move may.
 
-    def __init__(self, message: str, span: Span | None = None, context: str = "", code: str = "R001"):
+    What a rule error says may reach any player (`cardsmith play`, the Python API, a table on the
+    network), so `message` and `context` hold nothing a player may not see: what failed, where in the
+    rule file, the phase, whose turn, the deal, and the cards of zones every player sees. The values the
+    failing rule computed (`detail`) and every zone's cards (`view`) can give hidden cards away: they
+    are for the designer's own tools only (`cardsmith run`, `validate --deep`, scenario files), which
+    print them labelled as the designer's view.
+    """
+
+    def __init__(self, message: str, span: Span | None = None, context: str = "", code: str = "R001",
+                 detail: str | None = None, view: str | None = None):
         self.span = span
         self.context = context
         self.code = code
+        self.detail = detail
+        self.view = view
         where = f"{span}: " if span else ""
         extra = f"\n    {context}" if context else ""
         super().__init__(f"{where}rule error: {message}{extra}")
         self.message = message
 
-    def render(self) -> str:
-        """file:line:col, the source line and a caret, then what the game was doing."""
+    def designer_lines(self) -> list[str]:
+        """The designer's view: the values involved and every zone's cards (never for players)."""
+        out = []
+        if self.detail:
+            out.append(f"designer's view: {self.detail}")
+        if self.view:
+            out.append(f"designer's view of the cards: {self.view}")
+        return out
+
+    def render(self, designer: bool = False) -> str:
+        """file:line:col, the source line and a caret, then what the game was doing (and, for the designer's
+        own tools, the designer's view)."""
+        extra = "".join(f"\n    {line}" for line in self.designer_lines()) if designer else ""
         if self.span is None:
-            return str(self)
+            return str(self) + extra
         try:
             source = Path(self.span.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UnicodeDecodeError, ValueError):
             source = None
         d = Diagnostic(self.code, self.span, self.message, self.context or None)
-        return render(d, source).replace(": error: ", ": rule error: ", 1).replace("    hint: ", "    ", 1)
+        return render(d, source).replace(": error: ", ": rule error: ", 1).replace("    hint: ", "    ", 1) + extra

@@ -18,11 +18,12 @@ from dsl import ast as A
 from dsl import types as T
 from dsl.compiler import MEMO_LIMIT, CompiledGame, ParamInfo
 from dsl.diagnostics import RuleFileError, Span
-from dsl.library import RUNTIME_HELPERS, RuleRuntimeError
+from dsl.library import RUNTIME_HELPERS, BudgetExceeded, RuleRuntimeError, _short
 from dsl.limits import LIMITS, raise_hint
 from dsl.pipeline import compile_file
 from dsl.schema import PhaseSpec
 
+from . import budget
 from .errors import BadOption, RuleError
 from .runtime import HELPERS
 
@@ -70,7 +71,14 @@ def _is_pass(fn: Any) -> bool:
 
 
 class GameInstance:
-    def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None):
+    """A compiled rule file at a player count with table options.
+
+    `budget` is the step counter (a one-item list) the rules charge; setting the game up (option defaults,
+    the pack, card properties, parameter ranges) is charged to it too. Pass one shared counter to bound the
+    setup work of many instances together (`cardsmith validate` builds one per player count)."""
+
+    def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None,
+                 budget: list[int] | None = None):
         spec = compiled.spec
         self.compiled = compiled
         self.spec = spec
@@ -88,9 +96,8 @@ class GameInstance:
         ns["N"] = num_players
         ns["MEMO_LIMIT"] = MEMO_LIMIT
         ns["MISS"] = object()
-        self.steps = [LIMITS.steps]
-        ns["_it"] = _budget(self.steps)
-        ns["_tick"] = _ticker(self.steps)
+        self.steps = budget if budget is not None else [LIMITS.steps]
+        ns.update(_budget_helpers(self.steps))
         ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
@@ -135,8 +142,10 @@ class GameInstance:
                     self.ns[f"O_{k}"] = val
                 try:
                     v = self.ns[f"optdef_{o.name}"]()
-                except Exception as e:  # a rule error while computing a default
-                    raise RuleError(f"default of option '{o.name}' failed: {_describe(e)}", o.span) from None
+                except (Exception, MemoryError) as e:  # a rule error while computing a default
+                    message, detail = _describe(e)
+                    raise RuleError(f"default of option '{o.name}' failed: {message}", o.span,
+                                    code=_code(e), detail=detail) from None
                 try:
                     v = parse_option_value(o, v)
                 except BadOption as e:
@@ -165,6 +174,7 @@ class GameInstance:
                 counts.append(e.copies)
                 if len(universe) > 10 * LIMITS.cards:
                     break
+            self._charge(len(kinds), e.span)
         if len(universe) > 10 * LIMITS.cards:
             raise RuleError(f"the pack entries describe {len(universe):,} kinds of card", spec.root_span,
                             raise_hint("cards"))
@@ -209,8 +219,10 @@ class GameInstance:
             named.append(n if seen[n] == 1 else f"{n} #{seen[n]}")
         names = tuple(named)
         ns["C_NAME"] = names
+        ns["NC"] = len(names)
         self.card_names = names
         for p in spec.properties:
+            self._charge(len(kinds), p.span)  # a property is worked out for every kind of card
             vals = []
             for s, r in kinds:
                 if p.by == "rank":
@@ -228,7 +240,14 @@ class GameInstance:
         try:
             return fn(*args)
         except (Exception, MemoryError) as e:
-            raise RuleError(_describe(e), span) from None
+            message, detail = _describe(e)
+            raise RuleError(message, span, code=_code(e), detail=detail) from None
+
+    def _charge(self, n: int, span: Span) -> None:
+        try:
+            budget.charge(self.steps, n)
+        except RuleRuntimeError as e:
+            raise RuleError(str(e), span, code="R004") from None
 
     # ------------------------------------------------------------ zones and variables
     def _layout(self) -> None:
@@ -245,10 +264,14 @@ class GameInstance:
                 self.zone_specs.append(z)
         self.var_names: list[str] = []
         self.var_specs = []
+        # Slots of list variables: all of them together may hold at most LIMITS.held items.
+        self.list_slots: list[int] = []
         for v in self.spec.variables:
             ns[f"V_{v.name}"] = len(self.var_names)
             count = n if v.per_player else 1
             for p in range(count):
+                if T.is_list(v.ty):
+                    self.list_slots.append(len(self.var_names))
                 self.var_names.append(f"{v.name}[{p}]" if v.per_player else v.name)
                 self.var_specs.append((v, p if v.per_player else None))
 
@@ -294,7 +317,10 @@ class GameInstance:
                     radix.append(len(p.values or []) or 1)
                 else:
                     assert p.bounds is not None
-                    lo, hi = ns[p.bounds[0]](), ns[p.bounds[1]]()
+                    lo, hi = self._call(ns[p.bounds[0]], p.span), self._call(ns[p.bounds[1]], p.span)
+                    if type(lo) is not int or type(hi) is not int:
+                        raise RuleError(f"parameter '{p.name}' of '{a.name}' must range over whole numbers",
+                                        p.span, detail=f"range({_short(lo)}, {_short(hi)})")
                     if hi - lo > 10_000:
                         raise RuleError(f"parameter '{p.name}' of '{a.name}' has more than 10000 values", p.span)
                     radix.append(max(1, hi - lo))
@@ -381,24 +407,8 @@ class GameInstance:
         return State.initial(self, seed)
 
 
-def _budget(steps: list[int]) -> Any:
-    """The step counter the compiled comprehensions charge (reset by the engine each step)."""
-    def _it(xs: Any) -> Any:
-        steps[0] -= len(xs)
-        if steps[0] < 0:
-            raise RuleRuntimeError(f"the rules walked through more than {LIMITS.steps:,} list items in one step "
-                                   f"({raise_hint('steps')})")
-        return xs
-    return _it
-
-
-def _ticker(steps: list[int]) -> Any:
-    def _tick() -> None:
-        steps[0] -= 1
-        if steps[0] < 0:
-            raise RuleRuntimeError(f"the rules took more than {LIMITS.steps:,} steps in one step of the game "
-                                   f"({raise_hint('steps')})")
-    return _tick
+def _budget_helpers(steps: list[int]) -> dict[str, Any]:
+    return budget.helpers(steps)
 
 
 def parse_option_value(o: Any, raw: Any) -> Any:
@@ -429,22 +439,27 @@ def parse_option_value(o: Any, raw: Any) -> Any:
     return text
 
 
-def _describe(e: BaseException) -> str:
+def _describe(e: BaseException) -> tuple[str, str | None]:
+    """What failed, in words any player may read, and the values involved, for the designer only."""
     if isinstance(e, RuleRuntimeError):
-        return str(e)
+        return str(e), e.detail
     if isinstance(e, ZeroDivisionError):
-        return "division by zero"
+        return "division by zero", None
     if isinstance(e, IndexError):
-        return "a list position that does not exist"
+        return "a list position that does not exist", None
     if isinstance(e, KeyError):
-        return f"no table entry {e.args[0]!r}"
+        return "no table entry for this key", f"key {_short(e.args[0] if e.args else None)}"
     if isinstance(e, TypeError):
-        return f"a value of the wrong kind ({e})"
+        return "a value of the wrong kind", str(e)
     if isinstance(e, RecursionError):
-        return "rules nested too deeply"
+        return "rules nested too deeply", None
     if isinstance(e, MemoryError):
-        return "the rules ran out of memory"
-    return f"{type(e).__name__}: {e}"
+        return "the rules ran out of memory", None
+    return f"a rule failed ({type(e).__name__})", str(e)
+
+
+def _code(e: BaseException) -> str:
+    return "R004" if isinstance(e, BudgetExceeded) else "R001"
 
 
 def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> GameInstance:

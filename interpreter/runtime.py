@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.library import RuleRuntimeError, _short
+from dsl.library import BIG, RuleRuntimeError, _short
+from dsl.limits import LIMITS, raise_hint
 
+from .budget import charge
 from .chance import pick as _pick
 from .chance import shuffle as _shuffle
+
+# A list kept in a variable longer than this triggers the check of all list variables together.
+_HELD_CHECK = 1_000
 
 
 def _move1(s: Any, c: int, dest: int, bottom: bool) -> None:
@@ -32,6 +37,7 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
         return
     if not cards:
         return
+    charge(s.game.steps, len(cards))
     z, loc, by, actor = s.z, s.loc, s.by, s.actor
     src = loc[cards[0]]
     if cards is z[src] and src != dest:
@@ -85,6 +91,8 @@ def _take_top(s: Any, src: int) -> int:
 
 
 def _deal(s: Any, n: int, src: int, dest: int) -> None:
+    if n > 0:
+        charge(s.game.steps, min(n, len(s.z[src]) + 1))
     z, loc, by, actor = s.z, s.loc, s.by, s.actor
     for _ in range(n):
         c = _take_top(s, src)
@@ -111,6 +119,7 @@ def _deal_each(s: Any, n: int, src: int, base: int) -> None:
     if total > len(pile):
         raise RuleRuntimeError(f"cannot deal {n} cards to each of {k} players from zone "
                                f"'{s.game.zone_names[src]}': it holds {len(pile)}")
+    charge(s.game.steps, total)
     # The cards in the order they come off the top, then every k-th to one player.
     popped = pile[len(pile) - total:][::-1]
     del pile[len(pile) - total:]
@@ -168,16 +177,32 @@ def _fmt(s: Any, value: Any, kind: str) -> str:
         return ", ".join(g.player_name(p) for p in value) or "nobody"
     if kind == "list:card":
         return ", ".join(g.card_names[c] for c in value) or "no cards"
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and -BIG <= value <= BIG:
         return str(int(value))
+    if type(value) is list and (len(value) > 200 or any(type(x) is list for x in value)):
+        return _short(value, 200)  # a value the rules built may be huge or nested without end
     return str(value)
 
 
 def _shown(s: Any, value: Any, kind: str) -> Any:
-    """A value for a report: players and cards by name, numbers and text as they are."""
-    if kind == "plain" or value is None:
-        return value
-    return _fmt(s, value, kind)
+    """A value for a report: players and cards by name, numbers and text as they are. A report is printed and
+    written as JSON, so a value of unknown type must be plain: a number, text, true/false, or a list of them."""
+    if kind != "plain":
+        return None if value is None else _fmt(s, value, kind)
+    if value is None or type(value) in (int, float, str, bool):
+        return _plain(value)
+    if type(value) is list and len(value) <= 1000 and all(x is None or type(x) in (int, float, str, bool)
+                                                          for x in value):
+        return [_plain(x) for x in value]
+    raise RuleRuntimeError("a report must give a number, text, true/false or a short list of them",
+                           f"got {_short(value)}")
+
+
+def _plain(v: Any) -> Any:
+    """A number fit for JSON (not infinite, not 'not a number')."""
+    if type(v) is float and not -BIG <= v <= BIG:
+        raise RuleRuntimeError("a report gave a number out of range", f"got {_short(v)}")
+    return v
 
 
 def _log(s: Any, text: str, *values: tuple[Any, str]) -> None:
@@ -185,21 +210,110 @@ def _log(s: Any, text: str, *values: tuple[Any, str]) -> None:
     out = parts[0]
     for (v, kind), rest in zip(values, parts[1:]):
         out += _fmt(s, v, kind) + rest
+    charge(s.game.steps, len(out))  # a log line is kept: its length is work
     s.log.append(("announce", out))
 
 
 def _want_player(s: Any, v: Any, what: str) -> int:
     """A rule's value that must name a seat (the first player of a phase, the next dealer)."""
     if type(v) is not int or not 0 <= v < s.game.n:
-        raise RuleRuntimeError(f"{what} must give a player (0 to {s.game.n - 1}), not {_kind(v)}")
+        raise RuleRuntimeError(f"{what} must give a player (0 to {s.game.n - 1})", f"got {_kind(v)}")
     return v
 
 
 def _want_players(s: Any, v: Any, what: str) -> Any:
     """A rule's value that must be a list of seats (who sees a zone, the winners)."""
     if type(v) is not list or not all(type(p) is int and 0 <= p < s.game.n for p in v):
-        raise RuleRuntimeError(f"{what} must give a list of players (0 to {s.game.n - 1}), not {_kind(v)}")
+        raise RuleRuntimeError(f"{what} must give a list of players (0 to {s.game.n - 1})", f"got {_kind(v)}")
     return v
+
+
+# ---------------------------------------------------------------- values the checker could not type
+# A value reaches these when its type was not known when the rules were checked (a function's parameter
+# called with different kinds of value). They keep the state well formed: an index stays inside its
+# table (Python would read hand[-1] as the last zone of all), a variable holds what its type says.
+
+
+def _seat(v: Any, n: int) -> int:
+    if type(v) is int and 0 <= v < n:
+        return v
+    raise RuleRuntimeError(f"a player must be a seat from 0 to {n - 1}", f"got {_kind(v)}")
+
+
+def _card(v: Any, nc: int) -> int:
+    if type(v) is int and 0 <= v < nc:
+        return v
+    raise RuleRuntimeError("this is not a card of the pack", f"got {_kind(v)}")
+
+
+def _all_of(xs: list[Any], types: set[type], lo: Any, hi: Any) -> bool:
+    """Every item has one of `types` and lies in lo..hi (C-speed checks: this runs on every list kept)."""
+    return not xs or (set(map(type, xs)) <= types and lo <= min(xs) and max(xs) <= hi)
+
+
+_ITEM: dict[str, tuple[set[type], str]] = {
+    "card": ({int}, "cards of the pack"), "player": ({int}, "players"), "num": ({int, float}, "numbers")}
+
+
+def _cards(s: Any, v: Any) -> Any:
+    """What `move` was given, when its type was not known: a card, or a list of cards of the pack."""
+    if type(v) is int:
+        return _card(v, s.game.num_cards)
+    if type(v) is not list or not _all_of(v, {int}, 0, s.game.num_cards - 1):
+        raise RuleRuntimeError("'move' needs a card or a list of cards of the pack", f"got {_kind(v)}")
+    return v
+
+
+def _keep(s: Any, v: Any, ty: str) -> Any:
+    """A value of unknown type about to be kept in a variable of type `ty`."""
+    if v is None:
+        return v
+    g = s.game
+    if ty == "card":
+        return _card(v, g.num_cards)
+    if ty == "player":
+        return _seat(v, g.n)
+    ok = (type(v) in (int, float) and -BIG <= v <= BIG) if ty in ("int", "num") else \
+        type(v) is bool if ty == "bool" else type(v) is str
+    if not ok:
+        raise RuleRuntimeError(f"a variable of type {ty} cannot hold this value", f"got {_kind(v)}")
+    return v
+
+
+def _keep_list(s: Any, v: Any, kind: str | None, slot: int) -> list[Any]:
+    """A list about to be kept in variable slot `slot`: a copy (lists are shared between clones), charged for
+    its items; its items checked unless their type is known (`kind` None); and all list variables together
+    within LIMITS.held, so no rule can grow the state without end."""
+    if type(v) is not list:
+        raise RuleRuntimeError("a list variable can hold only a list", f"got {_kind(v)}")
+    g = s.game
+    new = list(v)
+    charge(g.steps, len(new))
+    if kind is not None and new:
+        types, what = _ITEM[kind]
+        hi = g.num_cards - 1 if kind == "card" else g.n - 1 if kind == "player" else BIG
+        lo = -BIG if kind == "num" else 0
+        if not _all_of(new, types, lo, hi) or (kind == "num" and any(x != x for x in new)):
+            raise RuleRuntimeError(f"this list variable holds {what} only", f"got {_kind(new)}")
+    if len(new) > _HELD_CHECK:
+        held = len(new) + sum(len(s.v[i]) for i in g.list_slots if i != slot and type(s.v[i]) is list)
+        if held > LIMITS.held:
+            raise RuleRuntimeError(f"the list variables would hold more than {LIMITS.held:,} items "
+                                   f"({raise_hint('held')})")
+    return new
+
+
+def _without(s: Any, xs: Any, gone: Any) -> list[Any]:
+    """xs -= gone: charged for both lists, and linear when the items can be hashed."""
+    if type(xs) is not list or type(gone) is not list:
+        raise RuleRuntimeError("'-=' on a list needs a list", f"got {_kind(gone)}")
+    charge(s.game.steps, len(xs) + len(gone))
+    try:
+        drop = set(gone)
+    except TypeError:  # lists of lists
+        charge(s.game.steps, len(xs) * len(gone))
+        return [x for x in xs if x not in gone]
+    return [x for x in xs if x not in drop]
 
 
 def _kind(v: Any) -> str:
@@ -209,5 +323,6 @@ def _kind(v: Any) -> str:
 HELPERS = {
     "_pick": _pick, "_move1": _move1, "_move": _move, "_deal": _deal, "_deal_each": _deal_each, "_shuffle": _shuffle,
     "_next_active": _next_active, "_active": _active, "_eliminate": _eliminate, "_log": _log,
-    "_want_player": _want_player, "_want_players": _want_players,
+    "_want_player": _want_player, "_want_players": _want_players, "_seat": _seat, "_card": _card,
+    "_cards": _cards, "_keep": _keep, "_keep_list": _keep_list, "_without": _without,
 }

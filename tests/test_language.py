@@ -184,18 +184,22 @@ def test_python_tags_are_refused() -> None:
     assert any(d.code == "E001" and d.span.line == 2 for d in loaded.diagnostics)
 
 
-@pytest.mark.parametrize("old,new,message", [
+@pytest.mark.parametrize("old,new,message,detail", [
     ("    actions: [play]\n", "    first: 7\n    actions: [play]\n",
-     "'first' of phase 'main' must give a player (0 to 1), not 7"),
-    ("  winners: players", "  winners: none", "'winners' must give a list of players (0 to 1), not none"),
-    ("  winners: players", "  winners: \"[0, 9]\"", "'winners' must give a list of players (0 to 1), not [0, 9]"),
+     "'first' of phase 'main' must give a player (0 to 1)", "got 7"),
+    ("  winners: players", "  winners: none", "'winners' must give a list of players (0 to 1)", "got none"),
+    ("  winners: players", "  winners: \"[0, 9]\"", "'winners' must give a list of players (0 to 1)",
+     "got [0, 9]"),
     ("  over_when: deal_number >= 2", "  over_when: deal_number >= 2\n  next_dealer: none",
-     "'next_dealer' must give a player (0 to 1), not none"),
-    ("  pile: {}", "  pile: {visible: \"(none)\"}", "'visible' of zone 'pile' must give a list of players"),
+     "'next_dealer' must give a player (0 to 1)", "got none"),
+    ("  pile: {}", "  pile: {visible: \"(none)\"}", "'visible' of zone 'pile' must give a list of players",
+     "got none"),
 ])
-def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str, new: str, message: str) -> None:
+def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str, new: str, message: str,
+                                                                        detail: str) -> None:
     """`none` and numbers pass the checker as players (it cannot know their values); the engine refuses them
-    as a rule error at the line that wrote them, not as a Python error elsewhere."""
+    as a rule error at the line that wrote them, not as a Python error elsewhere. The value itself is the
+    designer's detail, not part of the message a player may see."""
     assert old in MINI
     src = MINI.replace(old, new)
     loaded = compile_text(src, "mini.yaml")
@@ -213,3 +217,5 @@ def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str
     line = src.splitlines().index(at) + 1
     assert text.startswith(f"mini.yaml:{line}:"), text
     assert message in text
+    assert detail not in text
+    assert info.value.detail == detail

@@ -1,0 +1,55 @@
+"""Static sizes of rule code, and the type facts the compiler's runtime checks rely on.
+
+The step budget (interpreter/budget.py) charges a loop its items times the size of the code it runs per
+item, and a function call the size of its body, so that the budget bounds the work of a move whatever the
+rules do. A size is the number of AST nodes; it is computed once per node (iteratively: code may nest
+deeply) and cached.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ast as A
+from . import types as T
+
+_SKIP = ("ty", "ref", "span")  # a node's type, what a name refers to (a function and its body), its place
+_sizes: dict[int, tuple[Any, int]] = {}
+
+
+def size(obj: Any) -> int:
+    """AST nodes in a node, a list of statements, or a tuple of them (at least 1)."""
+    key = id(obj)
+    hit = _sizes.get(key)
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    n = 0
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Node):
+            n += 1
+            for name, v in vars(x).items():
+                if name not in _SKIP:
+                    stack.append(v)
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    n = max(1, n)
+    if isinstance(obj, A.Node):
+        if len(_sizes) > 500_000:
+            _sizes.clear()
+        _sizes[key] = (obj, n)  # the node is kept alive with its entry, so its id is not reused
+    return n
+
+
+# Element types whose values are plain (not lists): comparing or hashing one costs one step.
+FLAT = {T.INT, T.NUM, T.BOOL, T.STR, T.CARD, T.PLAYER, T.SUIT, T.RANK, T.NONE}
+
+
+def flat_list(t: Any) -> bool:
+    """True if a value of type t is a list of plain values, so walking it costs its length."""
+    return T.is_list(t) and T.elem(t) in FLAT
+
+
+def numeric(t: Any) -> bool:
+    return t in (T.INT, T.NUM, T.PLAYER)

@@ -1,0 +1,104 @@
+"""The step budget: how much work one move of the rules may do.
+
+A rule file may come from a stranger, so every evaluation is bounded. The compiled rules charge a counter
+(`steps[0]`, reset to `LIMITS.steps` before each move, each legal-action query and each observation):
+
+* a loop (a `for` step, a comprehension, a library function given a `x => ...` function, the values of
+  an action's parameter) charges its items times the size of the code it runs for each item;
+* a call of a `define:` function charges the size of its body;
+* a library function or operator that reads, builds or copies a list charges its items (`_it` for a list
+  of plain values, `_itd` for a list that may hold lists, which charges every nested item);
+* moving, dealing and shuffling cards charges the cards moved.
+
+So the work of one move is at most a fixed multiple of `LIMITS.steps`, whatever the rules do. When the
+counter runs out, `BudgetExceeded` stops the move and the engine reports a located rule error (R004).
+The memo tables of pure functions are bounded the same way, by the items they hold (`_remember`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.library import BudgetExceeded
+from dsl.limits import LIMITS, raise_hint
+
+# Memoized results kept by one game instance, counted in items (a key's list items plus the result's): past
+# this the memo tables are emptied, so memory stays bounded however many distinct hands the rules meet.
+MEMO_ITEMS = 2_000_000
+# A call whose key and result hold more items than this is computed but not remembered.
+MEMO_ITEM_MAX = 2_000
+
+
+def over() -> BudgetExceeded:
+    return BudgetExceeded(f"the rules did more than {LIMITS.steps:,} units of work in one move "
+                          f"({raise_hint('steps')})")
+
+
+def deep_count(x: Any) -> int:
+    """Items in a value, counting the items of nested lists too (iteratively: nesting may be deep)."""
+    if type(x) is not list:
+        return len(x) if type(x) is str else 0
+    n = 0
+    stack = [x]
+    while stack:
+        xs = stack.pop()
+        n += len(xs)
+        for y in xs:
+            if type(y) is list:
+                stack.append(y)
+    return n
+
+
+def charge(steps: list[int], n: int) -> None:
+    steps[0] -= n
+    if steps[0] < 0:
+        raise over()
+
+
+def helpers(steps: list[int]) -> dict[str, Any]:
+    """The charging functions the compiled code of one game instance calls, bound to its counter."""
+
+    def _it(xs: Any, w: int = 1) -> Any:
+        steps[0] -= len(xs) * w
+        if steps[0] < 0:
+            raise over()
+        return xs
+
+    def _itd(x: Any, w: int = 1) -> Any:
+        steps[0] -= (deep_count(x) or 1) * w
+        if steps[0] < 0:
+            raise over()
+        return x
+
+    def _tick(w: int = 1) -> None:
+        steps[0] -= w
+        if steps[0] < 0:
+            raise over()
+
+    memos: list[dict[Any, Any]] = []
+    held = [0]
+
+    def _remember(memo: dict[Any, Any], key: tuple[Any, ...], value: Any) -> None:
+        # Runs on every memo miss: plain loops, no calls for the usual small keys and values.
+        size = 1
+        for k in key:
+            if type(k) is tuple:
+                size += len(k)
+        if type(value) is list:
+            size += deep_count(value)
+        if size > MEMO_ITEM_MAX:
+            return
+        held[0] += size
+        if held[0] > MEMO_ITEMS:
+            for m in memos:
+                m.clear()
+            held[0] = size
+        memo[key] = value
+
+    def _over() -> None:
+        raise over()
+
+    # `_S` is the counter itself: compiled statements charge it inline (`_S[0] -= n`), which costs less
+    # than a call on the paths every move takes.
+    return {"_it": _it, "_itd": _itd, "_tick": _tick, "_remember": _remember, "MEMOS": memos, "_S": steps,
+            "_over": _over}
