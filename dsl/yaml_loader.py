@@ -172,10 +172,59 @@ class _Converter:
         return starts
 
 
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, stopped as soon as the document passes the node or depth limits: a megabyte of
+    tiny values (`[a,a,a,...]`) costs PyYAML seconds per hundred thousand, and deep nesting recursion."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.nodes = 0
+        self.depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.nodes += 1
+        self.depth += 1
+        try:
+            if self.nodes > LIMITS.yaml_nodes or self.depth > LIMITS.yaml_depth + 1:
+                raise _Stop(self.peek_event().start_mark, self.nodes > LIMITS.yaml_nodes)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+class _Stop(Exception):
+    def __init__(self, mark: Any, too_many: bool):
+        self.mark = mark
+        self.too_many = too_many
+
+
+def _compose(file: str, source: str, diags: list[Diagnostic]) -> Any:
+    loader = _BoundedLoader(source)
+    try:
+        return loader.get_single_node()
+    except _Stop as stop:
+        span = Span(file, stop.mark.line + 1, stop.mark.column + 1)
+        if stop.too_many:
+            diags.append(Diagnostic("E005", span, f"the file has more than {LIMITS.yaml_nodes:,} YAML values once "
+                                    "its aliases are expanded", "aliases that expand into huge trees are refused; "
+                                    + raise_hint("yaml_nodes")))
+        else:
+            diags.append(Diagnostic("E006", span, f"YAML nesting deeper than {LIMITS.yaml_depth} levels",
+                                    raise_hint("yaml_depth")))
+        return _STOPPED
+    finally:
+        loader.dispose()
+
+
+_STOPPED = object()
+
+
 def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     """Parse YAML text into Y-nodes; problems go to `diags`."""
     try:
-        root = yaml.compose(source, Loader=yaml.SafeLoader)
+        root = _compose(file, source, diags)
+        if root is _STOPPED:
+            return None
     except RecursionError:
         diags.append(Diagnostic("E006", _deepest(file, source), f"YAML nesting deeper than {LIMITS.yaml_depth} "
                                 "levels", raise_hint("yaml_depth")))

@@ -168,16 +168,15 @@ class GameInstance:
             if e.card is not None:
                 kinds = [(None, e.card)]
             else:
-                kinds = [(s, r) for s in (e.suits or spec.suits) for r in (e.ranks or spec.ranks)]
-            for k in kinds:
-                universe.append(k)
-                counts.append(e.copies)
-                if len(universe) > 10 * LIMITS.cards:
-                    break
+                suits, ranks = e.suits or spec.suits, e.ranks or spec.ranks
+                if len(universe) + len(suits) * len(ranks) > 10 * LIMITS.cards:
+                    # Counted before the kinds are made: 100,000 suits times 100,000 ranks is no pack.
+                    raise RuleError(f"the pack entries describe more than {10 * LIMITS.cards:,} kinds of card",
+                                    e.span, raise_hint("cards"))
+                kinds = [(s, r) for s in suits for r in ranks]
             self._charge(len(kinds), e.span)
-        if len(universe) > 10 * LIMITS.cards:
-            raise RuleError(f"the pack entries describe {len(universe):,} kinds of card", spec.root_span,
-                            raise_hint("cards"))
+            universe.extend(kinds)
+            counts.extend([e.copies] * len(kinds))
         # Card tables over the candidate cards, so `where` can read properties.
         self._tables(universe)
         keep: list[tuple[Any, str]] = []
