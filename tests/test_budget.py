@@ -1,0 +1,200 @@
+"""The step budget bounds the work of one move, whatever the rules do (interpreter/budget.py).
+
+Each case is a small game whose `after:` step does some kind of work on a list of 1,000 numbers, 200 times
+over. With the budget lowered to 50,000 units the move must stop with a located R004 at that step; with one
+round instead of 200 the same step runs. So every way to walk, build or copy a list, call a function or
+enumerate an action is charged, and charged for its size, not once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from dsl.limits import LIMITS
+from dsl.pipeline import compile_text
+from interpreter.engine import State
+from interpreter.errors import RuleError
+from interpreter.instance import GameInstance
+
+GAME = """\
+game: Budget
+players: 2
+deck:
+  suits: [a, b]
+  ranks: ['1', '2', '3']
+zones:
+  stock: {}
+  hand: {per_player: true}
+variables:
+  xs: {type: numbers}
+  ys: {type: numbers}
+  n: {type: number}
+define:
+  DEFINE
+actions:
+  go: {}
+phases:
+  main:
+    actions: [go]
+    after:
+      - xs = range(0, 1000)
+      - for: i in range(0, ROUNDS)
+        do: [STEP]
+      - end deal
+match:
+  deal:
+    - move pack to stock
+    - goto main
+  over_when: deal_number >= 2
+  winners: players
+"""
+
+
+@pytest.fixture(autouse=True)
+def small_budget() -> Iterator[None]:
+    old = LIMITS.steps
+    LIMITS.steps = 50_000
+    yield
+    LIMITS.steps = old
+
+
+def source(step: str, rounds: int, define: str) -> str:
+    return GAME.replace("STEP", step).replace("ROUNDS", str(rounds)).replace("DEFINE", define)
+
+
+def play(step: str, rounds: int, define: str = "unused(x): x") -> State:
+    text = source(step, rounds, define)
+    loaded = compile_text(text, "budget.yaml")
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    s = State.initial(GameInstance(loaded.game, 2), 1)
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    return s
+
+
+CASES = [
+    '"n = sum(xs)"', '"n = max(xs)"', '"n = min(xs)"', '"ys = sort(xs)"', '"ys = reverse(xs)"',
+    '"ys = unique(xs)"', '"n = index_of(xs, 999)"', '"ys = top(xs, 1000)"', '"ys = bottom(xs, 1000)"',
+    '"n = len(flatten([xs]))"', '"n = count(xs, x => x > 5)"', '"n = max_by(xs, x => x)"',
+    '"ys = sort_by(xs, x => x)"', '"n = len(group_by(xs, x => x))"', '"n = if any([x > 2000 for x in xs]) then 1 else 0"',
+    '"n = if 999 in xs then 1 else 0"', '"n = if xs == ys then 1 else 0"', '"n = len(range(0, 1000))"',
+    '"n = len(xs + xs)"', '"ys = xs"', '"let zs = xs"', '"n = len([x for x in xs])"',
+    '{for: "x in xs", do: ["n = x"]}', '"n = f(xs)"', '"n = g(xs)"',
+]
+DEFINE = "\n  ".join(["f(zs): sum([z * 2 for z in zs])", "\"g(zs)\": \"len(zs) + h(zs)\"", "h(zs): max(zs)"])
+
+
+@pytest.mark.parametrize("step", CASES)
+def test_every_walk_is_charged(step: str) -> None:
+    play(step, 1, DEFINE)  # one round fits in the budget
+    with pytest.raises(RuleError) as info:
+        play(step, 200, DEFINE)
+    e = info.value
+    assert e.code == "R004", str(e)
+    assert e.span is not None, str(e)
+    # Located at the step, or inside the function it calls.
+    line = source(step, 200, DEFINE).splitlines()[e.span.line - 1]
+    assert "do: [" in line or line.startswith("  ") and "(zs)" in line, (line, str(e))
+
+
+def test_appending_in_a_loop_is_charged_for_each_copy() -> None:
+    """`ys += [i]` copies the list (states share lists between clones): n appends cost n*n/2."""
+    play('"ys += [i]"', 100)
+    with pytest.raises(RuleError) as info:
+        play('"ys += [i]"', 1000)  # 500,000 items copied in all
+    assert info.value.code == "R004"
+
+
+def test_calls_are_charged_for_the_size_of_their_body() -> None:
+    big = "sum([" + ", ".join(["z"] * 200) + ", n])"  # reads the state: not memoized
+    play('"n = k(1)"', 10, f"k(z): {big}")
+    with pytest.raises(RuleError) as info:
+        play('"n = k(1)"', 400, f"k(z): {big}")  # 400 calls of 400 nodes
+    assert info.value.code == "R004"
+
+
+def test_numbers_stay_within_ten_to_the_eighteen() -> None:
+    play('"n = n + 1"', 100)
+    with pytest.raises(RuleError) as info:
+        play('"n = n + n + 1"', 100)
+    assert "left the range" in info.value.message
+    with pytest.raises(RuleError):
+        play('"n = d(d(d(d(d(d(n + 1))))))"', 20, "d(z): z + z + z + z + z + z + z + z + z + z")
+
+
+PARAMS = """\
+game: Params
+players: 2
+deck:
+  suits: [a]
+  ranks: ['1', '2']
+zones:
+  stock: {}
+actions:
+  bid:
+    params: {a: "range(0, SIZE)", b: "range(0, SIZE)", c: "range(0, SIZE)"}
+    when: a + b + c == 0
+phases:
+  main:
+    actions: [bid]
+    after: [end deal]
+match:
+  deal: [goto main]
+  over_when: true
+  winners: players
+"""
+
+
+def test_enumerating_action_parameters_is_charged() -> None:
+    def legal(size: int) -> list[int]:
+        loaded = compile_text(PARAMS.replace("SIZE", str(size)), "params.yaml")
+        assert loaded.ok and loaded.game is not None, loaded.diagnostics
+        return State.initial(GameInstance(loaded.game, 2), 1).legal_actions()
+
+    assert legal(10) == [0]  # 1,000 combinations
+    with pytest.raises(RuleError) as info:
+        legal(1000)  # 10**9 combinations: stopped after 50,000 units, not after hours
+    assert info.value.code == "R004"
+
+
+def test_memo_tables_hold_a_bounded_number_of_items(monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter import budget
+    monkeypatch.setattr(budget, "MEMO_ITEMS", 5_000)
+    LIMITS.steps = 10_000_000
+    s = play('"n = f([i, i + 1, i + 2] + xs)"', 200, "f(zs): sum([z * 2 for z in zs])")
+    memos: Any = s.game.ns["MEMOS"]
+    held = sum(sum(len(k) for key in m for k in key if isinstance(k, tuple)) for m in memos)
+    assert held <= 5_000
+
+
+def test_list_variables_hold_a_bounded_number_of_items() -> None:
+    old = LIMITS.held
+    LIMITS.held = 5_000
+    try:
+        play('"ys = xs + xs"', 1)
+        with pytest.raises(RuleError) as info:
+            play('"ys = xs + xs + xs + xs + xs + xs"', 1)
+        assert "--max-held" in str(info.value.context) or "--max-held" in info.value.message
+    finally:
+        LIMITS.held = old
+
+
+def test_setting_up_the_pack_is_charged() -> None:
+    ranks = ", ".join(f"r{i}" for i in range(2000))
+    text = PARAMS.replace("SIZE", "2").replace("ranks: ['1', '2']", f"ranks: [{ranks}]\n  properties:\n"
+                                                                 "    heavy: \"len([x for x in range(0, 100)])\"")
+    loaded = compile_text(text, "setup.yaml")
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    with pytest.raises(RuleError) as info:
+        GameInstance(loaded.game, 2)  # 2,000 kinds of card, 100 units each
+    assert info.value.code == "R004"
+    shared = [LIMITS.steps]
+    LIMITS.steps = 10_000_000
+    GameInstance(loaded.game, 2)
+    with pytest.raises(RuleError):
+        # One budget shared by several instances (cardsmith validate builds one per player count).
+        for _ in range(100):
+            GameInstance(loaded.game, 2, budget=shared)
