@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Mapping
 
 from dsl.diagnostics import Diagnostic, Span, render
+from dsl.files import loaded_text
 
 
 class GameError(Exception):
@@ -34,13 +35,13 @@ class RuleError(GameError):
         super().__init__(f"{where}rule error: {message}{extra}")
         self.message = message
 
-    def render(self) -> str:
-        """file:line:col, the source line and a caret, then what the game was doing."""
+    def render(self, sources: Mapping[str, str] | None = None) -> str:
+        """file:line:col, the source line and a caret, then what the game was doing.
+
+        The line comes from `sources` (a Loaded's sources) or the text read when the game was loaded
+        (dsl.files.loaded_text); the file is never read again."""
         if self.span is None:
             return str(self)
-        try:
-            source = Path(self.span.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            source = None
+        source = sources.get(self.span.file) if sources is not None else loaded_text(self.span.file)
         d = Diagnostic(self.code, self.span, self.message, self.context or None)
         return render(d, source).replace(": error: ", ": rule error: ", 1).replace("    hint: ", "    ", 1)
