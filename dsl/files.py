@@ -200,7 +200,7 @@ def read_rule_file(target: Target, value: str, at: Span, diags: list[Diagnostic]
     if why is not None or not isinstance(root, YMap):
         diags.append(Diagnostic(code, at, f"'{value}' is not a rule file ({why})",
                                 None if why == "it is not a YAML mapping" else
-                                f"if it is one, 'cardsmith validate {value}' shows its problems"))
+                                f"if it is one, 'cardsmith validate {shown(name)}' shows its problems"))
         return None
     return RuleText(name, text, root, own)
 
@@ -223,7 +223,7 @@ def _not_a_rule_file(root: YNode | None, own: list[Diagnostic]) -> str | None:
         return "it is not a YAML mapping"
     for key, (ks, _) in root.items.items():
         if key not in SECTIONS:
-            return f"line {ks.span.line} is not a section of a rule file"
+            return f"the key at line {ks.span.line} is not a section of a rule file"
     game, base = root.get("game"), root.get("extends")
     if not (isinstance(game, YScalar) and isinstance(game.value, str)) \
             and not (isinstance(base, YScalar) and isinstance(base.value, str)):
