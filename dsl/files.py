@@ -32,7 +32,7 @@ from .yaml_loader import YMap, YNode, YScalar, load
 
 RULE_SUFFIXES = (".yaml", ".yml")
 SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
-_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 # The texts read from disk, by the name they were read under, so that an error found later (a rule
 # error while a game runs) can show its source line without reading the path again.

@@ -122,7 +122,7 @@ TARGETS = ["fifo.yaml", "folder.yaml", "passwd.yaml", "environ.yaml", "stdin.yam
 @pytest.mark.parametrize("target", TARGETS)
 def test_extends_attack(target: str, copied: Path, cwd: Path) -> None:
     """`extends:` naming the same files: one located error at the extends line, and nothing of the file."""
-    variant = copied / f"variant-{abs(hash(target))}.yaml"
+    variant = copied / f"variant-{re.sub(r'[^A-Za-z0-9]', '_', target)}.yaml"
     variant.write_text(f"game: Attack\nextends: {target!r}\n", encoding="utf-8")
     r = cardsmith(["validate", str(variant)], cwd)
     check_clean(r, cwd, f"validate (extends: {target})")
