@@ -57,6 +57,8 @@ class CompiledGame:
     phase_index: dict[str, int] = field(default_factory=dict)
     checker: Checker | None = None
     report_kinds: list[str] = field(default_factory=list)
+    # The texts of the rule file and the files it extends, by name: a rule error shows its line from here.
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 class _Writer:

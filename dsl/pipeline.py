@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checker, compiler, extends, schema, yaml_loader
+from . import checker, compiler, extends, files, schema, yaml_loader
 from .compiler import CompiledGame
 from .diagnostics import Diagnostic, RuleFileError, Span
 from .limits import LIMITS, raise_hint
@@ -26,29 +26,8 @@ class Loaded:
 
 
 def read_source(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
-    """The text of a rule or scenario file, at most LIMITS.file_bytes of UTF-8; None (and a diagnostic) if not."""
-    name = str(path)
-    try:
-        if path.is_dir():
-            diags.append(Diagnostic("E008", at, f"cannot read file {name}: it is a folder"))
-            return None
-        with path.open("rb") as f:  # never more than the limit: /dev/zero has no end
-            raw = f.read(LIMITS.file_bytes + 1)
-    except OSError as e:
-        diags.append(Diagnostic("E008", at, f"cannot read file {name}: {e.strerror}"))
-        return None
-    except ValueError:  # a NUL byte in the name
-        diags.append(Diagnostic("E008", at, f"cannot read file {name!r}: not a valid file name"))
-        return None
-    if len(raw) > LIMITS.file_bytes:
-        diags.append(Diagnostic("E007", at, f"the file {name} is larger than {LIMITS.file_bytes:,} bytes",
-                                raise_hint("file_bytes")))
-        return None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        diags.append(Diagnostic("E009", at, f"the file {name} is not UTF-8 text (byte {e.start})"))
-        return None
+    """The text of a rule or scenario file (see dsl/files.py: regular files only, size limit, UTF-8)."""
+    return files.read_text(path, diags, at)
 
 
 def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str], diags: list[Diagnostic],
@@ -67,33 +46,22 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
         diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep",
                                 "the chain: " + " extends ".join(names)))
         return None
-    path = extends.base_path(file, node.value)
-    try:
-        resolved = path.resolve() if node.value.isprintable() else None
-    except (OSError, ValueError):  # a link loop, a name the system refuses
-        resolved = None
-    # Only rule files: a .yaml name (also after links are followed), never a device or /proc entry.
-    if resolved is None or Path(node.value).suffix not in (".yaml", ".yml") \
-            or resolved.suffix not in (".yaml", ".yml") or str(resolved).startswith(("/proc/", "/dev/", "/sys/")):
-        diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not {node.value!r}",
+    # The base is named by the file's author: the policy for named paths (dsl/files.py) applies.
+    target = files.named_path(file, node.value)
+    if isinstance(target, str):
+        diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not {node.value!r}"
+                                + (f" ({target})" if target else ""),
                                 "a path relative to this file, e.g. extends: base.yaml"))
         return None
-    key = str(resolved)
-    if key in chain:
+    if target.real in chain:
         diags.append(Diagnostic("X007", node.span, f"'{node.value}' extends this file again (a cycle)"))
         return None
-    text = read_source(path, diags, node.span)
-    if text is None:
+    base = files.read_rule_file(target, node.value, node.span, diags, "X009")
+    if base is None:
         return None
-    base_name = str(path)
-    sources[base_name] = text
-    base_root = yaml_loader.load(base_name, text, diags)
-    if base_root is None:
-        return None
-    base_root = _resolve_extends(base_root, base_name, sources, diags, chain + [key])
-    if base_root is not None and not isinstance(base_root, yaml_loader.YMap):
-        diags.append(Diagnostic("X009", node.span, f"'{node.value}' is not a rule file (it is not a YAML mapping)"))
-        return None
+    sources[base.name] = base.text
+    diags.extend(base.diagnostics)
+    base_root = _resolve_extends(base.root, base.name, sources, diags, chain + [target.real])
     if not isinstance(base_root, yaml_loader.YMap):
         return None
     return extends.merge(base_root, root, diags)
@@ -114,6 +82,11 @@ def compile_text(source: str, file: str = "<rules>") -> Loaded:
                                 raise_hint("file_bytes")))
         return Loaded(file, source, None, diags, sources)
     root = yaml_loader.load(file, source, diags)
+    return _compile_root(file, source, root, diags)
+
+
+def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags: list[Diagnostic]) -> Loaded:
+    sources = {file: source}
     if root is not None:
         root = _resolve_extends(root, file, sources, diags, [_resolved(file)])
     if root is None:
@@ -126,7 +99,26 @@ def compile_text(source: str, file: str = "<rules>") -> Loaded:
     if diags:
         return Loaded(file, source, None, diags, sources)
     game = compiler.compile_spec(spec, ck, diags)
+    if game is not None:
+        game.sources = sources
     return Loaded(file, source, game if not diags else None, diags, sources)
+
+
+def compile_named(naming_file: str, value: str, at: Span, name_code: str, not_rule_code: str) -> Loaded:
+    """Compile a rule file named inside another file (a scenario's `game:`) under the policy for named
+    paths (dsl/files.py). A refusal is one diagnostic at `at`, in the naming file."""
+    diags: list[Diagnostic] = []
+    target = files.named_path(naming_file, value)
+    if isinstance(target, str):
+        diags.append(Diagnostic(name_code, at, f"{value!r} is not the name of a .yaml rule file"
+                                + (f" ({target})" if target else ""),
+                                "a path ending in .yaml, relative to this file"))
+        return Loaded(str(Path(naming_file).parent / value), "", None, diags, {})
+    found = files.read_rule_file(target, value, at, diags, not_rule_code)
+    if found is None:
+        return Loaded(str(target.path), "", None, diags, {})
+    diags.extend(found.diagnostics)
+    return _compile_root(found.name, found.text, found.root, diags)
 
 
 def compile_file(path: str | Path) -> Loaded:

@@ -25,13 +25,20 @@ def exists(p: Path) -> bool:
         return False
 
 
+def bundled_game(name: str) -> Path | None:
+    """The file of the bundled game with this name (any case; spaces for dashes), or None."""
+    return bundled_games().get(name.lower().replace(" ", "-"))
+
+
 def resolve(name_or_path: str) -> Path:
+    """A rule file named on the command line: a path (a .yaml name, or any file that exists), else a bundled
+    game's name. (A rule file named inside another file follows dsl/files.py instead.)"""
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml") or exists(p):
         return p
+    found = bundled_game(name_or_path)
+    if found is not None:
+        return found
     games = bundled_games()
-    key = name_or_path.lower().replace(" ", "-")
-    if key in games:
-        return games[key]
     known = ", ".join(games) or "none"
     raise GameError(f"no rule file or bundled game named '{name_or_path}' (bundled: {known})")

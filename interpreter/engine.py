@@ -153,9 +153,11 @@ class State:
                 raise self._rule_error(e) from None
             if not legal:
                 ph = self.game.phases[self.phase]
-                raise RuleError(f"no legal action for {self.game.player_name(self.cur)} in phase '{ph.name}'",
+                err = RuleError(f"no legal action for {self.game.player_name(self.cur)} in phase '{ph.name}'",
                                 ph.spec.span, f"deal {self.deal_no}; the rules leave this player stuck; "
                                 f"{self.public_view()}", code="R002", view=self.designer_view())
+                err.sources = self.game.compiled.sources
+                raise err
             self.legal = legal
         return list(legal)  # a copy: callers may change theirs
 
@@ -245,7 +247,10 @@ class State:
                 self._start_match()
             else:
                 self._step(action)
-        except (RuleError, NeedChance, IllegalAction):
+        except RuleError as e:
+            e.sources = e.sources or self.game.compiled.sources
+            raise
+        except (NeedChance, IllegalAction):
             raise
         except RULE_FAILURES as e:
             raise self._rule_error(e) from None
@@ -388,7 +393,9 @@ class State:
                f"{self.deal_no}; {self.public_view()}")
         code = "R004" if isinstance(e, BudgetExceeded) else "R001"
         message, detail = _describe(e)
-        return RuleError(message, span, ctx, code=code, detail=detail, view=self.designer_view())
+        err = RuleError(message, span, ctx, code=code, detail=detail, view=self.designer_view())
+        err.sources = g.compiled.sources
+        return err
 
     def public_view(self) -> str:
         """One line of the state for error messages any player may read: the top cards of zones that every

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Mapping
 
 from dsl.diagnostics import Diagnostic, Span, render
 
@@ -40,6 +40,7 @@ class RuleError(GameError):
         self.code = code
         self.detail = detail
         self.view = view
+        self.sources: Mapping[str, str] | None = None  # the rule file texts, for the source line
         where = f"{span}: " if span else ""
         extra = f"\n    {context}" if context else ""
         super().__init__(f"{where}rule error: {message}{extra}")
@@ -54,15 +55,16 @@ class RuleError(GameError):
             out.append(f"designer's view of the cards: {self.view}")
         return out
 
-    def render(self, designer: bool = False) -> str:
+    def render(self, designer: bool = False, sources: Mapping[str, str] | None = None) -> str:
         """file:line:col, the source line and a caret, then what the game was doing (and, for the designer's
-        own tools, the designer's view)."""
+        own tools, the designer's view).
+
+        The line comes from `sources` or the texts the game was compiled from (`self.sources`, which the
+        engine attaches); the file is never read again."""
         extra = "".join(f"\n    {line}" for line in self.designer_lines()) if designer else ""
         if self.span is None:
             return str(self) + extra
-        try:
-            source = Path(self.span.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
-            source = None
+        texts = sources if sources is not None else self.sources or {}
+        source = texts.get(self.span.file)
         d = Diagnostic(self.code, self.span, self.message, self.context or None)
         return render(d, source).replace(": error: ", ": rule error: ", 1).replace("    hint: ", "    ", 1) + extra

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import random
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +80,14 @@ class GameInstance:
 
     def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None,
                  budget: list[int] | None = None):
+        try:
+            self._setup(compiled, num_players, options, budget)
+        except RuleError as e:
+            e.sources = e.sources or compiled.sources  # for the source line of the error
+            raise
+
+    def _setup(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None,
+               budget: list[int] | None) -> None:
         spec = compiled.spec
         self.compiled = compiled
         self.spec = spec
@@ -404,6 +413,106 @@ class GameInstance:
     def new_initial_state(self, seed: int | None = None) -> Any:
         from .engine import State
         return State.initial(self, seed)
+
+    # ------------------------------------------------------------ reading an action's text
+    def action_from_string(self, text: str) -> int | None:
+        """The lowest action id that action_to_string prints as `text`, or None."""
+        ids = self.actions_from_string(text)
+        return ids[0] if ids else None
+
+    def actions_from_string(self, text: str) -> list[int]:
+        """Every action id that action_to_string prints as `text`, lowest first.
+
+        Each action's text is parsed (its label, then its parameters joined by ", "), so the cost
+        does not depend on the size of the id space (two number parameters make 10**8 ids)."""
+        if not isinstance(text, str):
+            return []
+        found: list[int] = []
+        for info in self.actions:
+            head = info.label or info.name
+            if not info.params:
+                if text == head:
+                    found.append(info.offset)
+                continue
+            if not text.startswith(head + " "):
+                continue
+            stride = self.ns[f"STRIDE_{info.name}"]
+            for ks in _parse_params(self._param_texts(info), text[len(head) + 1:]):
+                found.append(info.offset + sum(k * st for k, st in zip(ks, stride)))
+        # The parse is exact by construction; the final check keeps it so.
+        return sorted(a for a in found if self.action_to_string(None, a) == text)
+
+    def _param_texts(self, info: ActionInfo) -> list[tuple[dict[str, list[int]] | None, int, int, int]]:
+        """Per parameter: its printed texts -> digits (None for a number), lowest value, radix, longest text."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_param_text_cache", {})
+        if info.name in cache:
+            return cache[info.name]  # type: ignore[no-any-return]
+        out: list[tuple[dict[str, list[int]] | None, int, int, int]] = []
+        los = self.ns[f"LO_{info.name}"]
+        for i, (p, radix) in enumerate(zip(info.params, info.radix)):
+            if p.kind == "int":
+                lo = los[i]
+                out.append((None, lo, radix, max(len(str(lo)), len(str(lo + radix - 1)))))
+                continue
+            if p.kind == "card":
+                texts = list(self.card_names[:radix])
+            elif p.kind == "player":
+                texts = [self.player_name(q) for q in range(radix)]
+            elif p.kind == "suit":
+                texts = [str(x) for x in self.spec.suits]
+            elif p.kind == "rank":
+                texts = [str(x) for x in self.spec.ranks]
+            elif p.kind == "bool":
+                texts = [f"no {p.name}", p.name]
+            else:
+                texts = [str(x) for x in p.values or []]
+            table: dict[str, list[int]] = {}
+            for k, t in enumerate(texts[:radix]):
+                table.setdefault(t, []).append(k)
+            out.append((table, 0, radix, max((len(t) for t in table), default=0)))
+        cache[info.name] = out
+        return out
+
+
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+def _parse_params(tables: list[tuple[dict[str, list[int]] | None, int, int, int]], rest: str) -> list[list[int]]:
+    """Every way `rest` reads as the parameters' texts joined by ", ", as lists of mixed-radix digits.
+
+    A text may itself hold ", " (a choice value, a card's name), so each split is tried, but only up to
+    the parameter's longest text, and a position that led nowhere is not tried again."""
+    n = len(tables)
+    if len(rest) > sum(t[3] for t in tables) + 2 * (n - 1):
+        return []
+    out: list[list[int]] = []
+    dead: set[tuple[int, int]] = set()
+
+    def digits(i: int, t: str) -> list[int]:
+        table, lo, radix, longest = tables[i]
+        if table is not None:
+            return table.get(t, [])
+        if len(t) > longest or not _NUMBER.fullmatch(t) or not 0 <= int(t) - lo < radix:
+            return []
+        return [int(t) - lo]
+
+    def walk(i: int, pos: int, acc: list[int]) -> None:
+        if (i, pos) in dead:
+            return
+        before = len(out)
+        if i == n - 1:
+            out.extend(acc + [k] for k in digits(i, rest[pos:]))
+        else:
+            j = rest.find(", ", pos)
+            while j != -1 and j - pos <= tables[i][3]:
+                for k in digits(i, rest[pos:j]):
+                    walk(i + 1, j + 2, acc + [k])
+                j = rest.find(", ", j + 1)
+        if len(out) == before:
+            dead.add((i, pos))
+
+    walk(0, 0, [])
+    return out
 
 
 def _budget_helpers(steps: list[int]) -> dict[str, Any]:

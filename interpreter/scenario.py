@@ -18,23 +18,26 @@ from __future__ import annotations
 
 import difflib
 import random
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dsl.compiler import compile_probe_typed
 from dsl.diagnostics import Diagnostic, RuleFileError, Span
-from dsl.pipeline import compile_file, read_source
+from dsl.files import RULE_SUFFIXES, quoted, read_text
+from dsl.pipeline import compile_file, compile_named
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 
-from .bundled import exists, resolve
+from .bundled import bundled_game, bundled_games
 from .engine import State
 from .errors import GameError, IllegalAction
 from .instance import GameInstance
+from .scenario_deal import PLAYER as _PLAYER
+from .scenario_deal import DealValues
 
-_TARGET = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$")
-_PLAYER = re.compile(r"^P(\d+)$")
+FILE_KEYS = ["game", "scenarios"]
+# Texts of legal actions compared with a step's text for a "did you mean": enough for any real game.
+CLOSE_MATCH_CANDIDATES = 2_000
 
 
 class ScenarioFailure(AssertionError):
@@ -65,14 +68,18 @@ class Scenario:
 class ScenarioFile:
     path: str
     source: str
+    # The rule file: a bundled game's file, or the `game:` path as written (relative to `path`'s folder).
     rules: Path
     scenarios: list[Scenario] = field(default_factory=list)
+    game: str = ""
+    game_span: Span | None = None
+    bundled: bool = True
 
 
 def read(path: str) -> ScenarioFile:
     """Load a scenario file; RuleFileError lists every structural problem."""
     diags: list[Diagnostic] = []
-    source = read_source(Path(path), diags, Span(path, 1, 1))
+    source = read_text(Path(path), diags, Span(path, 1, 1))
     if source is None:  # a file that cannot be read is a bad argument: one line, like a missing rule file
         d = diags[0]
         raise GameError(d.message + (f"; {d.hint}" if d.hint else ""))
@@ -82,26 +89,49 @@ def read(path: str) -> ScenarioFile:
     if not isinstance(root, YMap) or "game" not in root.items or "scenarios" not in root.items:
         raise RuleFileError([Diagnostic("T001", root.span, "a scenario file needs 'game' and 'scenarios'")],
                             {path: source})
+    for key, (ks, _) in root.items.items():
+        if key not in FILE_KEYS:
+            close = difflib.get_close_matches(key, FILE_KEYS, n=1)
+            diags.append(Diagnostic("T001", ks.span, f"unknown key {quoted(key)} in a scenario file",
+                                    f"did you mean '{close[0]}'?" if close else "a scenario file holds 'game' and "
+                                    "'scenarios'"))
     game_node = root.get("game")
     assert game_node is not None
-    gname = str(plain(game_node))
-    candidate = Path(path).parent / gname
-    try:
-        rules = candidate if candidate.suffix in (".yaml", ".yml") and exists(candidate) else resolve(gname)
-    except GameError as e:
-        raise RuleFileError([Diagnostic("T002", game_node.span, str(e))], {path: source}) from None
-    sf = ScenarioFile(path, source, rules)
+    sf = _game(path, source, game_node, diags)
     lst = root.get("scenarios")
     if not isinstance(lst, YList):
-        raise RuleFileError([Diagnostic("T001", root.span, "'scenarios' must be a list")], {path: source})
+        raise RuleFileError([Diagnostic("T001", lst.span if lst is not None else root.span,
+                                        "'scenarios' must be a list")], {path: source})
     for item in lst.items:
-        if not isinstance(item, YMap) or "name" not in item.items:
-            diags.append(Diagnostic("T003", item.span, "each scenario needs a 'name'"))
+        name = item.get("name") if isinstance(item, YMap) else None
+        if not isinstance(name, YScalar) or name.value is None or isinstance(name.value, bool):
+            diags.append(Diagnostic("T003", (name or item).span, "each scenario needs a 'name' (its text)"))
             continue
-        sf.scenarios.append(Scenario(str(plain(item.get("name"))), item.span, item, path))
+        assert isinstance(item, YMap)
+        sf.scenarios.append(Scenario(str(name.value), item.span, item, path))
     if diags:
         raise RuleFileError(diags, {path: source})
     return sf
+
+
+def _game(path: str, source: str, node: YNode, diags: list[Diagnostic]) -> ScenarioFile:
+    """What `game:` names. A text ending in .yaml/.yml is a rule file's path, relative to the scenario
+    file's folder (read under the policy for named paths when the scenarios run); any other text is the
+    name of a bundled game."""
+    value = node.value if isinstance(node, YScalar) else None
+    if not isinstance(value, str) or not value.strip():
+        diags.append(Diagnostic("T002", node.span, "'game' names the rule file: a path ending in .yaml "
+                                "(relative to this file) or the name of a bundled game"))
+        return ScenarioFile(path, source, Path(), game_span=node.span)
+    if Path(value).suffix in RULE_SUFFIXES:
+        return ScenarioFile(path, source, Path(value), game=value, game_span=node.span, bundled=False)
+    found = bundled_game(value)
+    if found is None:
+        diags.append(Diagnostic("T002", node.span, f"no bundled game named {quoted(value)}",
+                                f"bundled: {', '.join(bundled_games()) or 'none'}; a rule file is named by its "
+                                "path, ending in .yaml"))
+        return ScenarioFile(path, source, Path(), game_span=node.span)
+    return ScenarioFile(path, source, found, game=value, game_span=node.span)
 
 
 class _Runner:
@@ -115,6 +145,7 @@ class _Runner:
         self.state: State
         self.rng = random.Random(0)
         self.announced: list[str] = []
+        self.values: DealValues
 
     def fail(self, node: YNode | None, msg: str) -> ScenarioFailure:
         return ScenarioFailure(node.span if node is not None else self.sc.span, self.sc.name, msg)
@@ -128,32 +159,27 @@ class _Runner:
         spec = self.compiled.spec
         players = plain(m.get("players")) if m.get("players") is not None else spec.min_players
         if not isinstance(players, int) or isinstance(players, bool):
-            raise self.fail(m.get("players"), f"'players' must be a whole number, not {players!r}")
-        options = plain(m.get("options")) if m.get("options") is not None else {}
-        if not isinstance(options, dict):
-            raise self.fail(m.get("options"), "'options' must map option names to values")
+            raise self.fail(m.get("players"), f"'players' must be a whole number, not {self._shown(m.get('players'))}")
+        options = self._options(m.get("options"))
         seed = plain(m.get("seed"))
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise self.fail(m.get("seed"), f"'seed' must be a whole number of 0 or more, not {seed!r}")
+            raise self.fail(m.get("seed"), f"'seed' must be a whole number of 0 or more, not "
+                            f"{self._shown(m.get('seed'))}")
+        deals = self._deal_maps(m.get("set"), m.get("deals"))
         try:
-            self.game = GameInstance(self.compiled, players, {str(k): v for k, v in options.items()})
+            self.game = GameInstance(self.compiled, players, options)
         except GameError as e:
             where = m.get("options") if "option" in str(e) and m.get("options") is not None else m.get("players")
             raise self.fail(where, str(e)) from None
+        self.values = DealValues(self.game, self.fail)
         dealer = m.get("dealer")
         if dealer is not None:
-            self.game.first_dealer = self.player(dealer)
-        deals: list[YNode] = []
-        if m.get("set") is not None:
-            deals.append(m.get("set"))  # type: ignore[arg-type]
-        dl = m.get("deals")
-        if isinstance(dl, YList):
-            deals.extend(dl.items)
+            self.game.first_dealer = self.values.player(dealer)
         pending = list(deals)
 
         def hook(s: State) -> None:
             if pending:
-                self.apply_set(s, pending.pop(0))
+                self.values.apply_set(s, pending.pop(0))
         self.game.deal_hook = hook
         self.rng = random.Random(seed if isinstance(seed, int) else 0)
         self.state = State.initial(self.game, seed if isinstance(seed, int) else 0, log=True)
@@ -163,119 +189,46 @@ class _Runner:
         for step in steps.items if isinstance(steps, YList) else []:
             self.step(step)
 
-    # ------------------------------------------------------------ fixing a deal
-    def card(self, node: YNode, text: str) -> int:
-        try:
-            return self.game.card_id(text)
-        except KeyError:
-            close = difflib.get_close_matches(text, self.game.card_names, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else " (cards are named like 'A of clubs')"
-            raise self.fail(node, f"the pack has no card '{text}'{hint}") from None
+    @staticmethod
+    def _shown(node: YNode | None) -> str:
+        """A value for a message: a single value as written, a list or map only by its kind."""
+        if isinstance(node, YScalar):
+            return repr(node.value)
+        return "a list" if isinstance(node, YList) else "a map"
+
+    def _options(self, node: YNode | None) -> dict[str, Any]:
+        if node is None:
+            return {}
+        if not isinstance(node, YMap):
+            raise self.fail(node, "'options' must map option names to values")
+        out: dict[str, Any] = {}
+        for key, (_, vn) in node.items.items():
+            if not isinstance(vn, YScalar):
+                raise self.fail(vn, f"option '{key}' takes one value, not {self._shown(vn)}")
+            out[key] = vn.value
+        return out
+
+    def _deal_maps(self, first: YNode | None, more: YNode | None) -> list[YMap]:
+        """`set` and the maps of `deals`, in deal order, each checked to be a map before the match starts."""
+        maps: list[YMap] = []
+        if first is not None:
+            if not isinstance(first, YMap):
+                raise self.fail(first, "'set' must map zones and variables to values")
+            maps.append(first)
+        if more is not None:
+            if not isinstance(more, YList):
+                raise self.fail(more, "'deals' must be a list of maps like 'set', one for each deal in turn")
+            for item in more.items:
+                if not isinstance(item, YMap):
+                    raise self.fail(item, "each item of 'deals' maps zones and variables to values, like 'set'")
+                maps.append(item)
+        return maps
 
     def player(self, node: YNode) -> int:
-        v = plain(node)
-        m = _PLAYER.match(str(v)) if not isinstance(v, int) else None
-        p = v if isinstance(v, int) else int(m.group(1)) if m else -1
-        if not 0 <= p < self.game.n:
-            raise self.fail(node, f"'{v}' is not a player of this game (P0 to P{self.game.n - 1})")
-        return p
+        return self.values.player(node)
 
     def zone_index(self, name: str) -> int | None:
-        g = self.game
-        if name in g.zone_names:
-            return g.zone_names.index(name)
-        return None
-
-    def apply_set(self, s: State, node: YNode) -> None:
-        if not isinstance(node, YMap):
-            raise self.fail(node, "'set' must map zones and variables to values")
-        g = self.game
-        placed: dict[int, YNode] = {}
-        rest_zone = 0
-        for key, (ks, vn) in node.items.items():
-            zi = self.zone_index(key)
-            if zi is not None:
-                if not isinstance(vn, YList):
-                    raise self.fail(vn, f"zone '{key}' must be given a list of cards")
-                cards = []
-                for item in vn.items:
-                    c = self.card(item, str(plain(item)))
-                    if c in placed:
-                        raise self.fail(item, f"card '{g.card_names[c]}' is placed twice (first at line "
-                                        f"{placed[c].span.line})")
-                    placed[c] = item
-                    cards.append(c)
-                s.z[zi] = []
-                for c in cards:
-                    s.loc[c] = zi
-                    s.by[c] = s.dealer
-                s.z[zi] = cards
-                continue
-            if key == "rest":
-                rz = self.zone_index(str(plain(vn)))
-                if rz is None:
-                    raise self.fail(vn, f"unknown zone '{plain(vn)}'")
-                rest_zone = rz
-                continue
-            self.set_var(s, ks, key, vn)
-        # Every card not placed goes to the 'rest' zone (the first zone by default),
-        # removed from wherever the deal put it.
-        named = {self.zone_index(k) for k in node.items if self.zone_index(k) is not None}
-        for zi in range(len(s.z)):
-            if zi not in named:
-                s.z[zi] = [c for c in s.z[zi] if c not in placed]
-        leftovers = [c for c in range(g.num_cards) if c not in placed and s.loc[c] in named]
-        for c in sorted(leftovers):
-            s.z[rest_zone].append(c)
-            s.loc[c] = rest_zone
-        s.legal = None
-
-    def set_var(self, s: State, ks: YScalar, key: str, vn: YNode) -> None:
-        g = self.game
-        m = _TARGET.match(key)
-        base = m.group(1) if m else key
-        if m is None or not any(v.name == base for v, _ in g.var_specs) and base not in ("dealer", "current"):
-            names = [v.name for v, _ in g.var_specs] + list(dict.fromkeys(n.split("[")[0] for n in g.zone_names))
-            close = difflib.get_close_matches(base, names, n=1)
-            raise self.fail(ks, f"'{key}' is neither a zone nor a variable" +
-                            (f"; did you mean '{close[0]}'?" if close else ""))
-        if base in ("dealer", "current"):
-            setattr(s, "dealer" if base == "dealer" else "cur", self.player(vn))
-            return
-        value = plain(vn)
-        if m.group(2) is not None:
-            if key not in g.var_names:
-                raise self.fail(ks, f"'{key}': there is no player {m.group(2)} in a game of {g.n}")
-            s.v[g.var_names.index(key)] = self.convert(vn, value, key)
-            return
-        per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == base]
-        if len(per) > 1:
-            if not isinstance(value, list) or len(value) != len(per):
-                raise self.fail(vn, f"'{base}' is per player: give a list of {len(per)} values")
-            for i, x in zip(per, value):
-                s.v[i] = self.convert(vn, x, base)
-        else:
-            s.v[per[0]] = self.convert(vn, value, base)
-
-    def convert(self, node: YNode, value: Any, name: str) -> Any:
-        g = self.game
-        v = next(v for v, _ in g.var_specs if v.name == name.split("[")[0])
-        ty = v.ty
-        if value is None:
-            return None
-        if ty in ("int", "num") and (not isinstance(value, (int, float)) or isinstance(value, bool)):
-            raise self.fail(node, f"'{name}' holds a number, not {value!r}")
-        if ty == "bool" and not isinstance(value, bool):
-            raise self.fail(node, f"'{name}' holds true or false, not {value!r}")
-        if ty == "player":
-            return self.player(YScalar(node.span, value))
-        if ty == "card":
-            return self.card(node, str(value))
-        if isinstance(ty, tuple) and ty[1] == "card":
-            return [self.card(node, str(x)) for x in value]
-        if isinstance(ty, tuple) and ty[1] == "player":
-            return [self.player(YScalar(node.span, x)) for x in value]
-        return value
+        return self.values.zone_index(name)
 
     # ------------------------------------------------------------ steps
     def step(self, node: YNode) -> None:
@@ -307,25 +260,30 @@ class _Runner:
             self.state.log.clear()
 
     def find_action(self, text: str) -> int | None:
-        """The action printed as `text`: a legal one if any, else any action of the game."""
-        g = self.game
-        legal = set(self.state.legal_actions()) if not self.state.is_terminal() else set()
-        found = None
-        for a in range(g.num_distinct_actions):
-            if g.action_to_string(None, a) == text:
-                if a in legal:
-                    return a
-                if found is None:
-                    found = a
-        return found
+        """The action printed as `text`: a legal one if several print alike, else the first; None if none.
+
+        The text is parsed per action (GameInstance.actions_from_string): the id space is never walked."""
+        ids = self.game.actions_from_string(text)
+        if len(ids) > 1 and not self.state.is_terminal():
+            legal = set(self.state.legal_actions())
+            return next((a for a in ids if a in legal), ids[0])
+        return ids[0] if ids else None
+
+    def action_text(self, vn: YNode) -> str:
+        v = vn.value if isinstance(vn, YScalar) else None
+        if v is None or isinstance(v, (bool, float)) or not isinstance(vn, YScalar):
+            raise self.fail(vn, "an action is written as the text 'cardsmith run' prints for it (quote it if "
+                            f"YAML would read it otherwise), not {self._shown(vn)}")
+        return str(v)
 
     def act(self, ks: YScalar, vn: YNode, must_be_legal: bool) -> None:
         s = self.state
         p = self.player(ks)
-        text = str(plain(vn))
+        text = self.action_text(vn)
+        q = quoted(text)
         if s.is_terminal():
             if must_be_legal:
-                raise self.fail(ks, f"the game is over; P{p} cannot '{text}'")
+                raise self.fail(ks, f"the game is over; P{p} cannot {q}")
             return
         a = self.find_action(text)
         g = self.game
@@ -335,16 +293,16 @@ class _Runner:
                                 f"(phase '{g.phases[s.phase].name}')")
             legal = s.legal_actions()
             if a is None or a not in legal:
-                names = [g.action_to_string(p, x) for x in legal]
+                names = [g.action_to_string(p, x) for x in legal[:CLOSE_MATCH_CANDIDATES]]
                 close = difflib.get_close_matches(text, names, n=1)
-                raise self.fail(vn, f"'{text}' is not legal for P{p} now" +
+                raise self.fail(vn, f"{q} is not legal for P{p} now" +
                                 (f"; did you mean '{close[0]}'?" if close else "") +
-                                f"; legal: {', '.join(names[:12])}{' ...' if len(names) > 12 else ''}")
+                                f"; legal: {', '.join(names[:12])}{' ...' if len(legal) > 12 else ''}")
             s.apply_action(a)
         else:
             if a is None:
                 # A typo would pass silently as "refused": the text must name an action of the game.
-                raise self.fail(vn, f"'{text}' is not an action of this game, so this step tests nothing "
+                raise self.fail(vn, f"{q} is not an action of this game, so this step tests nothing "
                                 "(write the action as it would be printed, e.g. by 'cardsmith run')")
             if s.current_player() != p:
                 return  # out of turn: refused
@@ -352,7 +310,7 @@ class _Runner:
                 s.apply_action(a)
             except IllegalAction:
                 return
-            raise self.fail(vn, f"'{text}' by P{p} was accepted, but should have been refused")
+            raise self.fail(vn, f"{q} by P{p} was accepted, but should have been refused")
 
     def random(self, vn: YNode) -> None:
         v = plain(vn)
@@ -520,9 +478,13 @@ class _Runner:
 
 def run_file(path: str, only: str | None = None) -> list[ScenarioResult]:
     sf = read(path)
-    loaded = compile_file(sf.rules)
+    if sf.bundled:
+        loaded = compile_file(sf.rules)
+    else:  # a path the scenario file names: the policy for named paths applies (dsl/files.py)
+        assert sf.game_span is not None
+        loaded = compile_named(sf.path, sf.game, sf.game_span, "T002", "T004")
     if not loaded.ok or loaded.game is None:
-        raise RuleFileError(loaded.diagnostics, loaded.sources)
+        raise RuleFileError(loaded.diagnostics, {sf.path: sf.source, **loaded.sources})
     results = []
     for sc in sf.scenarios:
         if only is not None and sc.name != only:

@@ -1,0 +1,187 @@
+"""Fixing a deal in a scenario: the `set:` and `deals:` maps, and every value written in them.
+
+Each value is checked against what it fills, with the scenario's line: a zone takes a list of card
+names; a variable takes a value of its declared type (a whole number, a number, true/false, text, a
+suit or rank of the deck, a player `P1`, a card name, or a list of these for `cards`, `players`,
+`numbers`), and a per-player variable one such value per player. A map or a list where one value
+belongs, a list inside a list of cards, a number for text: each is a located failure, never stored.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from typing import Any
+
+from dsl.yaml_loader import YList, YMap, YNode, YScalar, plain
+
+from .engine import State
+from .instance import GameInstance
+
+_TARGET = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$")
+PLAYER = re.compile(r"^P(\d+)$")
+Fail = Callable[[YNode | None, str], Exception]
+
+
+def _kind_of(node: YNode) -> str:
+    """How a value that is not a single value is named in a message (never its content)."""
+    return "a list" if isinstance(node, YList) else "a map" if isinstance(node, YMap) else "a value"
+
+
+def _few(names: list[str]) -> str:
+    return ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+
+
+class DealValues:
+    """Reads the values of a scenario against one game instance; `fail` makes the located failure."""
+
+    def __init__(self, game: GameInstance, fail: Fail):
+        self.game = game
+        self.fail = fail
+
+    # ------------------------------------------------------------ single values
+    def scalar(self, node: YNode, what: str) -> Any:
+        if not isinstance(node, YScalar):
+            raise self.fail(node, f"{what}, not {_kind_of(node)}")
+        return node.value
+
+    def player(self, node: YNode) -> int:
+        g = self.game
+        what = f"a player is written P0 to P{g.n - 1}"
+        v = self.scalar(node, what)
+        m = PLAYER.match(v) if isinstance(v, str) else None
+        p = v if isinstance(v, int) and not isinstance(v, bool) else int(m.group(1)) if m else -1
+        if not 0 <= p < g.n:
+            raise self.fail(node, f"'{v}' is not a player of this game (P0 to P{g.n - 1})")
+        return p
+
+    def card(self, node: YNode) -> int:
+        v = self.scalar(node, "a card is written by its name, like 'A of clubs'")
+        if v is None or isinstance(v, (bool, float)):
+            raise self.fail(node, f"a card is written by its name, like 'A of clubs', not {v!r}")
+        text = str(v)
+        try:
+            return self.game.card_id(text)
+        except KeyError:
+            close = difflib.get_close_matches(text, self.game.card_names, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else " (cards are named like 'A of clubs')"
+            raise self.fail(node, f"the pack has no card '{text}'{hint}") from None
+
+    def value(self, node: YNode, ty: Any, name: str) -> Any:
+        """The value `node` gives a variable of type `ty` (YAML null is none)."""
+        if isinstance(node, YScalar) and node.value is None:
+            return None
+        if isinstance(ty, tuple):  # a list type: cards, players, numbers
+            if not isinstance(node, YList):
+                raise self.fail(node, f"'{name}' holds a list of {self._what(ty[1], plural=True)}, "
+                                f"not {_kind_of(node) if not isinstance(node, YScalar) else repr(node.value)}")
+            return [self.item(x, ty[1], name) for x in node.items]
+        return self.item(node, ty, name)
+
+    def item(self, node: YNode, ty: Any, name: str) -> Any:
+        g = self.game
+        if ty == "player":
+            return self.player(node)
+        if ty == "card":
+            return self.card(node)
+        v = self.scalar(node, f"'{name}' holds {self._what(ty)}")
+        ok = {
+            "int": isinstance(v, int) and not isinstance(v, bool),
+            "num": isinstance(v, (int, float)) and not isinstance(v, bool),
+            "bool": isinstance(v, bool),
+            "str": isinstance(v, str),
+            "suit": isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) in g.spec.suits,
+            "rank": isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) in g.spec.ranks,
+        }.get(ty, False)
+        if not ok:
+            hint = " (quote it: \"...\")" if ty == "str" and v is not None else ""
+            raise self.fail(node, f"'{name}' holds {self._what(ty)}, not {v!r}{hint}")
+        return str(v) if ty in ("suit", "rank") else v
+
+    def _what(self, ty: Any, plural: bool = False) -> str:
+        g = self.game
+        words = {
+            "int": ("a whole number", "whole numbers"), "num": ("a number", "numbers"),
+            "bool": ("true or false", "true/false values"), "str": ("text", "texts"),
+            "suit": (f"a suit of the deck ({_few(g.spec.suits)})", "suits"),
+            "rank": (f"a rank of the deck ({_few(g.spec.ranks)})", "ranks"),
+            "player": (f"a player (P0 to P{g.n - 1})", "players"), "card": ("a card name", "cards"),
+        }.get(ty, ("a value", "values"))
+        return words[1] if plural else words[0]
+
+    # ------------------------------------------------------------ a deal
+    def zone_index(self, name: str) -> int | None:
+        names = self.game.zone_names
+        return names.index(name) if name in names else None
+
+    def apply_set(self, s: State, node: YNode) -> None:
+        if not isinstance(node, YMap):
+            raise self.fail(node, "'set' must map zones and variables to values")
+        g = self.game
+        placed: dict[int, YNode] = {}
+        rest_zone = 0
+        for key, (ks, vn) in node.items.items():
+            zi = self.zone_index(key)
+            if zi is not None:
+                if not isinstance(vn, YList):
+                    raise self.fail(vn, f"zone '{key}' must be given a list of cards")
+                cards = []
+                for item in vn.items:
+                    c = self.card(item)
+                    if c in placed:
+                        raise self.fail(item, f"card '{g.card_names[c]}' is placed twice (first at line "
+                                        f"{placed[c].span.line})")
+                    placed[c] = item
+                    cards.append(c)
+                for c in cards:
+                    s.loc[c] = zi
+                    s.by[c] = s.dealer
+                s.z[zi] = cards
+                continue
+            if key == "rest":
+                rz = self.zone_index(str(self.scalar(vn, "'rest' names one zone")))
+                if rz is None:
+                    raise self.fail(vn, f"unknown zone '{plain(vn)}'")
+                rest_zone = rz
+                continue
+            self.set_var(s, ks, key, vn)
+        # Every card not placed goes to the 'rest' zone (the first zone by default),
+        # removed from wherever the deal put it.
+        named = {self.zone_index(k) for k in node.items if self.zone_index(k) is not None}
+        for zi in range(len(s.z)):
+            if zi not in named:
+                s.z[zi] = [c for c in s.z[zi] if c not in placed]
+        leftovers = [c for c in range(g.num_cards) if c not in placed and s.loc[c] in named]
+        for c in sorted(leftovers):
+            s.z[rest_zone].append(c)
+            s.loc[c] = rest_zone
+        s.legal = None
+
+    def set_var(self, s: State, ks: YScalar, key: str, vn: YNode) -> None:
+        g = self.game
+        m = _TARGET.match(key)
+        base = m.group(1) if m else key
+        if m is None or not any(v.name == base for v, _ in g.var_specs) and base not in ("dealer", "current"):
+            names = [v.name for v, _ in g.var_specs] + list(dict.fromkeys(n.split("[")[0] for n in g.zone_names))
+            close = difflib.get_close_matches(base, names, n=1)
+            raise self.fail(ks, f"'{key}' is neither a zone nor a variable" +
+                            (f"; did you mean '{close[0]}'?" if close else ""))
+        if base in ("dealer", "current"):
+            setattr(s, "dealer" if base == "dealer" else "cur", self.player(vn))
+            return
+        ty = next(v.ty for v, _ in g.var_specs if v.name == base)
+        if m.group(2) is not None:
+            if key not in g.var_names:
+                raise self.fail(ks, f"'{key}': there is no player {m.group(2)} in a game of {g.n}")
+            s.v[g.var_names.index(key)] = self.value(vn, ty, key)
+            return
+        per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == base]
+        if len(per) > 1 or g.var_specs[per[0]][1] is not None:  # per player: one value each
+            if not isinstance(vn, YList) or len(vn.items) != len(per):
+                raise self.fail(vn, f"'{base}' is per player: give a list of {len(per)} values")
+            values = [self.value(x, ty, base) for x in vn.items]
+            for i, x in zip(per, values):
+                s.v[i] = x
+        else:
+            s.v[per[0]] = self.value(vn, ty, base)
