@@ -25,13 +25,16 @@ from typing import Any
 from dsl.compiler import compile_probe_typed
 from dsl.diagnostics import Diagnostic, RuleFileError, Span
 from dsl.files import RULE_SUFFIXES, quoted, read_text
+from dsl.library import _short
+from dsl.limits import LIMITS
 from dsl.pipeline import compile_file, compile_named
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 
+from .budget import deep_count
 from .bundled import bundled_game, bundled_games
 from .engine import State
 from .errors import GameError, IllegalAction
-from .instance import GameInstance
+from .instance import GameInstance, _describe
 from .scenario_deal import PLAYER as _PLAYER
 from .scenario_deal import DealValues
 
@@ -433,22 +436,30 @@ class _Runner:
                 raise self.fail(ks, f"expression '{text}': {msg}")
             code, ty = typed
             fn = eval(code, g.ns)  # our own compiled code, checked against the game
+            g.steps[0] = LIMITS.steps  # a probe is charged like a move
             try:
                 got = fn(s)
             except Exception as e:
-                raise self.fail(ks, f"expression '{text}' failed: {e}") from None
+                message, detail = _describe(e)
+                raise self.fail(ks, f"expression '{text}' failed: {message}" + (f" ({detail})" if detail else "")) \
+                    from None
             want = plain(vn)
-            got_shown = self.by_type(got, ty)
-            if got_shown != want and (isinstance(want, str) or (isinstance(want, list) and want and isinstance(
-                    want[0], str))):
-                # Seats written as plain numbers ([0, 2, 3]) are ints to the checker.
-                got_shown = self._guess_show(got, want)
-            if isinstance(got_shown, float) and isinstance(want, (int, float)):
-                ok = abs(got_shown - want) < 1e-9
-            else:
-                ok = got_shown == want
+            try:
+                got_shown = self.by_type(got, ty)
+                if got_shown != want and (isinstance(want, str) or (isinstance(want, list) and want and isinstance(
+                        want[0], str))):
+                    # Seats written as plain numbers ([0, 2, 3]) are ints to the checker.
+                    got_shown = self._guess_show(got, want)
+                if isinstance(got_shown, float) and isinstance(want, (int, float)):
+                    ok = abs(got_shown - want) < 1e-9
+                else:
+                    ok = got_shown == want
+            except RecursionError:  # a value the rules nested thousands deep
+                got_shown, ok = got, False
             if not ok:
-                raise self.fail(vn, f"'{text}': expected {want!r}, got {got_shown!r}")
+                # The value may be huge or nested without end: shown short.
+                shown = repr(got_shown) if deep_count(got_shown) <= 200 else _short(got_shown, 200)
+                raise self.fail(vn, f"'{text}': expected {want!r}, got {shown}")
 
     def by_type(self, value: Any, ty: Any) -> Any:
         """Players and cards by name (P1, 'A of clubs'), also inside lists."""
