@@ -70,11 +70,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
             bad += 1
             continue
         sp = r.game.spec
-        # Build one instance per player count so a pack that fails for some count shows here.
+        # Build one instance per player count so a pack that fails for some count shows here. The setup work
+        # of all of them together is bounded by one budget: 64 counts may not cost 64 budgets.
         problems = []
+        setup_budget = [LIMITS.steps]
         for n in range(sp.min_players, sp.max_players + 1):
             try:
-                GameInstance(r.game, n)
+                GameInstance(r.game, n, budget=setup_budget)
+            except RuleError as e:
+                problems.append(f"{n} players: {e}")
+                if e.code == "R004":
+                    break  # the budget is spent: the other counts cannot be set up either
             except GameError as e:
                 problems.append(f"{n} players: {e}")
         if problems:

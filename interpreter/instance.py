@@ -247,6 +247,8 @@ class GameInstance:
     def _call(self, fn: Any, span: Span, *args: Any) -> Any:
         try:
             return fn(*args)
+        except BudgetExceeded:
+            raise self._too_much(span) from None
         except (Exception, MemoryError) as e:
             message, detail = _describe(e)
             raise RuleError(message, span, code=_code(e), detail=detail) from None
@@ -254,8 +256,12 @@ class GameInstance:
     def _charge(self, n: int, span: Span) -> None:
         try:
             budget.charge(self.steps, n)
-        except RuleRuntimeError as e:
-            raise RuleError(str(e), span, code="R004") from None
+        except BudgetExceeded:
+            raise self._too_much(span) from None
+
+    def _too_much(self, span: Span) -> RuleError:
+        return RuleError(f"setting the game up for {self.n} players took more than {LIMITS.steps:,} units of work",
+                         span, raise_hint("steps"), code="R004")
 
     # ------------------------------------------------------------ zones and variables
     def _layout(self) -> None:
