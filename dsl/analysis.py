@@ -149,6 +149,13 @@ def _spread(out: dict[str, tuple[str, list[str]]], callers: dict[str, set[str]])
 
 def pure_functions(spec: GameSpec) -> set[str]:
     """Functions whose result depends only on their arguments (no zone, variable or turn)."""
+    a = _analysis(spec)
+    if a.pure is None:
+        a.pure = _pure(spec)
+    return set(a.pure)
+
+
+def _pure(spec: GameSpec) -> set[str]:
     impure = function_state_reads(spec.functions, with_pack=False)
     for f in spec.functions:
         if f.body is None:
@@ -173,6 +180,7 @@ class _Order:
         self.tried: dict[str, int] = {}
         self.active: set[str] = set()
         self.depth = 0
+        self.pure: set[str] | None = None  # pure_functions, once computed
 
     def call(self, name: str, kinds: tuple[str, ...], top: bool = False) -> str:
         key = (name, kinds)
@@ -262,8 +270,8 @@ def _worst(*kinds: str) -> str:
     return "dep" if "dep" in kinds else "bag" if "bag" in kinds else "free"
 
 
-# One analysis per spec, shared by all its functions: a function called from many others is
-# analysed once per kind of argument, not once per caller.
+# One analysis per (checked) spec, shared by all its functions: a function called from many others
+# is analysed once per kind of argument, not once per caller, and purity is worked out once.
 _ANALYSES: dict[int, tuple[weakref.ref[GameSpec], _Order]] = {}
 
 

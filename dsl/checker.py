@@ -3,20 +3,41 @@
 The checker walks the `GameSpec`, records on each AST node what its names
 refer to (`ref`) and its type (`ty`), and reports every problem it finds.
 User functions are checked at each call with the argument types of that call
-(they have no type annotations), and may not call themselves.
+(they have no type annotations; dsl/calls.py), and may not call themselves.
+
+What the compiler may rely on after `check()` without errors:
+
+* every expression node's `ty` holds for every evaluation of that node. A
+  `define:` function checked under several argument signatures has its body
+  annotated under their join (`types.join` per parameter, `any` where they
+  disagree), so a node that sees a number in one call and a list in another
+  is typed `any`, and the compiler must then emit code that works for any
+  value (runtime-checked helpers) rather than type-specific code;
+* every call of a `define:` function has `ref = ("user", FuncSpec)`, and
+  every name its `ref`;
+* static contexts (option defaults, card properties, pack `when`/`where`)
+  read no state, no `pack` and call no `define:` function (C037): they are
+  compiled without the state `s`;
+* no local name is bound twice in one scope chain (C020), so a loop cannot
+  rebind a local to grow a value;
+* expressions nest at most `4 * LIMITS.expr_depth` levels counting the bodies
+  of the functions they call (C036), so recursive walks of the AST, through
+  calls, stay within Python's stack.
 """
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from . import ast as A
 from . import types as T
+from .analysis import _direct_read, _expr_nodes, function_state_reads, nesting_depths
+from .calls import MAX_CALL_DEPTH, CallChecker, _args, _close
 from .diagnostics import Diagnostic, Span
-from .library import LIBRARY, LibFunc
+from .library import LIBRARY
+from .limits import LIMITS
 from .parser import KEYWORDS
 from .schema import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 
@@ -34,18 +55,12 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "turns": (T.INT, "turns already taken in the current round phase"),
 }
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
-MAX_CALL_DEPTH = 100  # functions or procedures calling each other
 CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
                               "name": T.STR}
 RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
-def _close(name: str, options: Any) -> str | None:
-    m = difflib.get_close_matches(name, list(options), n=1)
-    return f"did you mean '{m[0]}'?" if m else None
-
-
-class Checker:
+class Checker(CallChecker):
     def __init__(self, spec: GameSpec, diags: list[Diagnostic]):
         self.spec = spec
         self.diags = diags
@@ -61,7 +76,13 @@ class Checker:
         self.props: dict[str, Any] = {}
         self.scopes: list[dict[str, Any]] = []
         self.call_stack: list[str] = []
-        self.func_cache: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self.nesting = 0
+        self.max_nesting = 4 * LIMITS.expr_depth
+        self.depths: dict[str, int] = {}
+        self.func_cache: dict[tuple[str, tuple[Any, ...]], Any] = {}
+        self.signatures: dict[str, list[tuple[Any, ...]]] = {}
+        self.results: dict[str, Any] = {}
+        self.settling = False
         self.proc_args: dict[str, list[Any]] = {}
         self.suits = set(spec.suits)
         self.ranks = set(spec.ranks)
@@ -98,12 +119,17 @@ class Checker:
                 else "a zone" if name in self.zones else "an option" if name in self.options else None)
         if kind is not None:
             self.err("C020", span, f"'{name}' is already {kind}", "choose another name for the local value")
+        elif self.local(name) is not None:
+            # Rebinding would let a loop grow a value step by step (let x = [x]) without bound.
+            self.err("C020", span, f"'{name}' is already a local name here",
+                     "choose another name; a local name keeps one value while it is in scope")
         self.scopes[-1][name] = ty
 
     # ------------------------------------------------------------ declarations
     def check(self) -> None:
         sp = self.spec
         self._names_unique()
+        self.depths = nesting_depths(sp.functions)
         for p in sp.properties:
             self.props[p.name] = self._property_type(p)
         for k, o in enumerate(sp.options):
@@ -134,7 +160,7 @@ class Checker:
                     self.want(v.visible, self.expr(v.visible), T.list_of(T.PLAYER), "'visible'")
         for f in sp.functions:
             if f.body is not None and not f.params:
-                self.user_call(f, [], f.span)
+                self.user_call(f, [], f.span, root=True)
         for f in sp.functions:
             self._params_free(f.params, f.span, "function", f.name)
         for pr in sp.procedures:
@@ -170,9 +196,49 @@ class Checker:
                     self.err("C033", st.span, f"{where} cannot '{'goto' if isinstance(st, A.Goto) else 'end deal'}'",
                              "phases start from 'match: deal'; a deal ends with 'end deal' in a phase")
         for f in sp.functions:
-            if f.body is not None and f.params and not any(k[0] == f.name for k in self.func_cache):
-                # Never called: still check it, with parameters of unknown type.
-                self.user_call(f, [T.ANY] * len(f.params), f.span)
+            if f.body is not None and f.name not in self.signatures:
+                # Never called (or only where the call nests too deeply): still check it, with
+                # parameters of unknown type.
+                self.user_call(f, [T.ANY] * len(f.params), f.span, root=True)
+        self._static_contexts()
+        self.settle()
+
+    def _static_contexts(self) -> None:
+        """Option defaults, card properties and pack conditions are worked out while a game is set
+        up, before any match: they are compiled without the state, so they may not read it (C037)."""
+        sp = self.spec
+        known = "options, constants, num_players, players, suits and ranks"
+        places: list[tuple[A.Expr, str, str, str]] = []
+        for o in sp.options:
+            if isinstance(o.default, A.Expr):
+                places.append((o.default, f"the default of option '{o.name}' is worked out before the game starts",
+                               "it", f"a default can read the options above it, {known}"))
+        for p in sp.properties:
+            if p.expr is not None:
+                places.append((p.expr, f"card property '{p.name}' is fixed for the whole game", "it",
+                               f"a property can read rank, suit, rank_index, suit_index, {known}"))
+        for entry in sp.pack:
+            for cond, key, extra in ((entry.when, "when", ""), (entry.where, "where", "card, ")):
+                if cond is not None:
+                    places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
+                                   f"'{key}' can read {extra}{known}"))
+        if not places:
+            return
+        reads = function_state_reads(sp.functions)
+        for e, what, subject, hint in places:
+            for n in _expr_nodes(e):
+                direct = _direct_read(n, with_pack=True)
+                if direct is not None:
+                    self.err("C037", n.span, f"{what}: {subject} cannot {direct}", hint)
+                elif isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+                    r = reads.get(n.func)
+                    if r is None:
+                        why = " (functions of 'define:' are for the rules of a match in progress)"
+                    else:
+                        verb, rest = r[0].split(" ", 1)
+                        through = f" (through {', '.join(repr(g) for g in r[1])})" if r[1] else ""
+                        why = f", which{through} {verb}s {rest}"
+                    self.err("C037", n.span, f"{what}: {subject} cannot call '{n.func}'{why}", hint)
 
     def _names_unique(self) -> None:
         sp = self.spec
@@ -455,69 +521,73 @@ class Checker:
     def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
         if not T.compatible(got, want):
             self.err("C001", e.span, f"{what} must be {T.show(want)}, not {T.show(got)}")
+        elif want == T.INT and got == T.NUM:
+            lit = _literal_number(e)
+            if lit is not None:  # an int is a number, but 2.5 is no position, count or bound
+                self.err("C001", e.span, f"{what} must be a whole number, not {lit}")
 
-    def expr(self, e: A.Expr) -> Any:
-        t = self._expr(e)
-        if isinstance(t, tuple) and t[0] == "perplayer":
+    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
+        """The type of e, recorded in e.ty. `perplayer`: e may name a per-player variable or zone
+        (it is indexed). Two frames per level of nesting (this and the node's handler): the
+        checker recurses on nesting, and `max_nesting` is set so that it fits in Python's stack."""
+        self.nesting += 1
+        try:
+            t = _HANDLERS[type(e)](self, e)
+        finally:
+            self.nesting -= 1
+        if not perplayer and isinstance(t, tuple) and t[0] == "perplayer":
             name = e.id if isinstance(e, A.Name) else "this"
             self.err("C012", e.span, f"'{name}' is kept per player: write {name}[p]")
             t = T.ANY
         e.ty = t
         return t
 
-    def _expr(self, e: A.Expr) -> Any:
-        if isinstance(e, A.Const):
-            v = e.value
-            return T.NONE if v is None else T.of_value(v)
-        if isinstance(e, A.Name):
-            return self._name(e)
-        if isinstance(e, A.Attr):
-            return self._attr(e)
-        if isinstance(e, A.Index):
-            return self._index(e)
-        if isinstance(e, A.Call):
-            return self._call(e)
-        if isinstance(e, A.Lambda):
-            self.err("C017", e.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
-            return T.ANY
-        if isinstance(e, A.Let):
-            with self.scope({}):
-                for name, val in e.bindings:
-                    self.declare(name, self.expr(val), val.span)
-                return self.expr(e.body)
-        if isinstance(e, A.IfExpr):
-            self.want(e.cond, self.expr(e.cond), T.BOOL, "the condition")
-            return T.join(self.expr(e.then), self.expr(e.other))
-        if isinstance(e, A.BinOp):
-            return self._binop(e)
-        if isinstance(e, A.Compare):
-            return self._compare(e)
-        if isinstance(e, A.BoolOp):
-            for v in e.values:
-                self.want(v, self.expr(v), T.BOOL, f"each side of '{e.op}'")
-            return T.BOOL
-        if isinstance(e, A.Not):
-            self.want(e.value, self.expr(e.value), T.BOOL, "'not'")
-            return T.BOOL
-        if isinstance(e, A.Neg):
-            t = self.expr(e.value)
-            self.want(e.value, t, T.NUM, "'-'")
-            return T.INT if t in (T.INT, T.PLAYER) else T.NUM
-        if isinstance(e, A.ListLit):
-            et: Any = T.NONE
-            for it in e.items:
-                et = T.join(et, self.expr(it))
-            return T.list_of(T.ANY if et == T.NONE else et)
-        if isinstance(e, A.Comp):
-            it = self.expr(e.iter)
-            if not T.is_list(it) and it != T.ANY:
-                self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
-            with self.scope({}):
-                self.declare(e.var, T.elem(it), e.span)
-                if e.cond is not None:
-                    self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
-                return T.list_of(self.expr(e.elem))
-        raise AssertionError(type(e))  # pragma: no cover
+    def _const(self, e: A.Const) -> Any:
+        return T.NONE if e.value is None else T.of_value(e.value)
+
+    def _misplaced_lambda(self, e: A.Lambda) -> Any:
+        self.err("C017", e.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
+        return T.ANY
+
+    def _let(self, e: A.Let) -> Any:
+        with self.scope({}):
+            for name, val in e.bindings:
+                self.declare(name, self.expr(val), val.span)
+            return self.expr(e.body)
+
+    def _if(self, e: A.IfExpr) -> Any:
+        self.want(e.cond, self.expr(e.cond), T.BOOL, "the condition")
+        return T.join(self.expr(e.then), self.expr(e.other))
+
+    def _boolop(self, e: A.BoolOp) -> Any:
+        for v in e.values:
+            self.want(v, self.expr(v), T.BOOL, f"each side of '{e.op}'")
+        return T.BOOL
+
+    def _not(self, e: A.Not) -> Any:
+        self.want(e.value, self.expr(e.value), T.BOOL, "'not'")
+        return T.BOOL
+
+    def _neg(self, e: A.Neg) -> Any:
+        t = self.expr(e.value)
+        self.want(e.value, t, T.NUM, "'-'")
+        return T.INT if t in (T.INT, T.PLAYER) else T.NUM
+
+    def _list(self, e: A.ListLit) -> Any:
+        et: Any = T.NONE
+        for it in e.items:
+            et = T.join(et, self.expr(it))
+        return T.list_of(T.ANY if et == T.NONE else et)
+
+    def _comp(self, e: A.Comp) -> Any:
+        it = self.expr(e.iter)
+        if not T.is_list(it) and it != T.ANY:
+            self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
+        with self.scope({}):
+            self.declare(e.var, T.elem(it), e.span)
+            if e.cond is not None:
+                self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
+            return T.list_of(self.expr(e.elem))
 
     def _name(self, e: A.Name) -> Any:
         n = e.id
@@ -583,8 +653,7 @@ class Checker:
         return T.ANY
 
     def _index(self, e: A.Index) -> Any:
-        t = self._expr(e.obj)
-        e.obj.ty = t
+        t = self.expr(e.obj, perplayer=True)
         it = self.expr(e.index)
         if isinstance(t, tuple) and t[0] == "perplayer":
             self.want(e.index, it, T.PLAYER, "the player index")
@@ -649,139 +718,23 @@ class Checker:
             for it in e.items:
                 self._literal_check(it, T.elem(against) if T.is_list(against) else against)
 
-    # ------------------------------------------------------------ calls
-    def _call(self, e: A.Call) -> Any:
-        if self.local(e.func) is not None:
-            self.err("C018", e.span, f"'{e.func}' is a value, not a function")
-            return T.ANY
-        if e.func in self.funcs:
-            f = self.funcs[e.func]
-            e.ref = ("user", f)
-            if len(e.args) != len(f.params):
-                self.err("C010", e.span, f"'{f.name}' takes {_args(len(f.params))}, got {len(e.args)}")
-                return T.ANY
-            ats = [self._arg(a) for a in e.args]
-            return self.user_call(f, ats, e.span)
-        lib = LIBRARY.get(e.func)
-        if lib is None and (e.func in self.spec.broken or "define" in self.spec.malformed):
-            for a in e.args:
-                self._arg(a)
-            return T.ANY
-        if lib is None:
-            self.err("C009", e.span, f"unknown function '{e.func}'",
-                     _close(e.func, list(LIBRARY) + list(self.funcs)) or "see docs/language.md for the library")
-            for a in e.args:
-                self._arg(a)
-            return T.ANY
-        e.ref = ("lib", lib)
-        if not lib.min_args <= len(e.args) <= lib.max_args:
-            n = _args(lib.min_args) if lib.min_args == lib.max_args else f"{lib.min_args} to {lib.max_args} arguments"
-            self.err("C010", e.span, f"'{lib.name}' takes {n}, got {len(e.args)}")
-            return T.ANY
-        return self._lib_call(lib, e)
 
-    def _arg(self, a: A.Expr) -> Any:
-        if isinstance(a, A.Lambda):
-            self.err("C017", a.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
-            return T.ANY
-        return self.expr(a)
-
-    def _lambda(self, a: A.Expr, param: Any) -> Any:
-        if not isinstance(a, A.Lambda):
-            self.err("C017", a.span, "expected a function here, written 'x => expression'")
-            self.expr(a)
-            return T.ANY
-        with self.scope({}):
-            self.declare(a.param, param, a.span)
-            t = self.expr(a.body)
-        a.ty = ("fn", param, t)
-        return t
-
-    def _lib_call(self, lib: LibFunc, e: A.Call) -> Any:
-        sig = lib.sig
-        args = e.args
-        if sig == "max":
-            if len(args) == 1:
-                t = self._arg(args[0])
-                if not T.is_list(t) and t != T.ANY:
-                    self.err("C029", args[0].span, f"'{lib.name}' of one value needs a list, not {T.show(t)}")
-                    return T.ANY
-                return T.elem(t)
-            out: Any = T.NONE
-            for a in args:
-                t = self._arg(a)
-                if T.is_list(t) or (t not in T.NUMERIC and t not in (T.ANY, T.NONE)):
-                    self.err("C029", a.span, f"'{lib.name}' of several values needs numbers, not {T.show(t)}")
-                out = T.join(out, t)
-            return out
-        params, result = sig.split("->")
-        kinds = params.split(",")
-        lt: Any = T.ANY
-        for i, a in enumerate(args):
-            k = kinds[i].rstrip("?")
-            if k == "F":
-                rt = self._lambda(a, T.elem(lt))
-                if lib.name in ("count",):
-                    self.want(a, rt, T.BOOL, f"the function given to '{lib.name}'")
-                continue
-            t = self._arg(a)
-            if k.startswith("L"):
-                lt = t
-                if not T.is_list(t) and t != T.ANY:
-                    self.err("C029", a.span, f"'{lib.name}' needs a list, not {T.show(t)}")
-                    lt = T.list_of(T.ANY)
-                elif k == "L[N]" and not T.compatible(T.elem(t), T.NUM):
-                    self.err("C029", a.span, f"'{lib.name}' needs a list of numbers, not {T.show(t)}")
-                elif k == "L[B]" and not T.compatible(T.elem(t), T.BOOL):
-                    self.err("C029", a.span, f"'{lib.name}' needs a list of true/false, not {T.show(t)}")
-                elif k == "LL" and not T.is_list(T.elem(t)) and T.elem(t) != T.ANY:
-                    self.err("C029", a.span, f"'{lib.name}' needs a list of lists, not {T.show(t)}")
-            else:
-                want = {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "C": T.CARD, "B": T.BOOL, "X": T.ANY,
-                        "E": T.elem(lt)}[k]
-                self.want(a, t, want, f"argument {i + 1} of '{lib.name}'")
-        if result == "E":
-            if lib.name == "sum":
-                return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
-            return T.elem(lt)
-        if result == "L":
-            return lt
-        if result == "LL":
-            return T.list_of(lt)
-        if result == "LI":
-            return T.list_of(T.INT)
-        if lib.name == "abs" and args:
-            return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
-        return {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "B": T.BOOL}[result]
-
-    def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span) -> Any:
-        key = (f.name, tuple(T.show(t) for t in arg_types))
-        if key in self.func_cache:
-            return self.func_cache[key]
-        if f.name in self.call_stack:
-            self.err("C011", span, f"function '{f.name}' calls itself",
-                     "functions may not be recursive, so every rule ends")
-            return T.ANY
-        if f.body is None:
-            return T.ANY
-        if len(self.call_stack) >= MAX_CALL_DEPTH:
-            self.err("C036", span, f"functions call each other more than {MAX_CALL_DEPTH} deep",
-                     "flatten the chain of functions")
-            return T.ANY
-        self.call_stack.append(f.name)
-        saved = self.scopes
-        self.scopes = [dict(zip(f.params, arg_types))]
-        try:
-            t = self.expr(f.body)
-        finally:
-            self.scopes = saved
-            self.call_stack.pop()
-        self.func_cache[key] = t
-        return t
+_HANDLERS: dict[type, Callable[[Checker, Any], Any]] = {
+    A.BinOp: Checker._binop, A.Call: Checker._call, A.Name: Checker._name, A.Const: Checker._const,
+    A.Attr: Checker._attr, A.Index: Checker._index, A.Compare: Checker._compare,
+    A.Lambda: Checker._misplaced_lambda, A.Let: Checker._let, A.IfExpr: Checker._if, A.BoolOp: Checker._boolop,
+    A.Not: Checker._not, A.Neg: Checker._neg, A.ListLit: Checker._list, A.Comp: Checker._comp,
+}
 
 
-def _args(n: int) -> str:
-    return f"{n} argument{'' if n == 1 else 's'}"
+def _literal_number(e: A.Expr) -> str | None:
+    """The text of a literal fractional number (2.5, -0.5), or None."""
+    sign = ""
+    if isinstance(e, A.Neg):
+        sign, e = "-", e.value
+    if isinstance(e, A.Const) and isinstance(e.value, float):
+        return f"{sign}{e.value!r}"
+    return None
 
 
 def _names_in(e: A.Expr) -> set[str]:
