@@ -207,7 +207,7 @@ class Checker(CallChecker):
         """Option defaults, card properties and pack conditions are worked out while a game is set
         up, before any match: they are compiled without the state, so they may not read it (C037)."""
         sp = self.spec
-        known = "options, constants, num_players, players, suits and ranks"
+        known = "constants, num_players, players, suits and ranks"
         places: list[tuple[A.Expr, str, str, str]] = []
         for o in sp.options:
             if isinstance(o.default, A.Expr):
@@ -216,12 +216,12 @@ class Checker(CallChecker):
         for p in sp.properties:
             if p.expr is not None:
                 places.append((p.expr, f"card property '{p.name}' is fixed for the whole game", "it",
-                               f"a property can read rank, suit, rank_index, suit_index, {known}"))
+                               f"a property can read rank, suit, rank_index, suit_index, options, {known}"))
         for entry in sp.pack:
             for cond, key, extra in ((entry.when, "when", ""), (entry.where, "where", "card, ")):
                 if cond is not None:
                     places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
-                                   f"'{key}' can read {extra}{known}"))
+                                   f"'{key}' can read {extra}options, {known}"))
         if not places:
             return
         reads = function_state_reads(sp.functions)
@@ -233,7 +233,7 @@ class Checker(CallChecker):
                 elif isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
                     r = reads.get(n.func)
                     if r is None:
-                        why = " (functions of 'define:' are for the rules of a match in progress)"
+                        why = " (functions of 'define:' run only during a match)"
                     else:
                         verb, rest = r[0].split(" ", 1)
                         through = f" (through {', '.join(repr(g) for g in r[1])})" if r[1] else ""
