@@ -180,6 +180,7 @@ class _Order:
         self.tried: dict[str, int] = {}
         self.active: set[str] = set()
         self.depth = 0
+        self.cut = False  # the depth cut an answer short since the innermost call began
         self.pure: set[str] | None = None  # pure_functions, once computed
 
     def call(self, name: str, kinds: tuple[str, ...], top: bool = False) -> str:
@@ -194,15 +195,19 @@ class _Order:
                 return "dep"
             self.tried[name] = self.tried.get(name, 0) + 1
         self.active.add(name)
+        outer_cut, self.cut = self.cut, False
         try:
             r = "free" if self.kind(g.body, dict(zip(g.params, kinds))) == "free" else "dep"
         finally:
             self.active.discard(name)
-        self.memo[key] = r
+        if not self.cut:  # an answer cut short by the depth may be better from a shallower call
+            self.memo[key] = r
+        self.cut = self.cut or outer_cut
         return r
 
     def kind(self, e: A.Expr, env: dict[str, str]) -> str:
         if self.depth >= ORDER_DEPTH:
+            self.cut = True
             return "dep"
         self.depth += 1
         try:
