@@ -9,6 +9,7 @@ pure), which only cost speed.
 
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from typing import Any
 
@@ -20,9 +21,16 @@ STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_numb
 STATEFUL_LIBRARY = {"next_active", "is_active", "played_by"}
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # per node class, the fields that can hold expressions
+
+
 def _children(n: A.Expr) -> list[A.Expr]:
+    fields = _FIELDS.get(type(n))
+    if fields is None:
+        fields = _FIELDS[type(n)] = tuple(f.name for f in dataclasses.fields(n) if f.name not in ("span", "ty", "ref"))
     out: list[A.Expr] = []
-    for v in vars(n).values():
+    for name in fields:
+        v = getattr(n, name)
         if isinstance(v, A.Expr):
             out.append(v)
         elif isinstance(v, list):

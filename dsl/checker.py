@@ -222,15 +222,14 @@ class Checker(CallChecker):
                 if cond is not None:
                     places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
                                    f"'{key}' can read {extra}options, {known}"))
-        if not places:
-            return
-        reads = function_state_reads(sp.functions)
+        reads: dict[str, tuple[str, list[str]]] | None = None  # worked out at the first call met
         for e, what, subject, hint in places:
             for n in _expr_nodes(e):
                 direct = _direct_read(n, with_pack=True)
                 if direct is not None:
                     self.err("C037", n.span, f"{what}: {subject} cannot {direct}", hint)
                 elif isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+                    reads = function_state_reads(sp.functions) if reads is None else reads
                     r = reads.get(n.func)
                     if r is None:
                         why = " (functions of 'define:' run only during a match)"
