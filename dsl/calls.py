@@ -60,6 +60,7 @@ class CallChecker:
     func_cache: dict[tuple[str, tuple[Any, ...]], Any]
     signatures: dict[str, list[tuple[Any, ...]]]  # per function, in the order checked
     results: dict[str, Any]  # per function, the join of its results
+    skipped: list[tuple[Span, str]]  # calls not entered because the callee alone nests too deeply
     settling: bool
 
     def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
@@ -209,6 +210,7 @@ class CallChecker:
         if not root:
             d = self.depths.get(f.name, 0)
             if d > self.max_nesting:
+                self.skipped.append((span, f.name))
                 return T.ANY  # too deep on its own: reported inside f, which is checked by itself
             if self.nesting + d > self.max_nesting:
                 self.err("C036", span, f"expressions nest more than {self.max_nesting} levels deep here, counting "

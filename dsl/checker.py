@@ -82,6 +82,7 @@ class Checker(CallChecker):
         self.func_cache: dict[tuple[str, tuple[Any, ...]], Any] = {}
         self.signatures: dict[str, list[tuple[Any, ...]]] = {}
         self.results: dict[str, Any] = {}
+        self.skipped: list[tuple[Span, str]] = []
         self.settling = False
         self.proc_args: dict[str, list[Any]] = {}
         self.suits = set(spec.suits)
@@ -200,6 +201,10 @@ class Checker(CallChecker):
                 # Never called (or only where the call nests too deeply): still check it, with
                 # parameters of unknown type.
                 self.user_call(f, [T.ANY] * len(f.params), f.span, root=True)
+        if self.skipped and not any(d.code == "C036" for d in self.diags):  # pragma: no cover - a safeguard
+            span, name = self.skipped[0]
+            self.err("C036", span, f"expressions nest more than {self.max_nesting} levels deep here, counting the "
+                     f"body of '{name}' and of the functions it calls")
         self._static_contexts()
         self.settle()
 
