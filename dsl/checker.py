@@ -3,22 +3,45 @@
 The checker walks the `GameSpec`, records on each AST node what its names
 refer to (`ref`) and its type (`ty`), and reports every problem it finds.
 User functions are checked at each call with the argument types of that call
-(they have no type annotations), and may not call themselves.
+(they have no type annotations; dsl/calls.py), and may not call themselves.
+Steps (statements) are checked in dsl/steps.py.
+
+What the compiler may rely on after `check()` without errors:
+
+* every expression node's `ty` holds for every evaluation of that node. A
+  `define:` function checked under several argument signatures has its body
+  annotated under their join (`types.join` per parameter, `any` where they
+  disagree), so a node that sees a number in one call and a list in another
+  is typed `any`, and the compiler must then emit code that works for any
+  value (runtime-checked helpers) rather than type-specific code;
+* every call of a `define:` function has `ref = ("user", FuncSpec)`, and
+  every name its `ref`;
+* static contexts (option defaults, card properties, pack `when`/`where`)
+  read no state, no `pack` and call no `define:` function (C037): they are
+  compiled without the state `s`;
+* no local name is bound twice in one scope chain (C020), so a loop cannot
+  rebind a local to grow a value;
+* expressions nest at most `4 * LIMITS.expr_depth` levels counting the bodies
+  of the functions they call (C036), so recursive walks of the AST, through
+  calls, stay within Python's stack.
 """
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from . import ast as A
 from . import types as T
+from .analysis import _direct_read, _expr_nodes, function_state_reads, nesting_depths
+from .calls import CallChecker, _close
 from .diagnostics import Diagnostic, Span
-from .library import LIBRARY, LibFunc
+from .library import LIBRARY
+from .limits import LIMITS
 from .parser import KEYWORDS
 from .schema import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
+from .steps import StepChecker, _walk_stmts
 
 BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
@@ -34,18 +57,12 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "turns": (T.INT, "turns already taken in the current round phase"),
 }
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
-MAX_CALL_DEPTH = 100  # functions or procedures calling each other
 CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
                               "name": T.STR}
 RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
-def _close(name: str, options: Any) -> str | None:
-    m = difflib.get_close_matches(name, list(options), n=1)
-    return f"did you mean '{m[0]}'?" if m else None
-
-
-class Checker:
+class Checker(StepChecker, CallChecker):
     def __init__(self, spec: GameSpec, diags: list[Diagnostic]):
         self.spec = spec
         self.diags = diags
@@ -61,7 +78,14 @@ class Checker:
         self.props: dict[str, Any] = {}
         self.scopes: list[dict[str, Any]] = []
         self.call_stack: list[str] = []
-        self.func_cache: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self.nesting = 0
+        self.max_nesting = 4 * LIMITS.expr_depth
+        self.depths: dict[str, int] = {}
+        self.func_cache: dict[tuple[str, tuple[Any, ...]], Any] = {}
+        self.signatures: dict[str, list[tuple[Any, ...]]] = {}
+        self.results: dict[str, Any] = {}
+        self.skipped: list[tuple[Span, str]] = []
+        self.settling = False
         self.proc_args: dict[str, list[Any]] = {}
         self.suits = set(spec.suits)
         self.ranks = set(spec.ranks)
@@ -98,12 +122,17 @@ class Checker:
                 else "a zone" if name in self.zones else "an option" if name in self.options else None)
         if kind is not None:
             self.err("C020", span, f"'{name}' is already {kind}", "choose another name for the local value")
+        elif self.local(name) is not None:
+            # Rebinding would let a loop grow a value step by step (let x = [x]) without bound.
+            self.err("C020", span, f"'{name}' is already a local name here",
+                     "choose another name; a local name keeps one value while it is in scope")
         self.scopes[-1][name] = ty
 
     # ------------------------------------------------------------ declarations
     def check(self) -> None:
         sp = self.spec
         self._names_unique()
+        self.depths = nesting_depths(sp.functions)
         for p in sp.properties:
             self.props[p.name] = self._property_type(p)
         for k, o in enumerate(sp.options):
@@ -134,7 +163,7 @@ class Checker:
                     self.want(v.visible, self.expr(v.visible), T.list_of(T.PLAYER), "'visible'")
         for f in sp.functions:
             if f.body is not None and not f.params:
-                self.user_call(f, [], f.span)
+                self.user_call(f, [], f.span, root=True)
         for f in sp.functions:
             self._params_free(f.params, f.span, "function", f.name)
         for pr in sp.procedures:
@@ -170,9 +199,52 @@ class Checker:
                     self.err("C033", st.span, f"{where} cannot '{'goto' if isinstance(st, A.Goto) else 'end deal'}'",
                              "phases start from 'match: deal'; a deal ends with 'end deal' in a phase")
         for f in sp.functions:
-            if f.body is not None and f.params and not any(k[0] == f.name for k in self.func_cache):
-                # Never called: still check it, with parameters of unknown type.
-                self.user_call(f, [T.ANY] * len(f.params), f.span)
+            if f.body is not None and f.name not in self.signatures:
+                # Never called (or only where the call nests too deeply): still check it, with
+                # parameters of unknown type.
+                self.user_call(f, [T.ANY] * len(f.params), f.span, root=True)
+        if self.skipped and not any(d.code == "C036" for d in self.diags):  # pragma: no cover - a safeguard
+            span, name = self.skipped[0]
+            self.err("C036", span, f"expressions nest more than {self.max_nesting} levels deep here, counting the "
+                     f"body of '{name}' and of the functions it calls")
+        self._static_contexts()
+        self.settle()
+
+    def _static_contexts(self) -> None:
+        """Option defaults, card properties and pack conditions are worked out while a game is set
+        up, before any match: they are compiled without the state, so they may not read it (C037)."""
+        sp = self.spec
+        known = "constants, num_players, players, suits and ranks"
+        places: list[tuple[A.Expr, str, str, str]] = []
+        for o in sp.options:
+            if isinstance(o.default, A.Expr):
+                places.append((o.default, f"the default of option '{o.name}' is worked out before the game starts",
+                               "it", f"a default can read the options above it, {known}"))
+        for p in sp.properties:
+            if p.expr is not None:
+                places.append((p.expr, f"card property '{p.name}' is fixed for the whole game", "it",
+                               f"a property can read rank, suit, rank_index, suit_index, options, {known}"))
+        for entry in sp.pack:
+            for cond, key, extra in ((entry.when, "when", ""), (entry.where, "where", "card, ")):
+                if cond is not None:
+                    places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
+                                   f"'{key}' can read {extra}options, {known}"))
+        reads: dict[str, tuple[str, list[str]]] | None = None  # worked out at the first call met
+        for e, what, subject, hint in places:
+            for n in _expr_nodes(e):
+                direct = _direct_read(n, with_pack=True)
+                if direct is not None:
+                    self.err("C037", n.span, f"{what}: {subject} cannot {direct}", hint)
+                elif isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+                    reads = function_state_reads(sp.functions) if reads is None else reads
+                    r = reads.get(n.func)
+                    if r is None:
+                        why = " (functions of 'define:' run only during a match)"
+                    else:
+                        verb, rest = r[0].split(" ", 1)
+                        through = f" (through {', '.join(repr(g) for g in r[1])})" if r[1] else ""
+                        why = f", which{through} {verb}s {rest}"
+                    self.err("C037", n.span, f"{what}: {subject} cannot call '{n.func}'{why}", hint)
 
     def _names_unique(self) -> None:
         sp = self.spec
@@ -291,121 +363,12 @@ class Checker:
             with self.scope({}):
                 self.block(block)
 
-    # ------------------------------------------------------------ statements
-    def block(self, stmts: list[A.Stmt]) -> None:
-        with self.scope({}):
-            for s in stmts:
-                self.stmt(s)
-
-    def stmt(self, s: A.Stmt) -> None:
-        if isinstance(s, A.Assign):
-            self._assign(s)
-        elif isinstance(s, A.LetStmt):
-            t = self.expr(s.value)
-            self.declare(s.name, t, s.span)
-        elif isinstance(s, A.Pick):
-            t = self.expr(s.options)
-            if not T.is_list(t) and t != T.ANY:
-                self.err("C004", s.options.span, f"'pick' chooses from a list, not {T.show(t)}")
-            self.declare(s.name, T.elem(t), s.span)
-        elif isinstance(s, A.Move):
-            t = self.expr(s.cards)
-            if not (t in (T.CARD, T.ANY) or (T.is_list(t) and T.elem(t) in (T.CARD, T.ANY))):
-                self.err("C008", s.cards.span, f"'move' needs a card or a list of cards, not {T.show(t)}")
-            self.zone(s.dest, need_index=True)
-        elif isinstance(s, A.Deal):
-            self.want(s.count, self.expr(s.count), T.INT, "the number of cards to deal")
-            self.zone(s.src, need_index=True)
-            self.zone(s.dest, need_index=False)
-        elif isinstance(s, A.Shuffle):
-            self.zone(s.zone, need_index=True)
-        elif isinstance(s, A.Goto):
-            if s.phase not in self.phases and s.phase not in self.spec.broken and self.phases:
-                self.err("C007", s.span, f"unknown phase '{s.phase}'", _close(s.phase, self.phases))
-        elif isinstance(s, A.EndDeal):
-            pass
-        elif isinstance(s, A.Log):
-            for v in s.values:
-                self.expr(v)
-            if s.text.count("{}") != len(s.values):
-                self.err("C032", s.span, f"the message has {s.text.count('{}')} '{{}}' but "
-                         f"{len(s.values)} value(s) follow it")
-        elif isinstance(s, A.Eliminate):
-            self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
-        elif isinstance(s, A.Do):
-            pr = self.procs.get(s.proc)
-            if pr is None and (s.proc in self.spec.broken or "procedures" in self.spec.malformed):
-                return
-            if pr is None:
-                self.err("C009", s.span, f"unknown procedure '{s.proc}'", _close(s.proc, self.procs))
-                return
-            if len(s.args) != len(pr.params):
-                self.err("C010", s.span, f"procedure '{s.proc}' takes {_args(len(pr.params))}, "
-                         f"got {len(s.args)}")
-            types = [self.expr(a) for a in s.args]
-            if len(types) == len(pr.params):
-                old = self.proc_args.get(pr.name)
-                self.proc_args[pr.name] = types if old is None else [T.join(x, y) for x, y in zip(old, types)]
-            self._proc_recursion(pr, s.span)
-        elif isinstance(s, A.If):
-            self.want(s.cond, self.expr(s.cond), T.BOOL, "'if'")
-            self.block(s.then)
-            self.block(s.other)
-        elif isinstance(s, A.For):
-            t = self.expr(s.iter)
-            if not T.is_list(t) and t != T.ANY:
-                self.err("C004", s.iter.span, f"'for' needs a list, not {T.show(t)}")
-            with self.scope({}):
-                self.declare(s.var, T.elem(t), s.span)
-                self.block(s.body)
-
+    # ------------------------------------------------------------ statements (see dsl/steps.py)
     def _params_free(self, params: list[str], span: Span, kind: str, name: str) -> None:
         for p in params:
             if p in RESERVED or p in self.vars or p in self.zones or p in self.options or p in self.consts:
                 self.err("C020", span, f"parameter '{p}' of {kind} '{name}' hides a name of the game",
                          "choose another parameter name")
-
-    def _procedures(self) -> None:
-        """Check procedures callers first, each with the joined types its calls pass."""
-        order: list[str] = []
-        seen: set[str] = set()
-        for root in self.procs:
-            # Depth-first without recursion: a chain of procedures may be long.
-            stack: list[tuple[str, bool]] = [(root, False)]
-            while stack:
-                name, done = stack.pop()
-                if done:
-                    order.append(name)
-                    continue
-                if name in seen:
-                    continue
-                seen.add(name)
-                stack.append((name, True))
-                for st in _walk_stmts(self.procs[name].body):
-                    if isinstance(st, A.Do) and st.proc in self.procs and st.proc not in seen:
-                        stack.append((st.proc, False))
-        for name in reversed(order):
-            pr = self.procs[name]
-            types = self.proc_args.get(name, [T.ANY] * len(pr.params))
-            with self.scope(dict(zip(pr.params, types))):
-                self.block(pr.body)
-
-    def _proc_recursion(self, pr: ProcSpec, span: Span) -> None:
-        if len(self.call_stack) >= MAX_CALL_DEPTH:
-            self.err("C036", span, f"procedures call each other more than {MAX_CALL_DEPTH} deep",
-                     "flatten the chain of procedures")
-            return
-        if pr.name in self.call_stack:
-            self.err("C011", span, f"procedure '{pr.name}' calls itself",
-                     "procedures and functions may not be recursive, so every rule ends")
-            return
-        self.call_stack.append(pr.name)
-        try:
-            for st in _walk_stmts(pr.body):
-                if isinstance(st, A.Do) and st.proc in self.procs:
-                    self._proc_recursion(self.procs[st.proc], st.span)
-        finally:
-            self.call_stack.pop()
 
     def _assign(self, s: A.Assign) -> None:
         vt = self.expr(s.value)
@@ -436,88 +399,77 @@ class Checker:
         elif not T.compatible(vt, target):
             self.err("C001", s.value.span, f"'{s.name}' holds {T.show(target)}, not {T.show(vt)}")
 
-    def zone(self, z: A.ZoneRef, need_index: bool) -> None:
-        zs = self.zones.get(z.name)
-        if zs is None and (z.name in self.spec.broken or "zones" in self.spec.malformed):
-            return
-        if zs is None:
-            self.err("C015", z.span, f"unknown zone '{z.name}'", _close(z.name, self.zones))
-            return
-        z.ref = zs
-        if zs.per_player and z.index is None and need_index:
-            self.err("C016", z.span, f"zone '{z.name}' belongs to each player: write {z.name}[p]")
-        if not zs.per_player and z.index is not None:
-            self.err("C016", z.span, f"zone '{z.name}' is shared: it takes no player index")
-        if z.index is not None:
-            self.want(z.index, self.expr(z.index), T.PLAYER, "the player index")
-
     # ------------------------------------------------------------ expressions
     def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
         if not T.compatible(got, want):
             self.err("C001", e.span, f"{what} must be {T.show(want)}, not {T.show(got)}")
+        elif want == T.INT and got == T.NUM:
+            lit = _literal_number(e)
+            if lit is not None:  # an int is a number, but 2.5 is no position, count or bound
+                self.err("C001", e.span, f"{what} must be a whole number, not {lit}")
 
-    def expr(self, e: A.Expr) -> Any:
-        t = self._expr(e)
-        if isinstance(t, tuple) and t[0] == "perplayer":
+    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
+        """The type of e, recorded in e.ty. `perplayer`: e may name a per-player variable or zone
+        (it is indexed). Two frames per level of nesting (this and the node's handler): the
+        checker recurses on nesting, and `max_nesting` is set so that it fits in Python's stack."""
+        self.nesting += 1
+        try:
+            t = _HANDLERS[type(e)](self, e)
+        finally:
+            self.nesting -= 1
+        if not perplayer and isinstance(t, tuple) and t[0] == "perplayer":
             name = e.id if isinstance(e, A.Name) else "this"
             self.err("C012", e.span, f"'{name}' is kept per player: write {name}[p]")
             t = T.ANY
         e.ty = t
         return t
 
-    def _expr(self, e: A.Expr) -> Any:
-        if isinstance(e, A.Const):
-            v = e.value
-            return T.NONE if v is None else T.of_value(v)
-        if isinstance(e, A.Name):
-            return self._name(e)
-        if isinstance(e, A.Attr):
-            return self._attr(e)
-        if isinstance(e, A.Index):
-            return self._index(e)
-        if isinstance(e, A.Call):
-            return self._call(e)
-        if isinstance(e, A.Lambda):
-            self.err("C017", e.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
-            return T.ANY
-        if isinstance(e, A.Let):
-            with self.scope({}):
-                for name, val in e.bindings:
-                    self.declare(name, self.expr(val), val.span)
-                return self.expr(e.body)
-        if isinstance(e, A.IfExpr):
-            self.want(e.cond, self.expr(e.cond), T.BOOL, "the condition")
-            return T.join(self.expr(e.then), self.expr(e.other))
-        if isinstance(e, A.BinOp):
-            return self._binop(e)
-        if isinstance(e, A.Compare):
-            return self._compare(e)
-        if isinstance(e, A.BoolOp):
-            for v in e.values:
-                self.want(v, self.expr(v), T.BOOL, f"each side of '{e.op}'")
-            return T.BOOL
-        if isinstance(e, A.Not):
-            self.want(e.value, self.expr(e.value), T.BOOL, "'not'")
-            return T.BOOL
-        if isinstance(e, A.Neg):
-            t = self.expr(e.value)
-            self.want(e.value, t, T.NUM, "'-'")
-            return T.INT if t in (T.INT, T.PLAYER) else T.NUM
-        if isinstance(e, A.ListLit):
-            et: Any = T.NONE
-            for it in e.items:
-                et = T.join(et, self.expr(it))
-            return T.list_of(T.ANY if et == T.NONE else et)
-        if isinstance(e, A.Comp):
-            it = self.expr(e.iter)
-            if not T.is_list(it) and it != T.ANY:
-                self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
-            with self.scope({}):
-                self.declare(e.var, T.elem(it), e.span)
-                if e.cond is not None:
-                    self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
-                return T.list_of(self.expr(e.elem))
-        raise AssertionError(type(e))  # pragma: no cover
+    def _const(self, e: A.Const) -> Any:
+        return T.NONE if e.value is None else T.of_value(e.value)
+
+    def _misplaced_lambda(self, e: A.Lambda) -> Any:
+        self.err("C017", e.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
+        return T.ANY
+
+    def _let(self, e: A.Let) -> Any:
+        with self.scope({}):
+            for name, val in e.bindings:
+                self.declare(name, self.expr(val), val.span)
+            return self.expr(e.body)
+
+    def _if(self, e: A.IfExpr) -> Any:
+        self.want(e.cond, self.expr(e.cond), T.BOOL, "the condition")
+        return T.join(self.expr(e.then), self.expr(e.other))
+
+    def _boolop(self, e: A.BoolOp) -> Any:
+        for v in e.values:
+            self.want(v, self.expr(v), T.BOOL, f"each side of '{e.op}'")
+        return T.BOOL
+
+    def _not(self, e: A.Not) -> Any:
+        self.want(e.value, self.expr(e.value), T.BOOL, "'not'")
+        return T.BOOL
+
+    def _neg(self, e: A.Neg) -> Any:
+        t = self.expr(e.value)
+        self.want(e.value, t, T.NUM, "'-'")
+        return T.INT if t in (T.INT, T.PLAYER) else T.NUM
+
+    def _list(self, e: A.ListLit) -> Any:
+        et: Any = T.NONE
+        for it in e.items:
+            et = T.join(et, self.expr(it))
+        return T.list_of(T.ANY if et == T.NONE else et)
+
+    def _comp(self, e: A.Comp) -> Any:
+        it = self.expr(e.iter)
+        if not T.is_list(it) and it != T.ANY:
+            self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
+        with self.scope({}):
+            self.declare(e.var, T.elem(it), e.span)
+            if e.cond is not None:
+                self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
+            return T.list_of(self.expr(e.elem))
 
     def _name(self, e: A.Name) -> Any:
         n = e.id
@@ -583,8 +535,7 @@ class Checker:
         return T.ANY
 
     def _index(self, e: A.Index) -> Any:
-        t = self._expr(e.obj)
-        e.obj.ty = t
+        t = self.expr(e.obj, perplayer=True)
         it = self.expr(e.index)
         if isinstance(t, tuple) and t[0] == "perplayer":
             self.want(e.index, it, T.PLAYER, "the player index")
@@ -649,139 +600,23 @@ class Checker:
             for it in e.items:
                 self._literal_check(it, T.elem(against) if T.is_list(against) else against)
 
-    # ------------------------------------------------------------ calls
-    def _call(self, e: A.Call) -> Any:
-        if self.local(e.func) is not None:
-            self.err("C018", e.span, f"'{e.func}' is a value, not a function")
-            return T.ANY
-        if e.func in self.funcs:
-            f = self.funcs[e.func]
-            e.ref = ("user", f)
-            if len(e.args) != len(f.params):
-                self.err("C010", e.span, f"'{f.name}' takes {_args(len(f.params))}, got {len(e.args)}")
-                return T.ANY
-            ats = [self._arg(a) for a in e.args]
-            return self.user_call(f, ats, e.span)
-        lib = LIBRARY.get(e.func)
-        if lib is None and (e.func in self.spec.broken or "define" in self.spec.malformed):
-            for a in e.args:
-                self._arg(a)
-            return T.ANY
-        if lib is None:
-            self.err("C009", e.span, f"unknown function '{e.func}'",
-                     _close(e.func, list(LIBRARY) + list(self.funcs)) or "see docs/language.md for the library")
-            for a in e.args:
-                self._arg(a)
-            return T.ANY
-        e.ref = ("lib", lib)
-        if not lib.min_args <= len(e.args) <= lib.max_args:
-            n = _args(lib.min_args) if lib.min_args == lib.max_args else f"{lib.min_args} to {lib.max_args} arguments"
-            self.err("C010", e.span, f"'{lib.name}' takes {n}, got {len(e.args)}")
-            return T.ANY
-        return self._lib_call(lib, e)
 
-    def _arg(self, a: A.Expr) -> Any:
-        if isinstance(a, A.Lambda):
-            self.err("C017", a.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
-            return T.ANY
-        return self.expr(a)
-
-    def _lambda(self, a: A.Expr, param: Any) -> Any:
-        if not isinstance(a, A.Lambda):
-            self.err("C017", a.span, "expected a function here, written 'x => expression'")
-            self.expr(a)
-            return T.ANY
-        with self.scope({}):
-            self.declare(a.param, param, a.span)
-            t = self.expr(a.body)
-        a.ty = ("fn", param, t)
-        return t
-
-    def _lib_call(self, lib: LibFunc, e: A.Call) -> Any:
-        sig = lib.sig
-        args = e.args
-        if sig == "max":
-            if len(args) == 1:
-                t = self._arg(args[0])
-                if not T.is_list(t) and t != T.ANY:
-                    self.err("C029", args[0].span, f"'{lib.name}' of one value needs a list, not {T.show(t)}")
-                    return T.ANY
-                return T.elem(t)
-            out: Any = T.NONE
-            for a in args:
-                t = self._arg(a)
-                if T.is_list(t) or (t not in T.NUMERIC and t not in (T.ANY, T.NONE)):
-                    self.err("C029", a.span, f"'{lib.name}' of several values needs numbers, not {T.show(t)}")
-                out = T.join(out, t)
-            return out
-        params, result = sig.split("->")
-        kinds = params.split(",")
-        lt: Any = T.ANY
-        for i, a in enumerate(args):
-            k = kinds[i].rstrip("?")
-            if k == "F":
-                rt = self._lambda(a, T.elem(lt))
-                if lib.name in ("count",):
-                    self.want(a, rt, T.BOOL, f"the function given to '{lib.name}'")
-                continue
-            t = self._arg(a)
-            if k.startswith("L"):
-                lt = t
-                if not T.is_list(t) and t != T.ANY:
-                    self.err("C029", a.span, f"'{lib.name}' needs a list, not {T.show(t)}")
-                    lt = T.list_of(T.ANY)
-                elif k == "L[N]" and not T.compatible(T.elem(t), T.NUM):
-                    self.err("C029", a.span, f"'{lib.name}' needs a list of numbers, not {T.show(t)}")
-                elif k == "L[B]" and not T.compatible(T.elem(t), T.BOOL):
-                    self.err("C029", a.span, f"'{lib.name}' needs a list of true/false, not {T.show(t)}")
-                elif k == "LL" and not T.is_list(T.elem(t)) and T.elem(t) != T.ANY:
-                    self.err("C029", a.span, f"'{lib.name}' needs a list of lists, not {T.show(t)}")
-            else:
-                want = {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "C": T.CARD, "B": T.BOOL, "X": T.ANY,
-                        "E": T.elem(lt)}[k]
-                self.want(a, t, want, f"argument {i + 1} of '{lib.name}'")
-        if result == "E":
-            if lib.name == "sum":
-                return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
-            return T.elem(lt)
-        if result == "L":
-            return lt
-        if result == "LL":
-            return T.list_of(lt)
-        if result == "LI":
-            return T.list_of(T.INT)
-        if lib.name == "abs" and args:
-            return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
-        return {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "B": T.BOOL}[result]
-
-    def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span) -> Any:
-        key = (f.name, tuple(T.show(t) for t in arg_types))
-        if key in self.func_cache:
-            return self.func_cache[key]
-        if f.name in self.call_stack:
-            self.err("C011", span, f"function '{f.name}' calls itself",
-                     "functions may not be recursive, so every rule ends")
-            return T.ANY
-        if f.body is None:
-            return T.ANY
-        if len(self.call_stack) >= MAX_CALL_DEPTH:
-            self.err("C036", span, f"functions call each other more than {MAX_CALL_DEPTH} deep",
-                     "flatten the chain of functions")
-            return T.ANY
-        self.call_stack.append(f.name)
-        saved = self.scopes
-        self.scopes = [dict(zip(f.params, arg_types))]
-        try:
-            t = self.expr(f.body)
-        finally:
-            self.scopes = saved
-            self.call_stack.pop()
-        self.func_cache[key] = t
-        return t
+_HANDLERS: dict[type, Callable[[Checker, Any], Any]] = {
+    A.BinOp: Checker._binop, A.Call: Checker._call, A.Name: Checker._name, A.Const: Checker._const,
+    A.Attr: Checker._attr, A.Index: Checker._index, A.Compare: Checker._compare,
+    A.Lambda: Checker._misplaced_lambda, A.Let: Checker._let, A.IfExpr: Checker._if, A.BoolOp: Checker._boolop,
+    A.Not: Checker._not, A.Neg: Checker._neg, A.ListLit: Checker._list, A.Comp: Checker._comp,
+}
 
 
-def _args(n: int) -> str:
-    return f"{n} argument{'' if n == 1 else 's'}"
+def _literal_number(e: A.Expr) -> str | None:
+    """The text of a literal fractional number (2.5, -0.5), or None."""
+    sign = ""
+    if isinstance(e, A.Neg):
+        sign, e = "-", e.value
+    if isinstance(e, A.Const) and isinstance(e.value, float):
+        return f"{sign}{e.value!r}"
+    return None
 
 
 def _names_in(e: A.Expr) -> set[str]:
@@ -799,16 +634,6 @@ def _names_in(e: A.Expr) -> set[str]:
                     stack.extend(x for x in v if isinstance(x, A.Node))
                     stack.extend(y for x in v if isinstance(x, tuple) for y in x if isinstance(y, A.Node))
     return out
-
-
-def _walk_stmts(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
-    for s in stmts:
-        yield s
-        if isinstance(s, A.If):
-            yield from _walk_stmts(s.then)
-            yield from _walk_stmts(s.other)
-        elif isinstance(s, A.For):
-            yield from _walk_stmts(s.body)
 
 
 def check(spec: GameSpec, diags: list[Diagnostic]) -> Checker:

@@ -19,6 +19,18 @@ from typing import Any
 from . import ast as A
 from . import types as T
 from . import weights
+from .analysis import (  # noqa: F401  (re-exported: the analyses used to live here)
+    STATEFUL_BUILTINS,
+    STATEFUL_LIBRARY,
+    _cheap,
+    _conjuncts,
+    _expr_nodes,
+    _locals_used,
+    _static,
+    called_outside,
+    order_free_params,
+    pure_functions,
+)
 from .checker import Checker
 from .diagnostics import Diagnostic, Span
 from .schema import ActionSpec, GameSpec, PhaseSpec
@@ -596,208 +608,7 @@ class Compiler:
                             [_kind(e.ty) for _, e in m.report])
 
 
-STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns"}
-STATEFUL_LIBRARY = {"next_active", "is_active", "played_by"}
 MEMO_LIMIT = 200_000
-
-
-def _expr_nodes(e: A.Expr) -> list[A.Expr]:
-    out: list[A.Expr] = []
-    stack: list[A.Expr] = [e]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        for v in vars(n).values():
-            if isinstance(v, A.Expr):
-                stack.append(v)
-            elif isinstance(v, list):
-                for x in v:
-                    if isinstance(x, A.Expr):
-                        stack.append(x)
-                    elif isinstance(x, tuple):
-                        stack.extend(y for y in x if isinstance(y, A.Expr))
-    return out
-
-
-def pure_functions(spec: GameSpec) -> set[str]:
-    """Functions whose result depends only on their arguments (no zone, variable or turn)."""
-    calls: dict[str, set[str]] = {}
-    impure: set[str] = set()
-    for f in spec.functions:
-        calls[f.name] = set()
-        if f.body is None:
-            impure.add(f.name)
-            continue
-        for n in _expr_nodes(f.body):
-            if isinstance(n, A.Name) and n.ref is not None:
-                kind, detail = n.ref
-                if kind in ("var", "zone") or (kind == "builtin" and detail in STATEFUL_BUILTINS):
-                    impure.add(f.name)
-            elif isinstance(n, A.Call) and n.ref is not None:
-                if n.ref[0] == "user":
-                    calls[f.name].add(n.func)
-                elif n.func in STATEFUL_LIBRARY:
-                    impure.add(f.name)
-    changed = True
-    while changed:
-        changed = False
-        for name, callees in calls.items():
-            if name not in impure and callees & impure:
-                impure.add(name)
-                changed = True
-    return set(calls) - impure
-
-
-# Order analysis: is a function's value independent of the order of a list argument?
-# "free": does not depend on the order; "bag": a list whose items (not order) are fixed.
-_BAG_TO_FREE = {"len", "count", "sum", "any", "all", "sort"}
-_BAG_TO_BAG = {"unique"}
-
-
-def order_free_params(spec: GameSpec, f: Any) -> set[str]:
-    funcs = {g.name: g for g in spec.functions}
-    memo: dict[Any, str] = {}
-    out = set()
-    for p in f.params:
-        if f.body is not None and _order(f.body, {p: "bag"}, funcs, set(), memo) == "free":
-            out.add(p)
-    return out
-
-
-def _order(e: A.Expr, env: dict[str, str], funcs: dict[str, Any], active: set[str],
-           memo: dict[Any, str] | None = None) -> str:
-    memo = {} if memo is None else memo
-
-    def sub(x: A.Expr | None, extra: dict[str, str] | None = None) -> str:
-        if x is None:
-            return "free"
-        return _order(x, {**env, **extra} if extra else env, funcs, active, memo)
-
-    def worst(*kinds: str) -> str:
-        return "dep" if "dep" in kinds else "bag" if "bag" in kinds else "free"
-
-    if isinstance(e, A.Const):
-        return "free"
-    if isinstance(e, A.Name):
-        return env.get(e.id, "free") if e.ref and e.ref[0] == "local" else "free"
-    if isinstance(e, A.Comp):
-        it = sub(e.iter)
-        inner = {e.var: "free"}
-        if it == "dep" or sub(e.elem, inner) != "free" or sub(e.cond, inner) != "free":
-            return "dep"
-        return it
-    if isinstance(e, A.Call):
-        kinds = [sub(a.body, {a.param: "free"}) if isinstance(a, A.Lambda) else sub(a) for a in e.args]
-        if all(k == "free" for k in kinds):
-            return "free"
-        if "dep" in kinds:
-            return "dep"
-        if e.ref and e.ref[0] == "lib":
-            if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
-                return "free" if not any(isinstance(a, A.Lambda) for a in e.args[1:]) or kinds[1:] == [
-                    "free"] * (len(kinds) - 1) else "dep"
-            if e.func in _BAG_TO_BAG:
-                return "bag"
-            return "dep"
-        if e.ref and e.ref[0] == "user" and e.func in funcs and e.func not in active:
-            g = funcs[e.func]
-            if g.body is None or len(g.params) != len(kinds):
-                return "dep"
-            key = (e.func, tuple(kinds))
-            if key not in memo:
-                memo[key] = "free" if _order(g.body, dict(zip(g.params, kinds)), funcs, active | {e.func},
-                                             memo) == "free" else "dep"
-            return memo[key]
-        return "dep"
-    if isinstance(e, A.Compare):
-        parts = [e.first] + [r for _, r in e.rest]
-        kinds = [sub(x) for x in parts]
-        if all(k == "free" for k in kinds):
-            return "free"
-        # `x in bag` does not care about order; anything else compared with a bag does.
-        if len(e.rest) == 1 and e.rest[0][0] in ("in", "notin") and kinds[0] == "free" and kinds[1] == "bag":
-            return "free"
-        return "dep"
-    if isinstance(e, A.BinOp):
-        kl, kr = sub(e.left), sub(e.right)
-        if e.op == "+" and "dep" not in (kl, kr) and "bag" in (kl, kr):
-            return "bag"
-        return worst(kl, kr) if "bag" not in (kl, kr) else "dep"
-    if isinstance(e, A.Let):
-        local = dict(env)
-        for name, val in e.bindings:
-            local[name] = _order(val, local, funcs, active, memo)
-        return _order(e.body, local, funcs, active, memo)
-    if isinstance(e, A.IfExpr | A.BoolOp | A.Not | A.Neg | A.Attr | A.Index | A.ListLit | A.Lambda):
-        children: list[A.Expr] = []
-        if isinstance(e, A.IfExpr):
-            children = [e.cond, e.then, e.other]
-        elif isinstance(e, A.BoolOp):
-            children = list(e.values)
-        elif isinstance(e, A.Not | A.Neg):
-            children = [e.value]
-        elif isinstance(e, A.Attr):
-            children = [e.obj]
-        elif isinstance(e, A.Index):
-            children = [e.obj, e.index]
-        elif isinstance(e, A.ListLit):
-            children = list(e.items)
-        else:
-            return "dep"
-        kinds = [sub(c) for c in children]
-        if isinstance(e, A.IfExpr) and kinds[0] == "free" and "dep" not in kinds[1:]:
-            return worst(*kinds[1:])
-        return "free" if all(k == "free" for k in kinds) else "dep"
-    return "dep"
-
-
-def _conjuncts(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, A.BoolOp) and e.op == "and":
-        return [c for v in e.values for c in _conjuncts(v)]
-    return [e]
-
-
-def _locals_used(e: A.Expr) -> set[str]:
-    """Local names read anywhere in e (over-approximated: shadowing is ignored)."""
-    return {n.id for n in _expr_nodes(e) if isinstance(n, A.Name) and n.ref and n.ref[0] == "local"}
-
-
-def _cheap(e: A.Expr) -> bool:
-    """True if an expression is too cheap to be worth memoizing (no loops, no calls that loop)."""
-    for n in _expr_nodes(e):
-        if isinstance(n, A.Comp | A.Lambda | A.Let):
-            return False
-        if isinstance(n, A.Call) and not (n.ref and n.ref[0] == "lib" and n.func in (
-                "abs", "floor", "ceil", "left", "right", "len", "first", "last")):
-            return False
-    return True
-
-
-def called_outside(spec: GameSpec, pure: set[str]) -> set[str]:
-    """Names of user functions called somewhere other than inside a pure function."""
-    found: set[str] = set()
-    seen: set[int] = set()
-
-    def walk(obj: Any) -> None:
-        if id(obj) in seen:
-            return
-        seen.add(id(obj))
-        if isinstance(obj, A.Call):
-            if obj.ref is not None and obj.ref[0] == "user":
-                found.add(obj.func)
-        if isinstance(obj, (list, tuple)):
-            for x in obj:
-                walk(x)
-        elif hasattr(obj, "__dataclass_fields__"):
-            if getattr(obj, "name", None) in pure and hasattr(obj, "params") and hasattr(obj, "body") \
-                    and isinstance(obj.body, A.Expr):
-                return  # the body of a pure function
-            for name in obj.__dataclass_fields__:
-                if name not in ("ty", "ref", "span"):
-                    walk(getattr(obj, name))
-
-    walk(spec)
-    return found
 
 
 def _kind(t: object) -> str:
@@ -807,25 +618,6 @@ def _kind(t: object) -> str:
     if T.is_list(t) and T.elem(t) in (T.PLAYER, T.CARD):
         return f"list:{T.elem(t)}"
     return "plain"
-
-
-def _static(e: A.Expr) -> bool:
-    """True if the expression's value is fixed for a whole game (no state)."""
-    if isinstance(e, A.Const):
-        return True
-    if isinstance(e, A.Name):
-        return bool(e.ref) and (e.ref[0] in ("option", "const") or e.ref == ("builtin", "num_players"))
-    if isinstance(e, A.BinOp):
-        return _static(e.left) and _static(e.right)
-    if isinstance(e, A.Neg):
-        return _static(e.value)
-    if isinstance(e, A.IfExpr):
-        return _static(e.cond) and _static(e.then) and _static(e.other)
-    if isinstance(e, A.Compare):
-        return _static(e.first) and all(_static(r) for _, r in e.rest)
-    if isinstance(e, A.Index):
-        return _static(e.obj) and _static(e.index)
-    return False
 
 
 def compile_probe(game: CompiledGame, text: str, locate: Any, diags: list[Diagnostic]) -> Any:

@@ -94,11 +94,16 @@ def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags:
     spec = schema.read_spec(file, root, diags)
     if spec is None:
         return Loaded(file, source, None, diags, sources)
-    # Check even after structural errors, so one run reports every problem.
-    ck = checker.check(spec, diags)
-    if diags:
+    try:
+        # Check even after structural errors, so one run reports every problem.
+        ck = checker.check(spec, diags)
+        if diags:
+            return Loaded(file, source, None, diags, sources)
+        game = compiler.compile_spec(spec, ck, diags)
+    except RecursionError:  # a last safety net: the checker bounds nesting (C036) so this should not happen
+        diags.append(Diagnostic("C036", spec.root_span, "the rules are nested too deeply to check",
+                                "split deep expressions with 'let' or into functions"))
         return Loaded(file, source, None, diags, sources)
-    game = compiler.compile_spec(spec, ck, diags)
     if game is not None:
         game.sources = sources
     return Loaded(file, source, game if not diags else None, diags, sources)

@@ -70,6 +70,21 @@ def join(a: Type, b: Type) -> Type:
     return ANY
 
 
+def bounded(t: Type, depth: int) -> Type:
+    """`t` with lists (and tables) more than `depth` levels deep cut to 'any value' at that level.
+
+    Argument and result types key the checker's per-call checks of functions; without a bound a
+    chain of functions that each wrap a value in brackets would make new types without end.
+    """
+    if depth <= 0 and (is_list(t) or is_map(t)):
+        return ANY
+    if is_list(t):
+        return list_of(bounded(t[1], depth - 1))
+    if is_map(t):
+        return ("map", bounded(t[1], depth - 1), bounded(t[2], depth - 1))
+    return t
+
+
 def show(t: Type) -> str:
     if is_list(t):
         inner = t[1]

@@ -1,0 +1,380 @@
+"""Analyses of checked expressions, for the checker and the compiler.
+
+Every walk here is iterative, or follows calls and nesting only to a fixed depth, and everything
+that follows calls is memoized: a rule file can hold tens of thousands of functions calling each
+other with expressions nested to the parser's limit, and none of these may take more than linear-ish
+time or raise RecursionError. Answers cut short by a bound are the conservative ones ("dep", not
+pure), which only cost speed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import weakref
+from typing import Any
+
+from . import ast as A
+from .diagnostics import Span
+from .schema import FuncSpec, GameSpec
+
+STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns"}
+STATEFUL_LIBRARY = {"next_active", "is_active", "played_by"}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # per node class, the fields that can hold expressions
+
+
+def _children(n: A.Expr) -> list[A.Expr]:
+    fields = _FIELDS.get(type(n))
+    if fields is None:
+        fields = _FIELDS[type(n)] = tuple(f.name for f in dataclasses.fields(n) if f.name not in ("span", "ty", "ref"))
+    out: list[A.Expr] = []
+    for name in fields:
+        v = getattr(n, name)
+        if isinstance(v, A.Expr):
+            out.append(v)
+        elif isinstance(v, list):
+            for x in v:
+                if isinstance(x, A.Expr):
+                    out.append(x)
+                elif isinstance(x, tuple):
+                    out.extend(y for y in x if isinstance(y, A.Expr))
+    return out
+
+
+def _expr_nodes(e: A.Expr) -> list[A.Expr]:
+    out: list[A.Expr] = []
+    stack: list[A.Expr] = [e]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(_children(n))
+    return out
+
+
+# ---------------------------------------------------------------- nesting through calls
+def nesting_depths(functions: list[FuncSpec]) -> dict[str, int]:
+    """For each function, how deep its body nests, counting the bodies of the functions it calls
+    (a call at level k of a body adds the callee's depth from level k + 1). Calls are recognised by
+    name, before checking; a cycle (an error, C011) is cut where it closes."""
+    funcs = {f.name: f for f in functions if f.body is not None}
+    own: dict[str, int] = {}
+    calls: dict[str, list[tuple[int, str]]] = {}
+    for name, f in funcs.items():
+        assert f.body is not None
+        best = 0
+        found: list[tuple[int, str]] = []
+        stack: list[tuple[A.Expr, int]] = [(f.body, 1)]
+        while stack:
+            n, level = stack.pop()
+            best = max(best, level)
+            if isinstance(n, A.Call) and n.func in funcs:
+                found.append((level, n.func))
+            stack.extend((c, level + 1) for c in _children(n))
+        own[name], calls[name] = best, found
+    depth: dict[str, int] = {}
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    for root in funcs:
+        if root in state:
+            continue
+        path: list[tuple[str, int]] = [(root, 0)]
+        state[root] = 1
+        while path:
+            name, i = path[-1]
+            todo = calls[name]
+            if i < len(todo):
+                path[-1] = (name, i + 1)
+                callee = todo[i][1]
+                if callee not in state:
+                    state[callee] = 1
+                    path.append((callee, 0))
+                continue
+            path.pop()
+            state[name] = 2
+            depth[name] = max([own[name]] + [lvl + depth.get(c, 0) for lvl, c in todo])
+    return depth
+
+
+# ---------------------------------------------------------------- state
+def _direct_read(n: A.Expr, with_pack: bool) -> str | None:
+    """What `n` reads of a match in progress, as words ("read zone 'pile'"), or None."""
+    if isinstance(n, A.Name) and n.ref is not None:
+        kind, detail = n.ref
+        if kind == "var":
+            return f"read variable '{detail.name}'"
+        if kind == "zone":
+            return f"read zone '{detail.name}'"
+        if kind == "builtin" and (detail in STATEFUL_BUILTINS or (with_pack and detail == "pack")):
+            return f"read '{detail}'"
+    if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "lib" and n.func in STATEFUL_LIBRARY:
+        return f"call '{n.func}'"
+    return None
+
+
+def state_reads(e: A.Expr, with_pack: bool = True) -> list[tuple[Span, str]]:
+    """Every place in `e` (not in the functions it calls) that reads the state, in file order."""
+    out = []
+    for n in _expr_nodes(e):
+        what = _direct_read(n, with_pack)
+        if what is not None:
+            out.append((n.span, what))
+    return sorted(out, key=lambda x: (x[0].line, x[0].col))
+
+
+def _callers(functions: list[FuncSpec]) -> dict[str, set[str]]:
+    """For each function, the functions whose bodies call it (after checking)."""
+    out: dict[str, set[str]] = {}
+    for f in functions:
+        if f.body is not None:
+            for n in _expr_nodes(f.body):
+                if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+                    out.setdefault(n.func, set()).add(f.name)
+    return out
+
+
+def function_state_reads(functions: list[FuncSpec], with_pack: bool = True) -> dict[str, tuple[str, list[str]]]:
+    """For each function that reads the state, directly or through the functions it calls: what
+    it reads first, and the shortest chain of callees that leads there."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    for f in functions:
+        reads = state_reads(f.body, with_pack) if f.body is not None else []
+        if reads:
+            out[f.name] = (reads[0][1], [])
+    _spread(out, _callers(functions))
+    return out
+
+
+def _spread(out: dict[str, tuple[str, list[str]]], callers: dict[str, set[str]]) -> None:
+    """Give every caller of a function in `out` an entry too, breadth first (shortest chains)."""
+    queue = list(out)
+    for g in queue:
+        what, via = out[g]
+        for c in sorted(callers.get(g, ())):
+            if c not in out:
+                out[c] = (what, [g] + via)
+                queue.append(c)
+
+
+def pure_functions(spec: GameSpec) -> set[str]:
+    """Functions whose result depends only on their arguments (no zone, variable or turn)."""
+    a = _analysis(spec)
+    if a.pure is None:
+        a.pure = _pure(spec)
+    return set(a.pure)
+
+
+def _pure(spec: GameSpec) -> set[str]:
+    impure = function_state_reads(spec.functions, with_pack=False)
+    for f in spec.functions:
+        if f.body is None:
+            impure.setdefault(f.name, ("have no body", []))
+    _spread(impure, _callers(spec.functions))
+    return {f.name for f in spec.functions} - set(impure)
+
+
+# ---------------------------------------------------------------- order analysis
+# Is a function's value independent of the order of a list argument?
+# "free": does not depend on the order; "bag": a list whose items (not order) are fixed.
+_BAG_TO_FREE = {"len", "count", "sum", "any", "all", "sort"}
+_BAG_TO_BAG = {"unique"}
+ORDER_DEPTH = 150  # expression levels followed, through calls, before answering "dep"
+ORDER_KINDS = 8  # distinct argument kinds followed into one function
+
+
+class _Order:
+    def __init__(self, funcs: dict[str, Any]):
+        self.funcs = funcs
+        self.memo: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.tried: dict[str, int] = {}
+        self.active: set[str] = set()
+        self.depth = 0
+        self.cut = False  # the depth cut an answer short since the innermost call began
+        self.pure: set[str] | None = None  # pure_functions, once computed
+
+    def call(self, name: str, kinds: tuple[str, ...], top: bool = False) -> str:
+        key = (name, kinds)
+        if key in self.memo:
+            return self.memo[key]
+        g = self.funcs.get(name)
+        if g is None or g.body is None or len(g.params) != len(kinds) or name in self.active:
+            return "dep"
+        if not top:
+            if self.tried.get(name, 0) >= ORDER_KINDS:
+                return "dep"
+            self.tried[name] = self.tried.get(name, 0) + 1
+        self.active.add(name)
+        outer_cut, self.cut = self.cut, False
+        try:
+            r = "free" if self.kind(g.body, dict(zip(g.params, kinds))) == "free" else "dep"
+        finally:
+            self.active.discard(name)
+        if not self.cut:  # an answer cut short by the depth may be better from a shallower call
+            self.memo[key] = r
+        self.cut = self.cut or outer_cut
+        return r
+
+    def kind(self, e: A.Expr, env: dict[str, str]) -> str:
+        if self.depth >= ORDER_DEPTH:
+            self.cut = True
+            return "dep"
+        self.depth += 1
+        try:
+            return self._kind(e, env)
+        finally:
+            self.depth -= 1
+
+    def _kind(self, e: A.Expr, env: dict[str, str]) -> str:
+        if isinstance(e, A.Const):
+            return "free"
+        if isinstance(e, A.Name):
+            return env.get(e.id, "free") if e.ref and e.ref[0] == "local" else "free"
+        if isinstance(e, A.Comp):
+            it = self.kind(e.iter, env)
+            inner = {**env, e.var: "free"}
+            if it == "dep" or self.kind(e.elem, inner) != "free" or (
+                    e.cond is not None and self.kind(e.cond, inner) != "free"):
+                return "dep"
+            return it
+        if isinstance(e, A.Call):
+            kinds = [self.kind(a.body, {**env, a.param: "free"}) if isinstance(a, A.Lambda) else self.kind(a, env)
+                     for a in e.args]
+            if all(k == "free" for k in kinds):
+                return "free"
+            if "dep" in kinds:
+                return "dep"
+            if e.ref and e.ref[0] == "lib":
+                if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
+                    return "free" if not any(isinstance(a, A.Lambda) for a in e.args[1:]) or kinds[1:] == [
+                        "free"] * (len(kinds) - 1) else "dep"
+                if e.func in _BAG_TO_BAG:
+                    return "bag"
+                return "dep"
+            if e.ref and e.ref[0] == "user":
+                return self.call(e.func, tuple(kinds))
+            return "dep"
+        if isinstance(e, A.Compare):
+            kinds = [self.kind(x, env) for x in [e.first] + [r for _, r in e.rest]]
+            if all(k == "free" for k in kinds):
+                return "free"
+            # `x in bag` does not care about order; anything else compared with a bag does.
+            if len(e.rest) == 1 and e.rest[0][0] in ("in", "notin") and kinds[0] == "free" and kinds[1] == "bag":
+                return "free"
+            return "dep"
+        if isinstance(e, A.BinOp):
+            kl, kr = self.kind(e.left, env), self.kind(e.right, env)
+            if e.op == "+" and "dep" not in (kl, kr) and "bag" in (kl, kr):
+                return "bag"
+            return _worst(kl, kr) if "bag" not in (kl, kr) else "dep"
+        if isinstance(e, A.Let):
+            local = dict(env)
+            for name, val in e.bindings:
+                local[name] = self.kind(val, local)
+            return self.kind(e.body, local)
+        if isinstance(e, A.IfExpr | A.BoolOp | A.Not | A.Neg | A.Attr | A.Index | A.ListLit):
+            children = _children(e) if not isinstance(e, A.IfExpr) else [e.cond, e.then, e.other]
+            kinds = [self.kind(c, env) for c in children]
+            if isinstance(e, A.IfExpr) and kinds[0] == "free" and "dep" not in kinds[1:]:
+                return _worst(*kinds[1:])
+            return "free" if all(k == "free" for k in kinds) else "dep"
+        return "dep"
+
+
+def _worst(*kinds: str) -> str:
+    return "dep" if "dep" in kinds else "bag" if "bag" in kinds else "free"
+
+
+# One analysis per (checked) spec, shared by all its functions: a function called from many others
+# is analysed once per kind of argument, not once per caller, and purity is worked out once.
+_ANALYSES: dict[int, tuple[weakref.ref[GameSpec], _Order]] = {}
+
+
+def _analysis(spec: GameSpec) -> _Order:
+    hit = _ANALYSES.get(id(spec))
+    if hit is not None and hit[0]() is spec:
+        return hit[1]
+    for k in [k for k, (ref, _) in _ANALYSES.items() if ref() is None]:
+        _ANALYSES.pop(k, None)
+    a = _Order({g.name: g for g in spec.functions})
+    _ANALYSES[id(spec)] = (weakref.ref(spec), a)
+    return a
+
+
+def order_free_params(spec: GameSpec, f: Any) -> set[str]:
+    a = _analysis(spec)
+    out = set()
+    for p in f.params:
+        if f.body is not None and a.call(f.name, tuple("bag" if q == p else "free" for q in f.params),
+                                         top=True) == "free":
+            out.add(p)
+    return out
+
+
+# ---------------------------------------------------------------- small walks
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    out: list[A.Expr] = []
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.BoolOp) and n.op == "and":
+            stack.extend(reversed(n.values))
+        else:
+            out.append(n)
+    return out
+
+
+def _locals_used(e: A.Expr) -> set[str]:
+    """Local names read anywhere in e (over-approximated: shadowing is ignored)."""
+    return {n.id for n in _expr_nodes(e) if isinstance(n, A.Name) and n.ref and n.ref[0] == "local"}
+
+
+def _cheap(e: A.Expr) -> bool:
+    """True if an expression is too cheap to be worth memoizing (no loops, no calls that loop)."""
+    for n in _expr_nodes(e):
+        if isinstance(n, A.Comp | A.Lambda | A.Let):
+            return False
+        if isinstance(n, A.Call) and not (n.ref and n.ref[0] == "lib" and n.func in (
+                "abs", "floor", "ceil", "left", "right", "len", "first", "last")):
+            return False
+    return True
+
+
+def called_outside(spec: GameSpec, pure: set[str]) -> set[str]:
+    """Names of user functions called somewhere other than inside a pure function."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    stack: list[Any] = [spec]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, A.Call) and obj.ref is not None and obj.ref[0] == "user":
+            found.add(obj.func)
+        if isinstance(obj, (list, tuple)):
+            stack.extend(x for x in obj if isinstance(x, (list, tuple)) or hasattr(x, "__dataclass_fields__"))
+        elif hasattr(obj, "__dataclass_fields__"):
+            if isinstance(obj, FuncSpec) and obj.name in pure and isinstance(obj.body, A.Expr):
+                continue  # the body of a pure function
+            for name in obj.__dataclass_fields__:
+                if name not in ("ty", "ref", "span"):
+                    v = getattr(obj, name)
+                    if isinstance(v, (list, tuple)) or hasattr(v, "__dataclass_fields__"):
+                        stack.append(v)
+    return found
+
+
+def _static(e: A.Expr) -> bool:
+    """True if the expression's value is fixed for a whole game (no state)."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Const):
+            continue
+        if isinstance(n, A.Name):
+            if not (n.ref and (n.ref[0] in ("option", "const") or n.ref == ("builtin", "num_players"))):
+                return False
+        elif isinstance(n, A.BinOp | A.Neg | A.IfExpr | A.Compare | A.Index):
+            stack.extend(_children(n))
+        else:
+            return False
+    return True

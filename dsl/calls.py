@@ -1,0 +1,274 @@
+"""How the checker types calls: library functions by their signature, `define:` functions by
+checking their body with the types of the arguments.
+
+A `define:` function has no declared parameter types, so its body is checked at a call with that
+call's argument types, once per distinct signature (the result is cached). Three bounds keep this
+finite and fast on any file:
+
+* at most MAX_SIGNATURES signatures per function; further calls share one check of the body with
+  every parameter of unknown type (`any`);
+* argument and result types are cut at TYPE_DEPTH levels of lists (`types.bounded`), so
+  brackets added along a chain of calls cannot make new signatures without end;
+* expressions may nest at most `4 * LIMITS.expr_depth` levels deep counting the bodies of the
+  functions they call (`analysis.nesting_depths`, C036 at the call that goes too deep), so the
+  checker's own recursion is bounded whatever the file.
+
+AST nodes of a body are shared by all its checks, and each check writes its types into them, so
+after checking, `Checker.settle` re-annotates every function checked under several signatures
+with the join of those signatures (see the contract in dsl/checker.py).
+"""
+
+from __future__ import annotations
+
+import difflib
+from contextlib import AbstractContextManager
+from functools import reduce
+from typing import Any
+
+from . import ast as A
+from . import types as T
+from .diagnostics import Diagnostic, Span
+from .library import LIBRARY, LibFunc
+from .schema import FuncSpec, GameSpec
+
+MAX_CALL_DEPTH = 100  # functions or procedures calling each other
+MAX_SIGNATURES = 8  # distinct argument types checked per function
+TYPE_DEPTH = 4  # levels of lists kept in the types of arguments and results
+
+
+def _close(name: str, options: Any) -> str | None:
+    m = difflib.get_close_matches(name, list(options), n=1)
+    return f"did you mean '{m[0]}'?" if m else None
+
+
+def _args(n: int) -> str:
+    return f"{n} argument{'' if n == 1 else 's'}"
+
+
+class CallChecker:
+    """Call typing for `Checker` (dsl/checker.py), which provides the methods declared here."""
+
+    spec: GameSpec
+    diags: list[Diagnostic]
+    _seen: set[tuple[str, Span, str]]
+    scopes: list[dict[str, Any]]
+    funcs: dict[str, FuncSpec]
+    call_stack: list[str]
+    nesting: int  # expression levels on the path being checked, through calls
+    max_nesting: int
+    depths: dict[str, int]  # analysis.nesting_depths
+    func_cache: dict[tuple[str, tuple[Any, ...]], Any]
+    signatures: dict[str, list[tuple[Any, ...]]]  # per function, in the order checked
+    results: dict[str, Any]  # per function, the join of its results
+    skipped: list[tuple[Span, str]]  # calls not entered because the callee alone nests too deeply
+    settling: bool
+
+    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
+        raise NotImplementedError  # pragma: no cover
+
+    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def local(self, name: str) -> Any:
+        raise NotImplementedError  # pragma: no cover
+
+    def declare(self, name: str, ty: Any, span: Span) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
+        raise NotImplementedError  # pragma: no cover
+
+    # ------------------------------------------------------------ calls
+    def _resolve(self, e: A.Call) -> FuncSpec | LibFunc | None:
+        """What e calls (recorded in e.ref), or None after reporting why it cannot be called."""
+        if self.local(e.func) is not None:
+            self.err("C018", e.span, f"'{e.func}' is a value, not a function")
+            return None
+        if e.func in self.funcs:
+            f = self.funcs[e.func]
+            e.ref = ("user", f)
+            if len(e.args) != len(f.params):
+                self.err("C010", e.span, f"'{f.name}' takes {_args(len(f.params))}, got {len(e.args)}")
+                return None
+            return f
+        lib = LIBRARY.get(e.func)
+        if lib is None and (e.func in self.spec.broken or "define" in self.spec.malformed):
+            for a in e.args:
+                self._arg(a)
+            return None
+        if lib is None:
+            self.err("C009", e.span, f"unknown function '{e.func}'",
+                     _close(e.func, list(LIBRARY) + list(self.funcs)) or "see docs/language.md for the library")
+            for a in e.args:
+                self._arg(a)
+            return None
+        e.ref = ("lib", lib)
+        if not lib.min_args <= len(e.args) <= lib.max_args:
+            n = _args(lib.min_args) if lib.min_args == lib.max_args else f"{lib.min_args} to {lib.max_args} arguments"
+            self.err("C010", e.span, f"'{lib.name}' takes {n}, got {len(e.args)}")
+            return None
+        return lib
+
+    def _arg(self, a: A.Expr) -> Any:
+        # Inlined where calls nest deeply (`self.expr(a) if not isinstance(a, A.Lambda) else ...`):
+        # every frame per level of nesting counts against Python's stack.
+        if isinstance(a, A.Lambda):
+            self.err("C017", a.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
+            return T.ANY
+        return self.expr(a)
+
+    def _lambda(self, a: A.Expr, param: Any) -> Any:
+        if not isinstance(a, A.Lambda):
+            self.err("C017", a.span, "expected a function here, written 'x => expression'")
+            self.expr(a)
+            return T.ANY
+        self.nesting += 1  # the lambda is a level of its own (analysis.nesting_depths counts it)
+        try:
+            with self.scope({}):
+                self.declare(a.param, param, a.span)
+                t = self.expr(a.body)
+        finally:
+            self.nesting -= 1
+        a.ty = ("fn", param, t)
+        return t
+
+    def _call(self, e: A.Call) -> Any:
+        # One frame between a call and its arguments' checks: calls nest deeply.
+        lib = self._resolve(e)
+        if lib is None:
+            return T.ANY
+        if isinstance(lib, FuncSpec):
+            ats = []
+            for a in e.args:  # a loop, not a comprehension: a comprehension is one more frame
+                ats.append(self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a))
+            return self.user_call(lib, ats, e.span)
+        sig = lib.sig
+        args = e.args
+        if sig == "max":
+            if len(args) == 1:
+                t = self.expr(args[0]) if not isinstance(args[0], A.Lambda) else self._arg(args[0])
+                if not T.is_list(t) and t != T.ANY:
+                    self.err("C029", args[0].span, f"'{lib.name}' of one value needs a list, not {T.show(t)}")
+                    return T.ANY
+                return T.elem(t)
+            out: Any = T.NONE
+            for a in args:
+                t = self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a)
+                if T.is_list(t) or (t not in T.NUMERIC and t not in (T.ANY, T.NONE)):
+                    self.err("C029", a.span, f"'{lib.name}' of several values needs numbers, not {T.show(t)}")
+                out = T.join(out, t)
+            return out
+        params, result = sig.split("->")
+        kinds = params.split(",")
+        lt: Any = T.ANY
+        for i, a in enumerate(args):
+            k = kinds[i].rstrip("?")
+            if k == "F":
+                rt = self._lambda(a, T.elem(lt))
+                if lib.name in ("count",):
+                    self.want(a, rt, T.BOOL, f"the function given to '{lib.name}'")
+                continue
+            t = self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a)
+            if k.startswith("L"):
+                lt = t
+                if not T.is_list(t) and t != T.ANY:
+                    self.err("C029", a.span, f"'{lib.name}' needs a list, not {T.show(t)}")
+                    lt = T.list_of(T.ANY)
+                elif k == "L[N]" and not T.compatible(T.elem(t), T.NUM):
+                    self.err("C029", a.span, f"'{lib.name}' needs a list of numbers, not {T.show(t)}")
+                elif k == "L[B]" and not T.compatible(T.elem(t), T.BOOL):
+                    self.err("C029", a.span, f"'{lib.name}' needs a list of true/false, not {T.show(t)}")
+                elif k == "LL" and not T.is_list(T.elem(t)) and T.elem(t) != T.ANY:
+                    self.err("C029", a.span, f"'{lib.name}' needs a list of lists, not {T.show(t)}")
+            else:
+                want = {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "C": T.CARD, "B": T.BOOL, "X": T.ANY,
+                        "E": T.elem(lt)}[k]
+                self.want(a, t, want, f"argument {i + 1} of '{lib.name}'")
+        if result == "E":
+            if lib.name == "sum":
+                return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
+            return T.elem(lt)
+        if result == "L":
+            return lt
+        if result == "LL":
+            return T.list_of(lt)
+        if result == "LI":
+            return T.list_of(T.INT)
+        if lib.name == "abs" and args:
+            return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
+        return {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "B": T.BOOL}[result]
+
+    # ------------------------------------------------------------ define: functions
+    def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span, root: bool = False) -> Any:
+        """The result type of calling f with these argument types, checking its body if needed.
+        `root`: f is checked on its own (never called, or without parameters), not at a call."""
+        if self.settling:
+            return self.results.get(f.name, T.ANY)
+        if not root:
+            d = self.depths.get(f.name, 0)
+            if d > self.max_nesting:
+                self.skipped.append((span, f.name))
+                return T.ANY  # too deep on its own: reported inside f, which is checked by itself
+            if self.nesting + d > self.max_nesting:
+                self.err("C036", span, f"expressions nest more than {self.max_nesting} levels deep here, counting "
+                         f"the body of '{f.name}' and of the functions it calls",
+                         "compute a part first with 'let', or flatten the chain of functions; if the file is "
+                         "trusted, --max-expr-depth N raises the limit to 4N")
+                return T.ANY
+        ats = tuple(T.bounded(t, TYPE_DEPTH) for t in arg_types)
+        key = (f.name, ats)
+        if key in self.func_cache:
+            return self.func_cache[key]
+        if f.name in self.call_stack:
+            self.err("C011", span, f"function '{f.name}' calls itself",
+                     "functions may not be recursive, so every rule ends")
+            return T.ANY
+        if f.body is None:
+            return T.ANY
+        sigs = self.signatures.setdefault(f.name, [])
+        if len(sigs) >= MAX_SIGNATURES:
+            # Enough kinds of argument: one check with unknown parameters serves every other call.
+            ats = (T.ANY,) * len(f.params)
+            key = (f.name, ats)
+            if key in self.func_cache:
+                return self.func_cache[key]
+        if len(self.call_stack) >= MAX_CALL_DEPTH:
+            self.err("C036", span, f"functions call each other more than {MAX_CALL_DEPTH} deep",
+                     "flatten the chain of functions")
+            return T.ANY
+        self.call_stack.append(f.name)
+        saved = self.scopes
+        self.scopes = [dict(zip(f.params, ats))]
+        try:
+            t = T.bounded(self.expr(f.body), TYPE_DEPTH)
+        finally:
+            self.scopes = saved
+            self.call_stack.pop()
+        sigs.append(ats)
+        self.func_cache[key] = t
+        self.results[f.name] = T.join(self.results.get(f.name, T.NONE), t)
+        return t
+
+    def settle(self) -> None:
+        """Leave in every function body the types that hold for all of its calls: a body checked
+        under several signatures is annotated once more under their join (per parameter; `any`
+        where they disagree). That pass reports nothing (each signature was checked precisely)
+        and does not enter callees: a call's type there is the join of the callee's results."""
+        saved = (self.diags, self._seen, self.scopes)
+        self.diags, self._seen, self.settling = [], set(), True
+        try:
+            for f in self.spec.functions:
+                sigs = self.signatures.get(f.name, [])
+                if f.body is None or len(sigs) < 2:
+                    continue
+                joined = tuple(reduce(T.join, column) for column in zip(*sigs))
+                if joined == sigs[-1]:
+                    continue  # the last check, whose types the nodes hold, was already this one
+                self.scopes = [dict(zip(f.params, joined))]
+                self.expr(f.body)
+        finally:
+            self.diags, self._seen, self.scopes = saved
+            self.settling = False

@@ -1,0 +1,178 @@
+"""How the checker checks steps (statements): `Checker.stmt` and the procedures they call.
+
+A mixin of `Checker` (dsl/checker.py), which provides the methods declared here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+from . import ast as A
+from . import types as T
+from .calls import MAX_CALL_DEPTH, _args, _close
+from .diagnostics import Diagnostic, Span
+from .schema import GameSpec, PhaseSpec, ProcSpec, ZoneSpec
+
+
+class StepChecker:
+    spec: GameSpec
+    diags: list[Diagnostic]
+    zones: dict[str, ZoneSpec]
+    procs: dict[str, ProcSpec]
+    phases: dict[str, PhaseSpec]
+    proc_args: dict[str, list[Any]]
+    call_stack: list[str]
+
+    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
+        raise NotImplementedError  # pragma: no cover
+
+    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def declare(self, name: str, ty: Any, span: Span) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
+        raise NotImplementedError  # pragma: no cover
+
+    def _assign(self, s: A.Assign) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def block(self, stmts: list[A.Stmt]) -> None:
+        with self.scope({}):
+            for s in stmts:
+                self.stmt(s)
+
+    def stmt(self, s: A.Stmt) -> None:
+        if isinstance(s, A.Assign):
+            self._assign(s)
+        elif isinstance(s, A.LetStmt):
+            t = self.expr(s.value)
+            self.declare(s.name, t, s.span)
+        elif isinstance(s, A.Pick):
+            t = self.expr(s.options)
+            if not T.is_list(t) and t != T.ANY:
+                self.err("C004", s.options.span, f"'pick' chooses from a list, not {T.show(t)}")
+            self.declare(s.name, T.elem(t), s.span)
+        elif isinstance(s, A.Move):
+            t = self.expr(s.cards)
+            if not (t in (T.CARD, T.ANY) or (T.is_list(t) and T.elem(t) in (T.CARD, T.ANY))):
+                self.err("C008", s.cards.span, f"'move' needs a card or a list of cards, not {T.show(t)}")
+            self.zone(s.dest, need_index=True)
+        elif isinstance(s, A.Deal):
+            self.want(s.count, self.expr(s.count), T.INT, "the number of cards to deal")
+            self.zone(s.src, need_index=True)
+            self.zone(s.dest, need_index=False)
+        elif isinstance(s, A.Shuffle):
+            self.zone(s.zone, need_index=True)
+        elif isinstance(s, A.Goto):
+            if s.phase not in self.phases and s.phase not in self.spec.broken and self.phases:
+                self.err("C007", s.span, f"unknown phase '{s.phase}'", _close(s.phase, self.phases))
+        elif isinstance(s, A.EndDeal):
+            pass
+        elif isinstance(s, A.Log):
+            for v in s.values:
+                self.expr(v)
+            if s.text.count("{}") != len(s.values):
+                self.err("C032", s.span, f"the message has {s.text.count('{}')} '{{}}' but "
+                         f"{len(s.values)} value(s) follow it")
+        elif isinstance(s, A.Eliminate):
+            self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
+        elif isinstance(s, A.Do):
+            pr = self.procs.get(s.proc)
+            if pr is None and (s.proc in self.spec.broken or "procedures" in self.spec.malformed):
+                return
+            if pr is None:
+                self.err("C009", s.span, f"unknown procedure '{s.proc}'", _close(s.proc, self.procs))
+                return
+            if len(s.args) != len(pr.params):
+                self.err("C010", s.span, f"procedure '{s.proc}' takes {_args(len(pr.params))}, "
+                         f"got {len(s.args)}")
+            types = [self.expr(a) for a in s.args]
+            if len(types) == len(pr.params):
+                old = self.proc_args.get(pr.name)
+                self.proc_args[pr.name] = types if old is None else [T.join(x, y) for x, y in zip(old, types)]
+            self._proc_recursion(pr, s.span)
+        elif isinstance(s, A.If):
+            self.want(s.cond, self.expr(s.cond), T.BOOL, "'if'")
+            self.block(s.then)
+            self.block(s.other)
+        elif isinstance(s, A.For):
+            t = self.expr(s.iter)
+            if not T.is_list(t) and t != T.ANY:
+                self.err("C004", s.iter.span, f"'for' needs a list, not {T.show(t)}")
+            with self.scope({}):
+                self.declare(s.var, T.elem(t), s.span)
+                self.block(s.body)
+
+    def _procedures(self) -> None:
+        """Check procedures callers first, each with the joined types its calls pass."""
+        order: list[str] = []
+        seen: set[str] = set()
+        for root in self.procs:
+            # Depth-first without recursion: a chain of procedures may be long.
+            stack: list[tuple[str, bool]] = [(root, False)]
+            while stack:
+                name, done = stack.pop()
+                if done:
+                    order.append(name)
+                    continue
+                if name in seen:
+                    continue
+                seen.add(name)
+                stack.append((name, True))
+                for st in _walk_stmts(self.procs[name].body):
+                    if isinstance(st, A.Do) and st.proc in self.procs and st.proc not in seen:
+                        stack.append((st.proc, False))
+        for name in reversed(order):
+            pr = self.procs[name]
+            types = self.proc_args.get(name, [T.ANY] * len(pr.params))
+            with self.scope(dict(zip(pr.params, types))):
+                self.block(pr.body)
+
+    def _proc_recursion(self, pr: ProcSpec, span: Span) -> None:
+        if len(self.call_stack) >= MAX_CALL_DEPTH:
+            self.err("C036", span, f"procedures call each other more than {MAX_CALL_DEPTH} deep",
+                     "flatten the chain of procedures")
+            return
+        if pr.name in self.call_stack:
+            self.err("C011", span, f"procedure '{pr.name}' calls itself",
+                     "procedures and functions may not be recursive, so every rule ends")
+            return
+        self.call_stack.append(pr.name)
+        try:
+            for st in _walk_stmts(pr.body):
+                if isinstance(st, A.Do) and st.proc in self.procs:
+                    self._proc_recursion(self.procs[st.proc], st.span)
+        finally:
+            self.call_stack.pop()
+
+    def zone(self, z: A.ZoneRef, need_index: bool) -> None:
+        zs = self.zones.get(z.name)
+        if zs is None and (z.name in self.spec.broken or "zones" in self.spec.malformed):
+            return
+        if zs is None:
+            self.err("C015", z.span, f"unknown zone '{z.name}'", _close(z.name, self.zones))
+            return
+        z.ref = zs
+        if zs.per_player and z.index is None and need_index:
+            self.err("C016", z.span, f"zone '{z.name}' belongs to each player: write {z.name}[p]")
+        if not zs.per_player and z.index is not None:
+            self.err("C016", z.span, f"zone '{z.name}' is shared: it takes no player index")
+        if z.index is not None:
+            self.want(z.index, self.expr(z.index), T.PLAYER, "the player index")
+
+
+def _walk_stmts(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
+    for s in stmts:
+        yield s
+        if isinstance(s, A.If):
+            yield from _walk_stmts(s.then)
+            yield from _walk_stmts(s.other)
+        elif isinstance(s, A.For):
+            yield from _walk_stmts(s.body)
