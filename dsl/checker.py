@@ -8,7 +8,6 @@ User functions are checked at each call with the argument types of that call
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +18,7 @@ from .diagnostics import Diagnostic, Span
 from .library import LIBRARY, LibFunc
 from .parser import KEYWORDS
 from .schema import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
+from .suggest import did_you_mean
 
 BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
@@ -41,8 +41,7 @@ RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
 def _close(name: str, options: Any) -> str | None:
-    m = difflib.get_close_matches(name, list(options), n=1)
-    return f"did you mean '{m[0]}'?" if m else None
+    return did_you_mean(name, options)
 
 
 class Checker:
