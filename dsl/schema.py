@@ -332,6 +332,7 @@ class _Reader:
         if lst is None:
             return []
         out = []
+        seen: set[str] = set()  # a list of thousands of names is checked for repeats in linear time
         for item in lst.items:
             if not isinstance(item, YScalar) or item.value is None or isinstance(item.value, (list, dict)):
                 self.err("S010", item.span, f"each entry of {where} must be a name")
@@ -343,9 +344,10 @@ class _Reader:
                 self.err("S010", item.span, f"each entry of {where} must be a name on one line, without "
                          "spaces at its ends or control characters", f"got {text!r}")
                 continue
-            if text in out:
+            if text in seen:
                 self.err("S011", item.span, f"'{text}' appears twice in {where}")
                 continue
+            seen.add(text)
             out.append(text)
         return out
 
