@@ -20,7 +20,6 @@ with the join of those signatures (see the contract in dsl/checker.py).
 
 from __future__ import annotations
 
-import difflib
 from contextlib import AbstractContextManager
 from functools import reduce
 from typing import Any
@@ -30,6 +29,7 @@ from . import types as T
 from .diagnostics import Diagnostic, Span
 from .library import LIBRARY, LibFunc
 from .schema import FuncSpec, GameSpec
+from .suggest import did_you_mean
 
 MAX_CALL_DEPTH = 100  # functions or procedures calling each other
 MAX_SIGNATURES = 8  # distinct argument types checked per function
@@ -37,8 +37,7 @@ TYPE_DEPTH = 4  # levels of lists kept in the types of arguments and results
 
 
 def _close(name: str, options: Any) -> str | None:
-    m = difflib.get_close_matches(name, list(options), n=1)
-    return f"did you mean '{m[0]}'?" if m else None
+    return did_you_mean(name, options)  # bounded work per file, however many unknown names
 
 
 def _args(n: int) -> str:

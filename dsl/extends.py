@@ -13,11 +13,11 @@ the file that wrote the offending line.
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 
 from .diagnostics import Diagnostic
+from .suggest import did_you_mean
 from .yaml_loader import YList, YMap, YNode, YScalar
 
 NAMED_SECTIONS = ["options", "constants", "zones", "variables", "define", "procedures", "actions", "phases"]
@@ -32,12 +32,14 @@ def _name(key: str) -> str:
     return m.group(1) if m else key
 
 
-def _find(section: YMap, name: str) -> str | None:
-    """The key in a named section that declares `name` (functions are keyed `f(x)`)."""
+def _index(section: YMap) -> dict[str, list[str]]:
+    """The keys in a named section that declare each name (functions are keyed `f(x)`), in order.
+
+    Built once per section, so that a variant with many entries is merged in linear time."""
+    out: dict[str, list[str]] = {}
     for k in section.items:
-        if _name(k) == name:
-            return k
-    return None
+        out.setdefault(_name(k), []).append(k)
+    return out
 
 
 def merge(base: YMap, child: YMap, diags: list[Diagnostic]) -> YMap:
@@ -71,8 +73,9 @@ def merge(base: YMap, child: YMap, diags: list[Diagnostic]) -> YMap:
                 section = out.get(key)
                 merged = YMap(section.span if section else node.span,
                               dict(section.items) if isinstance(section, YMap) else {})
+                existing = _index(section) if isinstance(section, YMap) else {}
                 for k, (kk, v) in node.items.items():
-                    if isinstance(section, YMap) and _find(section, _name(k)) is not None:
+                    if _name(k) in existing:
                         diags.append(Diagnostic("X005", kk.span, f"'{_name(k)}' already exists in the base's "
                                                 f"'{key}'", "to change it, write it in the section itself"))
                         continue
@@ -94,24 +97,29 @@ def _merge_named(section: str, base: YNode | None, child: YNode, diags: list[Dia
             diags.append(Diagnostic("X001", ks.span, f"the base has no '{section}' to change ('{_name(k)}')",
                                     f"to add it, put it under 'new: {section}:'"))
         return base if base is not None else YMap(child.span)
-    out = YMap(base.span, dict(base.items))
+    # The section as a list of [key, (key span, node)] slots: an override replaces its slot, so the entry
+    # keeps the base's place (zone order places the pack, action order numbers ids).
+    slots: list[tuple[str, tuple[YScalar, YNode]]] = list(base.items.items())
+    where: dict[str, int] = {}
+    for n, (key, _) in enumerate(slots):
+        where.setdefault(_name(key), n)
     for k, (ks, node) in child.items.items():
-        bkey = _find(out, _name(k))
-        if bkey is None:
-            close = difflib.get_close_matches(_name(k), [_name(x) for x in base.items], n=1)
-            hint = f"did you mean '{close[0]}'?" if close else f"to add it, put it under 'new: {section}:'"
+        i = where.get(_name(k))
+        if i is None:
+            hint = did_you_mean(_name(k), where) or f"to add it, put it under 'new: {section}:'"
             diags.append(Diagnostic("X001", ks.span, f"'{_name(k)}' is not in the base's '{section}'", hint))
             continue
-        bnode = out.items[bkey][1]
+        bnode = slots[i][1][1]
         if isinstance(node, YMap) and isinstance(bnode, YMap) and section not in ("constants", "define"):
             merged = YMap(bnode.span, dict(bnode.items))
             merged.items.update(node.items)
             new_value: YNode = merged
         else:
             new_value = node
-        # Keep the entry where the base has it: zone order places the pack, action order numbers ids.
-        out.items = {(k if key == bkey else key): ((ks, new_value) if key == bkey else val)
-                     for key, val in out.items.items()}
+        slots[i] = (k, (ks, new_value))
+    out = YMap(base.span)
+    for key, val in slots:
+        out.items.setdefault(key, val)
     return out
 
 
@@ -125,14 +133,15 @@ def _remove(out: YMap, node: YNode, diags: list[Diagnostic]) -> None:
             diags.append(Diagnostic("X004", ks.span, f"nothing to remove from '{key}'"))
             continue
         section = YMap(section.span, dict(section.items))
+        index = _index(section)
         items = names.items if isinstance(names, YList) else [names]
         for item in items:
             name = str(item.value) if isinstance(item, YScalar) else ""
-            found = _find(section, name)
-            if found is None:
+            found = index.get(name)
+            if not found:
                 diags.append(Diagnostic("X001", item.span, f"'{name}' is not in the base's '{key}'"))
                 continue
-            del section.items[found]
+            del section.items[found.pop(0)]
         out.items[key] = (out.items[key][0], section)
 
 

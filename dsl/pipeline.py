@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checker, compiler, extends, files, schema, yaml_loader
+from . import checker, compiler, extends, files, schema, suggest, yaml_loader
 from .compiler import CompiledGame
 from .diagnostics import Diagnostic, RuleFileError, Span
 from .limits import LIMITS, raise_hint
@@ -75,6 +75,7 @@ def _resolved(file: str) -> str:
 
 
 def compile_text(source: str, file: str = "<rules>") -> Loaded:
+    suggest.new_run()  # "did you mean" hints have a budget per file
     diags: list[Diagnostic] = []
     sources = {file: source}
     if len(source.encode("utf-8", "replace")) > LIMITS.file_bytes:

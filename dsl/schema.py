@@ -8,17 +8,18 @@ ASTs; names and types are the checker's job.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import ast as A
 from . import parser
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span, clipped
+from .suggest import closest, did_you_mean
 from .yaml_loader import YList, YMap, YNode, YScalar
 
 MAX_STEP_DEPTH = 16  # 'if' and 'for' steps inside one another
+MAX_PLAYERS = 64
 # \Z, not $: a name must not end with a newline (it would reach the generated code).
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 SIGNATURE = re.compile(r" *([A-Za-z_][A-Za-z0-9_]*) *(?:\( *([A-Za-z0-9_, ]*)\))? *\Z")
@@ -193,15 +194,15 @@ class _Reader:
         self.diags.append(Diagnostic(code, span, msg, hint))
 
     def keys(self, m: YMap, allowed: list[str], where: str, required: tuple[str, ...] = ()) -> None:
+        where = clipped(where, 200)  # said once per unknown key: a huge entry name must not be copied into each
         for k, (ks, _) in m.items.items():
             if k not in allowed:
-                close = difflib.get_close_matches(k, allowed, n=1)
-                hint = f"did you mean '{close[0]}'?" if close else f"allowed here: {', '.join(allowed)}"
+                hint = did_you_mean(k, allowed) or f"allowed here: {', '.join(allowed)}"
                 self.err("S001", ks.span, f"unknown key '{k}' in {where}", hint)
         unknown = [k for k in m.items if k not in allowed]
         for r in required:
             # A misspelt required key was reported above with a "did you mean"; say it once.
-            if r not in m.items and not difflib.get_close_matches(r, unknown, n=1):
+            if r not in m.items and closest(r, unknown) is None:
                 self.err("S002", m.span, f"{where} needs the key '{r}'")
 
     def want_map(self, node: YNode | None, where: str) -> YMap | None:
@@ -331,7 +332,7 @@ class _Reader:
         if lst is None:
             return []
         out = []
-        seen: set[str] = set()
+        seen: set[str] = set()  # a list of thousands of names is checked for repeats in linear time
         for item in lst.items:
             if not isinstance(item, YScalar) or item.value is None or isinstance(item.value, (list, dict)):
                 self.err("S010", item.span, f"each entry of {where} must be a name")
@@ -359,8 +360,7 @@ class _Reader:
                  "noone": "nobody", "no_one": "nobody", "hidden": "nobody", "secret": "nobody", "private": "owner",
                  "self": "owner", "mine": "owner", "player": "owner"}
         if isinstance(node, YScalar) and isinstance(node.value, str) and IDENT.match(node.value):
-            close = words.get(node.value.lower()) or next(iter(
-                difflib.get_close_matches(node.value, ["everyone", "owner", "nobody"], n=1)), None)
+            close = words.get(node.value.lower()) or closest(node.value, ["everyone", "owner", "nobody"])
             if close is not None:
                 self.err("S028", node.span, f"{where} cannot be '{node.value}'",
                          f"did you mean '{close}'? (everyone, owner, nobody, or a list of players like "
@@ -424,15 +424,21 @@ class _Reader:
             return (2, 2)
         if isinstance(node, YScalar):
             n = self.want_scalar(node, "'players'", (int,))
-            return (n, n) if n else (2, 2)
+            if n is not None and not 1 <= n <= MAX_PLAYERS:
+                self.err("S012", node.span, f"{n} players is not possible", f"1 <= players <= {MAX_PLAYERS}")
+                return (2, 2)
+            return (n, n) if n is not None else (2, 2)
         m = self.want_map(node, "'players'")
         if m is None:
             return (2, 2)
         self.keys(m, ["min", "max"], "'players'", ("min", "max"))
-        lo = self.want_scalar(m.get("min"), "'players: min'", (int,)) or 2
-        hi = self.want_scalar(m.get("max"), "'players: max'", (int,)) or lo
-        if lo < 1 or hi < lo or hi > 64:
-            self.err("S012", m.span, f"player range {lo} to {hi} is not possible", "1 <= min <= max <= 64")
+        lo = self.want_scalar(m.get("min"), "'players: min'", (int,))
+        lo = 2 if lo is None else lo  # 0 is a value to refuse, not a missing one
+        hi = self.want_scalar(m.get("max"), "'players: max'", (int,))
+        hi = lo if hi is None else hi
+        if lo < 1 or hi < lo or hi > MAX_PLAYERS:
+            self.err("S012", m.span, f"player range {lo} to {hi} is not possible",
+                     f"1 <= min <= max <= {MAX_PLAYERS}")
             return (2, 2)
         return (lo, hi)
 

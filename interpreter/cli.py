@@ -5,31 +5,47 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
-from dsl.diagnostics import RuleFileError, render_all
+from dsl.diagnostics import RuleFileError, clipped, render_all
 from dsl.limits import LIMITS, Limits
 from dsl.pipeline import compile_file
+from dsl.schema import MAX_PLAYERS
 
 from .bots import BOTS
 from .bundled import bundled_games, resolve
+from .deep import BUDGET as DEEP_BUDGET
+from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
 from .engine import State
 from .errors import GameError, RuleError
 from .instance import GameInstance
 from .runtime import _shown
-from .terminal import one_line
+from .terminal import one_line, say
+
+# Output: every line that holds text from a rule or scenario file (names, labels, messages, paths) is
+# printed with `say`, which escapes it; diagnostics come from `render_all` / `render`, which escape
+# themselves. Nothing else prints.
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports bad arguments in one line, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"cardsmith: error: {message} (see 'cardsmith {self.prog.split()[-1]} --help')\n"
-                  if " " in self.prog else f"cardsmith: error: {message} (see 'cardsmith --help')\n")
+        self.exit(2, one_line(f"cardsmith: error: {message} (see 'cardsmith {self.prog.split()[-1]} --help')"
+                           if " " in self.prog else f"cardsmith: error: {message} (see 'cardsmith --help')") + "\n")
+
+
+def _error_lines(e: GameError) -> list[str]:
+    """A GameError as lines to `say`: a rule error's context goes on a line of its own."""
+    if isinstance(e, RuleError):
+        where = f"{e.span}: " if e.span else ""
+        return [f"{where}rule error: {e.message}"] + ([f"    {e.context}"] if e.context else [])
+    return [str(e)]
 
 
 def _options(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -59,33 +75,32 @@ def cmd_validate(args: argparse.Namespace) -> int:
         try:
             path = resolve(f)
         except GameError as e:
-            print(f"{f}:1:1: error: {e}")
+            say(f"{f}:1:1: error: {e}")
             bad += 1
             continue
         r = compile_file(path)
         if not r.ok or r.game is None:
             print(render_all(r.diagnostics, r.sources))
             n = len(r.diagnostics)
-            print(f"{r.file}: {n} problem{'s' if n != 1 else ''}")
+            say(f"{r.file}: {n} problem{'s' if n != 1 else ''}")
             bad += 1
             continue
         sp = r.game.spec
         # Build one instance per player count so a pack that fails for some count shows here. The setup work
         # of all of them together is bounded by one budget: 64 counts may not cost 64 budgets.
-        problems = []
+        problems: list[list[str]] = []
         setup_budget = [LIMITS.steps]
         for n in range(sp.min_players, sp.max_players + 1):
             try:
                 GameInstance(r.game, n, budget=setup_budget)
-            except RuleError as e:
-                problems.append(f"{n} players: {e}")
-                if e.code == "R004":
-                    break  # the budget is spent: the other counts cannot be set up either
             except GameError as e:
-                problems.append(f"{n} players: {e}")
+                problems.append(_error_lines(e))
+                problems[-1][0] = f"{n} players: {problems[-1][0]}"
+                if isinstance(e, RuleError) and e.code == "R004":
+                    break  # the budget is spent: the other counts cannot be set up either
         if problems:
-            for p in problems:
-                print(f"{r.file}: error: {p}")
+            for lines in problems:
+                say(f"{r.file}: error: {lines[0]}", *lines[1:])
             bad += 1
             continue
         opts = f", {_count(len(sp.options), 'option')}" if sp.options else ""
@@ -93,17 +108,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
         summary = (f"{r.file}: ok: {sp.name}, {players} players, {_count(len(sp.actions), 'action')}, "
                    f"{_count(len(sp.phases), 'phase')}{opts}")
         if not args.deep:
-            print(summary)
+            say(summary)
             continue
         from .deep import explore
-        report = explore(r.game, args.deep_games, args.deep_actions)
-        played = f"{_count(report.games, 'random match')}, {report.actions:,} actions"
+        report = explore(r.game, args.deep_games, args.deep_actions, budget=args.deep_budget)
+        if report.settings < report.total_settings:
+            covered = (f"explored {report.settings:,} of {report.total_settings:,} settings (raise --deep-budget "
+                       "to explore more)")
+        else:
+            covered = f"all {report.total_settings:,} settings" if report.total_settings > 1 else "1 setting"
+        played = f"{covered}, {_count(report.games, 'random match')}, {report.actions:,} actions"
         if report.diagnostics:
             print(render_all(report.diagnostics, r.sources))
-            print(f"{r.file}: {_count(len(report.diagnostics), 'problem')} found by playing ({played})")
+            say(f"{r.file}: {_count(len(report.diagnostics), 'problem')} found by playing ({played})")
             bad += 1
         else:
-            print(f"{summary}; deep: {played}, no problems")
+            say(f"{summary}; deep: {played}, no problems")
     return 1 if bad else 0
 
 
@@ -115,28 +135,28 @@ def _count(n: int, word: str) -> str:
 
 # ---------------------------------------------------------------- run
 def _describe_event(g: GameInstance, ev: tuple[Any, ...]) -> list[str]:
-    """The lines `run` prints for one event; text from the rule file is shown on one line each."""
+    """The lines `run` prints for one event (escaped when printed)."""
     kind = ev[0]
     if kind == "deal":
-        return ["", one_line(f"== Deal {ev[1]} (dealer {g.player_name(ev[2])})")]
+        return ["", f"== Deal {ev[1]} (dealer {g.player_name(ev[2])})"]
     if kind == "action":
-        return [one_line(f"  {g.player_name(ev[1])}: {ev[2]}")]
+        return [f"  {g.player_name(ev[1])}: {ev[2]}"]
     if kind == "announce":
-        return [one_line(f"  * {ev[1]}")]
+        return [f"  * {ev[1]}"]
     if kind == "eliminated":
-        return [one_line(f"  * {g.player_name(ev[1])} is out of the match")]
+        return [f"  * {g.player_name(ev[1])} is out of the match"]
     if kind == "end_deal":
         lines = [f"  End of deal {ev[1]}"]
         for label, values in ev[2]:
             vals = ", ".join(f"{g.player_name(p)} {_fmt(v)}" for p, v in enumerate(values))
-            lines.append(one_line(f"    {label}: {vals}"))
+            lines.append(f"    {label}: {vals}")
         return lines
     if kind == "over":
         w = ev[1]
         if not w:
             return ["", "The match is over: no winner"]
         names = " and ".join(g.player_name(p) for p in w)
-        return ["", one_line(f"The match is over: {names} {'wins' if len(w) == 1 else 'share the win'}")]
+        return ["", f"The match is over: {names} {'wins' if len(w) == 1 else 'share the win'}"]
     return []
 
 
@@ -167,15 +187,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     s = State.initial(g, seed, log=True)
     def shown(v: Any) -> str:
         return ("yes" if v else "no") if isinstance(v, bool) else str(v)
-    out: list[str] = [one_line(f"{g.name}, {g.n} players, seed {seed}" + (
-        f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else ""))]
+    out: list[str] = [f"{g.name}, {g.n} players, seed {seed}" + (
+        f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
     records: list[dict[str, Any]] = []
     try:
         steps = _play_out(g, s, bots, out, records)
     except GameError:
         if not args.json:
-            print("\n".join(out))
-            print(f"(the match stopped after {_count(len(records), 'event')})")
+            say(*out)
+            say(f"(the match stopped after {_count(len(records), 'event')})")
         raise
     if args.json:
         rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
@@ -184,8 +204,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         json.dump(rec, sys.stdout)
         sys.stdout.write("\n")
     else:
-        print("\n".join(out))
-        print(f"({steps} actions, {s.deal_no} deals)")
+        say(*out)
+        say(f"({steps} actions, {s.deal_no} deals)")
     return 0
 
 
@@ -196,7 +216,7 @@ def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], record
         log = s.log or []
         for ev in log[consumed:]:
             if ev[0] == "scores":
-                out.extend(map(one_line, _var_summary(g, s)))
+                out.extend(_var_summary(g, s))
             else:
                 out.extend(_describe_event(g, ev))
             records.append(_event_record(g, ev))
@@ -238,7 +258,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             continue
         sp = r.game.spec
         players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
-        print(one_line(f"{name}: {sp.name}, {players} players"))
+        say(f"{name}: {sp.name}, {players} players")
         for o in sp.options:
             if o.kind == "int":
                 allowed = f"{o.min}..{o.max}"
@@ -249,7 +269,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             default = o.default_text if not isinstance(o.default, (int, str, bool)) else (
                 ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default)
             doc = f"  {o.doc}" if o.doc else ""
-            print(one_line(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}"))
+            say(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}")
     return 1 if bad else 0
 
 
@@ -268,11 +288,11 @@ def cmd_test(args: argparse.Namespace) -> int:
             if r.ok:
                 passed += 1
                 if args.verbose:
-                    print(f"ok    {f}: {r.name}")
+                    say(f"ok    {f}: {r.name}")
             else:
                 failed += 1
-                print(f"FAIL  {r.span}: {r.name}: {r.message}")
-    print(f"{passed} passed, {failed} failed")
+                say(f"FAIL  {r.span}: {r.name}: {r.message}")
+    say(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
@@ -299,8 +319,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             break
     wall = time.perf_counter() - t0
     cpu = max(time.process_time() - c0, 1e-9)
-    print(f"{g.name}, {g.n} players: {actions} actions in {games} games, {cpu:.2f} s CPU ({wall:.2f} s wall): "
-          f"{actions / cpu:,.0f} actions/s, {games / cpu:,.1f} games/s")
+    say(f"{g.name}, {g.n} players: {actions} actions in {games} games, {cpu:.2f} s CPU ({wall:.2f} s wall): "
+        f"{actions / cpu:,.0f} actions/s, {games / cpu:,.1f} games/s")
     return 0
 
 
@@ -314,27 +334,38 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _limit_args(q: argparse.ArgumentParser) -> None:
     g = q.add_argument_group("limits (for rule files you do not trust; raise them for big trusted games)")
     for f in fields(Limits):
-        g.add_argument(LIMITS.flag(f.name), type=_positive, metavar="N", dest=f"limit_{f.name}",
+        g.add_argument(LIMITS.flag(f.name), type=_whole(1, MAX_LIMIT), metavar="N", dest=f"limit_{f.name}",
                        help=f"default {f.default:,}")
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not '{text}'") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
-    return v
+MAX_LIMIT = 2**31 - 1  # a larger --max-file-bytes would make Python reserve that much memory to read a file
+MAX_SEED = 2**63 - 1
+_WHOLE = re.compile(r"[+-]?[0-9]+\Z")
+_DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
+
+
+def _whole(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from lo to hi in the digits 0-9 (int() would also take '٣' and '1_000')."""
+    def parse(text: str) -> int:
+        if not _WHOLE.match(text):
+            raise argparse.ArgumentTypeError(f"expected a whole number in the digits 0-9, not '{clipped(text, 40)}'")
+        digits = text.lstrip("+-").lstrip("0")
+        v = int(text) if len(digits) <= 30 else (hi + 1 if not text.startswith("-") else lo - 1)
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"must be at least {lo:,}, not {clipped(text, 40)}")
+        if v > hi:
+            raise argparse.ArgumentTypeError(f"must be at most {hi:,}, not {clipped(text, 40)}")
+        return v
+    return parse
 
 
 def _seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not '{text}'") from None
+    if not _DECIMAL.match(text):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds in the digits 0-9 (like 2 or 0.5), "
+                                         f"not '{clipped(text, 40)}'")
+    v = float(text)
     if not (0 < v <= 86_400):
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400, not {text}")
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400, not {clipped(text, 40)}")
     return v
 
 
@@ -348,20 +379,24 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--deep", action="store_true",
                    help="also play random matches at every player count and option value, and report "
                         "rule errors, stuck players and matches that do not end")
-    v.add_argument("--deep-games", type=_positive, default=3, metavar="N",
+    v.add_argument("--deep-games", type=_whole(1, MAX_LIMIT), default=3, metavar="N",
                    help="random matches per player count and option setting (default 3)")
-    v.add_argument("--deep-actions", type=_positive, default=20_000, metavar="N",
+    v.add_argument("--deep-actions", type=_whole(1, MAX_LIMIT), default=20_000, metavar="N",
                    help="a match longer than this does not end (default 20,000)")
+    v.add_argument("--deep-budget", type=_whole(1, MAX_LIMIT), default=DEEP_BUDGET, metavar="N",
+                   help=f"actions in all the random matches of one file, each match counting at least "
+                        f"{DEEP_MATCH_FLOOR:,}; settings beyond it are not explored (default {DEEP_BUDGET:,})")
     v.set_defaults(fn=cmd_validate)
 
     def game_args(q: argparse.ArgumentParser) -> None:
         q.add_argument("game", metavar="FILE_OR_GAME", help="a rule file, or a bundled game's name")
-        q.add_argument("--players", "-n", type=int, help="number of players (default: the minimum)")
+        q.add_argument("--players", "-n", type=_whole(1, MAX_PLAYERS), metavar="N",
+                       help="number of players (default: the minimum)")
         q.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a table option")
 
     r = sub.add_parser("run", help="play a whole match with bots and print the log")
     game_args(r)
-    r.add_argument("--seed", type=int)
+    r.add_argument("--seed", type=_whole(0, MAX_SEED))
     r.add_argument("--json", action="store_true", help="print one JSON record instead of the log")
     r.add_argument("--bot", choices=sorted(BOTS), default="random")
     r.set_defaults(fn=cmd_run)
@@ -379,13 +414,13 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="random playouts for a fixed time: actions/s and games/s")
     game_args(b)
     b.add_argument("--seconds", type=_seconds, default=10.0)
-    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     b.set_defaults(fn=cmd_bench)
 
     pl = sub.add_parser("play", help="play a match yourself against bots in the terminal")
     game_args(pl)
-    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    pl.add_argument("--seed", type=int)
+    pl.add_argument("--seat", type=_whole(0, MAX_PLAYERS - 1), default=0, help="your seat (default 0)")
+    pl.add_argument("--seed", type=_whole(0, MAX_SEED))
     pl.add_argument("--bot", choices=sorted(BOTS), default="random")
     pl.set_defaults(fn=cmd_play)
     for q in (v, r, li, t, b, pl):
@@ -396,8 +431,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "players", None) is not None and args.players < 1:
-        parser.exit(2, "cardsmith: error: --players must be at least 1\n")
     LIMITS.reset()
     for f in fields(Limits):
         value = getattr(args, f"limit_{f.name}", None)
@@ -412,7 +445,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(e.render(), file=sys.stderr)
         return 1
     except GameError as e:
-        print(f"cardsmith: error: {e}", file=sys.stderr)
+        lines = _error_lines(e)
+        say(f"cardsmith: error: {lines[0]}", *lines[1:], file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

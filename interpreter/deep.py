@@ -6,12 +6,21 @@ option changed at a time). Every distinct runtime problem is reported once,
 located in the file: a rule that fails (R001), a player left with no legal
 action (R002), a match that does not end within a bound (R003), a rule that
 walks too many list items (R004).
+
+The settings (a player count and the options) are the player counts times the
+option values, which a file can make huge (64 counts, a choice of thousands of
+values), so the whole run has a budget of actions (`--deep-budget`), each match
+counting at least `MATCH_FLOOR`. Settings are tried in an order that covers
+the most first: every player count with the default options, then each option
+value once (options taken in turn, player counts rotating), then the other
+combinations; the report says how many settings were explored.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,17 +32,22 @@ from .engine import State
 from .errors import GameError, RuleError
 from .instance import GameInstance
 
+BUDGET = 1_000_000  # actions in all the matches of one file (--deep-budget)
+MATCH_FLOOR = 1_000  # what a match counts at least, so matches that end at once cannot run forever
+
 
 @dataclass
 class DeepReport:
     diagnostics: list[Diagnostic]
     games: int
     actions: int
+    settings: int = 0  # settings explored
+    total_settings: int = 0  # settings there are
 
 
-def option_sets(compiled: CompiledGame) -> list[dict[str, Any]]:
-    """The defaults, then each value of each option with the others at their defaults."""
-    out: list[dict[str, Any]] = [{}]
+def _option_values(compiled: CompiledGame) -> list[list[dict[str, Any]]]:
+    """For each option, one setting per value it can take."""
+    out: list[list[dict[str, Any]]] = []
     for o in compiled.spec.options:
         if o.kind == "choice":
             values: list[Any] = list(o.values)
@@ -42,36 +56,65 @@ def option_sets(compiled: CompiledGame) -> list[dict[str, Any]]:
         else:
             assert o.min is not None and o.max is not None
             values = sorted({o.min, o.max, (o.min + o.max) // 2})
-        for v in values:
-            out.append({o.name: v})
+        out.append([{o.name: v} for v in values])
     return out
 
 
+def settings(compiled: CompiledGame) -> tuple[int, Iterator[tuple[int, dict[str, Any]]]]:
+    """How many settings there are, and all of them in the order to try them (made as needed)."""
+    spec = compiled.spec
+    counts = list(range(spec.min_players, spec.max_players + 1))
+    per_option = _option_values(compiled)
+    # Each option value once, the options taken in turn, so a choice of thousands of values does not
+    # starve the options after it.
+    turns = [vs[i] for i in range(max((len(vs) for vs in per_option), default=0)) for vs in per_option
+             if i < len(vs)]
+
+    def order() -> Iterator[tuple[int, dict[str, Any]]]:
+        for n in counts:
+            yield n, {}
+        for shift in range(len(counts)):
+            for k, opts in enumerate(turns):
+                yield counts[(k + shift) % len(counts)], opts
+
+    return len(counts) * (1 + len(turns)), order()
+
+
 def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int = 20_000,
-            seed: int = 0) -> DeepReport:
+            seed: int = 0, budget: int = BUDGET) -> DeepReport:
     spec = compiled.spec
     found: dict[tuple[str, Any, str], Diagnostic] = {}
-    games = actions = 0
+    games = actions = explored = 0
+    spent = 0
+    total, order = settings(compiled)
     saved = LIMITS.actions
     LIMITS.actions = max_actions
     try:
-        for n in range(spec.min_players, spec.max_players + 1):
-            for opts in option_sets(compiled):
-                setting = f"{n} players" + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
-                try:
-                    game = GameInstance(compiled, n, opts)
-                except RuleError as e:
-                    _note(found, e, setting, None, spec.root_span)
-                    continue
-                except GameError:
-                    continue  # e.g. a default that only some options allow: reported by validate itself
-                for k in range(games_per_setting):
-                    game_seed = seed + 7919 * k + n
-                    games += 1
-                    actions += _play(game, game_seed, found, setting, spec.root_span)
+        for n, opts in order:
+            if spent >= budget:
+                break
+            explored += 1
+            setting = f"{n} players" + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
+            try:
+                game = GameInstance(compiled, n, opts)
+            except RuleError as e:
+                _note(found, e, setting, None, spec.root_span)
+                spent += MATCH_FLOOR
+                continue
+            except GameError:
+                spent += MATCH_FLOOR
+                continue  # e.g. a default that only some options allow: reported by validate itself
+            for k in range(games_per_setting):
+                if k and spent >= budget:
+                    break
+                game_seed = seed + 7919 * k + n
+                games += 1
+                done = _play(game, game_seed, found, setting, spec.root_span)
+                actions += done
+                spent += max(done, MATCH_FLOOR)
     finally:
         LIMITS.actions = saved
-    return DeepReport(list(found.values()), games, actions)
+    return DeepReport(list(found.values()), games, actions, explored, total)
 
 
 def _play(game: GameInstance, seed: int, found: dict[tuple[str, Any, str], Diagnostic], setting: str,

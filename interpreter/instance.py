@@ -525,16 +525,20 @@ def _budget_helpers(steps: list[int]) -> dict[str, Any]:
     return budget.helpers(steps)
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,4000}\Z")  # int() itself refuses more than 4,300 digits
+
+
 def parse_option_value(o: Any, raw: Any) -> Any:
     """Check and convert one option value given by a user (text or YAML value)."""
     if o.kind == "int":
-        try:
-            v = int(raw) if not isinstance(raw, bool) and not (isinstance(raw, float) and not raw.is_integer()) \
-                else None
-            if isinstance(raw, str) and not raw.strip().lstrip("+-").isdigit():
-                v = None
-        except (TypeError, ValueError, OverflowError):
-            v = None
+        v: int | None = None
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            v = raw
+        elif isinstance(raw, float) and raw.is_integer():
+            v = int(raw)
+        elif isinstance(raw, str) and _WHOLE.match(raw.strip()):
+            # Digits 0-9 only: int() would also take '٣', '1_000' and a number thousands of digits long.
+            v = int(raw.strip())
         if v is None or not (o.min <= v <= o.max):
             raise BadOption(f"option '{o.name}' takes a whole number from {o.min} to {o.max}, not {raw!r}")
         return v

@@ -16,7 +16,6 @@ expectation says what was expected and what the state holds.
 
 from __future__ import annotations
 
-import difflib
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from dsl.files import RULE_SUFFIXES, quoted, read_text
 from dsl.library import _short
 from dsl.limits import LIMITS
 from dsl.pipeline import compile_file, compile_named
+from dsl.suggest import closest
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 
 from .budget import deep_count
@@ -41,6 +41,12 @@ from .scenario_deal import DealValues
 FILE_KEYS = ["game", "scenarios"]
 # Texts of legal actions compared with a step's text for a "did you mean": enough for any real game.
 CLOSE_MATCH_CANDIDATES = 2_000
+
+
+def _closest(word: str, candidates: list[str]) -> list[str]:
+    """The one close candidate, as a list (empty if none), with the bounded work of dsl.suggest."""
+    found = closest(word, candidates)
+    return [found] if found is not None else []
 
 
 class ScenarioFailure(AssertionError):
@@ -94,7 +100,7 @@ def read(path: str) -> ScenarioFile:
                             {path: source})
     for key, (ks, _) in root.items.items():
         if key not in FILE_KEYS:
-            close = difflib.get_close_matches(key, FILE_KEYS, n=1)
+            close = _closest(key, FILE_KEYS)
             diags.append(Diagnostic("T001", ks.span, f"unknown key {quoted(key)} in a scenario file",
                                     f"did you mean '{close[0]}'?" if close else "a scenario file holds 'game' and "
                                     "'scenarios'"))
@@ -157,7 +163,7 @@ class _Runner:
         m = self.sc.node
         for k, (ks, _) in m.items.items():
             if k not in self.KEYS:
-                close = difflib.get_close_matches(k, self.KEYS, n=1)
+                close = _closest(k, self.KEYS)
                 raise self.fail(ks, f"unknown key '{k}'" + (f"; did you mean '{close[0]}'?" if close else ""))
         spec = self.compiled.spec
         players = plain(m.get("players")) if m.get("players") is not None else spec.min_players
@@ -297,7 +303,7 @@ class _Runner:
             legal = s.legal_actions()
             if a is None or a not in legal:
                 names = [g.action_to_string(p, x) for x in legal[:CLOSE_MATCH_CANDIDATES]]
-                close = difflib.get_close_matches(text, names, n=1)
+                close = _closest(text, names)
                 raise self.fail(vn, f"{q} is not legal for P{p} now" +
                                 (f"; did you mean '{close[0]}'?" if close else "") +
                                 f"; legal: {', '.join(names[:12])}{' ...' if len(legal) > 12 else ''}")
@@ -416,7 +422,7 @@ class _Runner:
             names = [v.name for v, _ in g.var_specs] + list(dict.fromkeys(n.split("[")[0] for n in g.zone_names))
             names += ["phase", "current", "dealer", "deal", "terminal", "winners", "out", "legal",
                       "legal_includes", "legal_excludes", "announced", "eval"]
-            close = difflib.get_close_matches(key, names, n=1)
+            close = _closest(key, names)
             raise self.fail(ks, f"cannot check '{key}': no such zone, variable or check" +
                             (f"; did you mean '{close[0]}'?" if close else ""))
         ty = g.var_specs[per[0]][0].ty

@@ -9,15 +9,21 @@ belongs, a list inside a list of cards, a number for text: each is a located fai
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from typing import Any
 
+from dsl.suggest import closest
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, plain
 
 from .engine import State
 from .instance import GameInstance
+
+
+def _closest(word: str, candidates: list[str]) -> list[str]:
+    """The one close candidate, as a list (empty if none), with the bounded work of dsl.suggest."""
+    found = closest(word, candidates)
+    return [found] if found is not None else []
 
 _TARGET = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$")
 PLAYER = re.compile(r"^P(\d+)$")
@@ -64,7 +70,7 @@ class DealValues:
         try:
             return self.game.card_id(text)
         except KeyError:
-            close = difflib.get_close_matches(text, self.game.card_names, n=1)
+            close = _closest(text, self.game.card_names)
             hint = f"; did you mean '{close[0]}'?" if close else " (cards are named like 'A of clubs')"
             raise self.fail(node, f"the pack has no card '{text}'{hint}") from None
 
@@ -164,7 +170,7 @@ class DealValues:
         base = m.group(1) if m else key
         if m is None or not any(v.name == base for v, _ in g.var_specs) and base not in ("dealer", "current"):
             names = [v.name for v, _ in g.var_specs] + list(dict.fromkeys(n.split("[")[0] for n in g.zone_names))
-            close = difflib.get_close_matches(base, names, n=1)
+            close = _closest(base, names)
             raise self.fail(ks, f"'{key}' is neither a zone nor a variable" +
                             (f"; did you mean '{close[0]}'?" if close else ""))
         if base in ("dealer", "current"):
