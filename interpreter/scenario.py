@@ -17,6 +17,7 @@ expectation says what was expected and what the state holds.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ FILE_KEYS = ["game", "scenarios"]
 CLOSE_MATCH_CANDIDATES = 2_000
 
 
-def _closest(word: str, candidates: list[str]) -> list[str]:
+def _closest(word: str, candidates: Iterable[str]) -> list[str]:
     """The one close candidate, as a list (empty if none), with the bounded work of dsl.suggest."""
     found = closest(word, candidates)
     return [found] if found is not None else []

@@ -10,7 +10,7 @@ belongs, a list inside a list of cards, a number for text: each is a located fai
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from dsl.suggest import closest
@@ -20,7 +20,7 @@ from .engine import State
 from .instance import GameInstance
 
 
-def _closest(word: str, candidates: list[str]) -> list[str]:
+def _closest(word: str, candidates: Iterable[str]) -> list[str]:
     """The one close candidate, as a list (empty if none), with the bounded work of dsl.suggest."""
     found = closest(word, candidates)
     return [found] if found is not None else []
