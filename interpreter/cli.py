@@ -192,10 +192,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     records: list[dict[str, Any]] = []
     try:
         steps = _play_out(g, s, bots, out, records)
-    except GameError:
+    except GameError as e:
         if not args.json:
             say(*out)
             say(f"(the match stopped after {_count(len(records), 'event')})")
+        if isinstance(e, RuleError):
+            # `run` is the designer's own log: the error comes with the designer's view (values, all cards).
+            print(e.render(designer=True), file=sys.stderr)
+            return 1
         raise
     if args.json:
         rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,

@@ -140,7 +140,8 @@ def _note(found: dict[tuple[str, Any, str], Diagnostic], e: RuleError, setting: 
         return
     where = f"with {setting}" + (f", seed {seed}" if seed is not None else "")
     context = e.context.replace("--max-actions", "--deep-actions") if e.code == "R003" else e.context
-    hint = f"{where}; {context}" if context else where
+    # --deep is the designer's own tool: the hint adds the designer's view (the values, every zone's cards).
+    hint = "; ".join([where] + ([context] if context else []) + e.designer_lines())
     found[key] = Diagnostic(e.code, span, e.message, hint)
 
 

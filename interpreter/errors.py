@@ -6,6 +6,8 @@ from collections.abc import Mapping
 
 from dsl.diagnostics import Diagnostic, Span, render
 
+from .terminal import one_line
+
 
 class GameError(Exception):
     """Base class: a problem a user can act on, shown without a traceback."""
@@ -53,7 +55,7 @@ class RuleError(GameError):
             out.append(f"designer's view: {self.detail}")
         if self.view:
             out.append(f"designer's view of the cards: {self.view}")
-        return out
+        return [one_line(x) for x in out]
 
     def render(self, designer: bool = False, sources: Mapping[str, str] | None = None) -> str:
         """file:line:col, the source line and a caret, then what the game was doing (and, for the designer's
