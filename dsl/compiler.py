@@ -333,13 +333,11 @@ class Compiler:
             kind_ = LIST_KINDS.get(T.elem(ty))
             trusted = T.is_list(vt) and T.elem(vt) == T.elem(ty) and kind_ != "num"
             check = "None" if trusted else repr(kind_)
-            if s.op == "=":
-                new = val
-            elif s.op == "+=":
-                new = f"{target} + {val}" if T.is_list(vt) else f"f_add({target}, {val})"
-            else:
-                new, check = f"_without(s, {target}, {val})", "None"
-            w.line(f"{target} = _keep_list(s, {new}, {check}, {slot})", sp)
+            if s.op == "+=":
+                w.line(f"{target} = _extend_list(s, {target}, {val}, {check}, {slot})", sp)
+                return
+            new = val if s.op == "=" else f"_without(s, {target}, {val})"
+            w.line(f"{target} = _keep_list(s, {new}, {'None' if s.op == '-=' else check}, {slot})", sp)
             return
         new = val if s.op == "=" else f"{target} {s.op[0]} {val}" if weights.numeric(vt) else \
             f"{'f_add' if s.op == '+=' else 'f_sub'}({target}, {val})"
@@ -558,6 +556,8 @@ class Compiler:
             # Building the key walks the list arguments: charged, like any walk.
             for name in f.params:
                 w.line(f"if type(l_{name}) is list:")
+                # Too big to remember (budget.MEMO_ITEM_MAX): computed, and charged, without a key.
+                w.line(f"    if len(l_{name}) > {MEMO_ITEM_MAX}: return fi_{f.name}({', '.join(params)})")
                 w.line(f"    _S[0] -= len(l_{name})")
                 w.line(f"    _k_{name} = tuple({'sorted(' if name in free else '('}l_{name}))")
                 w.line("else:")
@@ -608,7 +608,7 @@ class Compiler:
                             [_kind(e.ty) for _, e in m.report])
 
 
-MEMO_LIMIT = 200_000
+MEMO_ITEM_MAX = 2_000  # a memo key or result with more items is not remembered (interpreter/budget.py)
 
 
 def _kind(t: object) -> str:

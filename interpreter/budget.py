@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dsl import compiler
 from dsl.library import BudgetExceeded
 from dsl.limits import LIMITS, raise_hint
 
@@ -26,7 +27,7 @@ from dsl.limits import LIMITS, raise_hint
 # this the memo tables are emptied, so memory stays bounded however many distinct hands the rules meet.
 MEMO_ITEMS = 2_000_000
 # A call whose key and result hold more items than this is computed but not remembered.
-MEMO_ITEM_MAX = 2_000
+MEMO_ITEM_MAX = compiler.MEMO_ITEM_MAX
 
 
 def over() -> BudgetExceeded:

@@ -17,7 +17,7 @@ from typing import Any
 
 from dsl import ast as A
 from dsl import types as T
-from dsl.compiler import MEMO_LIMIT, CompiledGame, ParamInfo
+from dsl.compiler import CompiledGame, ParamInfo
 from dsl.diagnostics import RuleFileError, Span
 from dsl.library import RUNTIME_HELPERS, BudgetExceeded, RuleRuntimeError, _short
 from dsl.limits import LIMITS, raise_hint
@@ -103,7 +103,6 @@ class GameInstance:
         ns.update(RUNTIME_HELPERS)
         ns.update(HELPERS)
         ns["N"] = num_players
-        ns["MEMO_LIMIT"] = MEMO_LIMIT
         ns["MISS"] = object()
         self.steps = budget if budget is not None else [LIMITS.steps]
         ns.update(_budget_helpers(self.steps))

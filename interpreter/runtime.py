@@ -287,20 +287,29 @@ def _keep_list(s: Any, v: Any, kind: str | None, slot: int) -> list[Any]:
     if type(v) is not list:
         raise RuleRuntimeError("a list variable can hold only a list", f"got {_kind(v)}")
     g = s.game
+    charge(g.steps, len(v))
+    if len(v) > _HELD_CHECK:  # before any work on the items: a list too big to keep is refused at once
+        held = len(v) + sum(len(s.v[i]) for i in g.list_slots if i != slot and type(s.v[i]) is list)
+        if held > LIMITS.held:
+            raise RuleRuntimeError(f"the list variables would hold more than {LIMITS.held:,} items "
+                                   f"({raise_hint('held')})")
     new = list(v)
-    charge(g.steps, len(new))
     if kind is not None and new:
         types, what = _ITEM[kind]
         hi = g.num_cards - 1 if kind == "card" else g.n - 1 if kind == "player" else BIG
         lo = -BIG if kind == "num" else 0
-        if not _all_of(new, types, lo, hi) or (kind == "num" and any(x != x for x in new)):
+        if not _all_of(new, types, lo, hi) or (float in set(map(type, new)) and sum(new) != sum(new)):
+            # (a sum of numbers within +-10**18 is 'not a number' only if one of them is)
             raise RuleRuntimeError(f"this list variable holds {what} only", f"got {_kind(new)}")
-    if len(new) > _HELD_CHECK:
-        held = len(new) + sum(len(s.v[i]) for i in g.list_slots if i != slot and type(s.v[i]) is list)
-        if held > LIMITS.held:
-            raise RuleRuntimeError(f"the list variables would hold more than {LIMITS.held:,} items "
-                                   f"({raise_hint('held')})")
     return new
+
+
+def _extend_list(s: Any, old: Any, extra: Any, kind: str | None, slot: int) -> list[Any]:
+    """xs += ys: the items of xs were checked when it was kept, so only ys is checked; the copy is charged."""
+    if type(old) is not list or type(extra) is not list:
+        raise RuleRuntimeError("'+=' on a list needs a list", f"got {_kind(extra)}")
+    _keep_list(s, extra, kind, -1)  # ys alone: its type and items
+    return _keep_list(s, old + extra, None, slot)
 
 
 def _without(s: Any, xs: Any, gone: Any) -> list[Any]:
@@ -324,5 +333,6 @@ HELPERS = {
     "_pick": _pick, "_move1": _move1, "_move": _move, "_deal": _deal, "_deal_each": _deal_each, "_shuffle": _shuffle,
     "_next_active": _next_active, "_active": _active, "_eliminate": _eliminate, "_log": _log,
     "_want_player": _want_player, "_want_players": _want_players, "_seat": _seat, "_card": _card,
-    "_cards": _cards, "_keep": _keep, "_keep_list": _keep_list, "_without": _without,
+    "_cards": _cards, "_keep": _keep, "_keep_list": _keep_list, "_extend_list": _extend_list,
+    "_without": _without,
 }
