@@ -33,6 +33,7 @@ from .analysis import (  # noqa: F401  (re-exported: the analyses used to live h
 )
 from .checker import Checker
 from .diagnostics import Diagnostic, Span
+from .library import BIG
 from .schema import ActionSpec, GameSpec, PhaseSpec
 
 # Return codes of compiled effect blocks: a phase index (>= 0) means goto.
@@ -319,7 +320,10 @@ class Compiler:
         if kind == "builtin":
             target = {"dealer": "s.dealer", "current": "s.cur"}[v]
             new = val if s.op == "=" else f"{target} {s.op[0]} {val}"
-            w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + v + chr(39))})", sp)
+            if s.op == "=" and s.value.ty == T.PLAYER:
+                w.line(f"{target} = {new}", sp)  # a value typed player is a seat already
+            else:
+                w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + v + chr(39))})", sp)
             return
         if s.index is not None:
             w.line(f"_i = V_{v.name} + {self._seat(s.index)}", sp)
@@ -346,7 +350,7 @@ class Compiler:
             w.line(f"{target} = {new}", sp)
         elif ty in (T.INT, T.NUM) and weights.numeric(vt):
             w.line(f"_v = {new}", sp)
-            w.line("if _v is not None and not -BIG <= _v <= BIG: f_num(_v)")
+            w.line(f"if _v is not None and not {-BIG} <= _v <= {BIG}: f_num(_v)")
             w.line(f"{target} = _v")
         elif vt == ty or vt == T.NONE or (T.compatible(vt, ty) and ty in T.TEXTUAL and vt in T.TEXTUAL):
             w.line(f"{target} = {new}", sp)
@@ -378,7 +382,7 @@ class Compiler:
         elif name.startswith(("fn_", "fi_")) and e.ty in (T.INT, T.NUM):
             # A number leaving a function stays within +-10**18: calls cannot double it without end.
             w.line(f"    _r = {code}", e.span)
-            w.line("    if _r is not None and not -BIG <= _r <= BIG: f_num(_r)")
+            w.line(f"    if _r is not None and not {-BIG} <= _r <= {BIG}: f_num(_r)")
             w.line("    return _r")
         elif name.startswith(("fn_", "fi_")) and e.ty == T.ANY:
             w.line(f"    return f_num({code})", e.span)
@@ -444,8 +448,13 @@ class Compiler:
             # Each value of a parameter is charged with the conditions tested for it: three parameters of
             # 10,000 values each cannot enumerate 10**12 actions.
             work = 1 + sum(weights.size(c) for c in levels.get(i + 1, []))
-            values = self._walked(p.domain, work, p.domain.span)
-            w.line(f"for l_{p.name} in {values}:", p.domain.span)
+            if i == 0 and len(a.params) == 1 and work == 1:
+                # One parameter, no condition on it: one append per value, once per question (the list
+                # itself was charged when it was built). Every other loop is charged for its values.
+                w.line(f"for l_{p.name} in {self.ex(p.domain)}:", p.domain.span)
+            else:
+                values = self._walked(p.domain, work, p.domain.span)
+                w.line(f"for l_{p.name} in {values}:", p.domain.span)
             w.indent += 1
             idx = {"card": f"l_{p.name}", "player": f"l_{p.name}", "suit": f"SUIT_POS[l_{p.name}]",
                    "rank": f"RANK_POS[l_{p.name}]", "bool": f"(1 if l_{p.name} else 0)",
