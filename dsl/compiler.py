@@ -45,6 +45,21 @@ WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "flatten", "any", "al
 LIST_KINDS = {T.CARD: "card", T.PLAYER: "player", T.NUM: "num", T.INT: "num"}
 
 
+def _numeric_kind(t: Any) -> bool:
+    """A value of this type may carry a number (or any value) into a function."""
+    if T.is_list(t):
+        return _numeric_kind(T.elem(t))
+    return t in (T.INT, T.NUM, T.PLAYER, T.ANY, T.NONE, None) or T.is_map(t)
+
+
+def _takes_numbers(body: A.Expr, params: list[str]) -> bool:
+    """True if a function's body reads a parameter that may hold numbers: only then can calls of it feed
+    each other a growing number."""
+    names = {p[2:] for p in params if p.startswith("l_")}
+    return any(isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in names and _numeric_kind(n.ty)
+               for n in _expr_nodes(body))
+
+
 def _costly(t: Any) -> bool:
     """Comparing a value of this type may walk a list: a list, or a value of unknown type."""
     return T.is_list(t) or t == T.ANY
@@ -379,8 +394,9 @@ class Compiler:
         code = self.ex(e)
         if want is not None:
             w.line(f"    return {want[0]}(s, {code}, {want[1]!r})", e.span)
-        elif name.startswith(("fn_", "fi_")) and e.ty in (T.INT, T.NUM):
-            # A number leaving a function stays within +-10**18: calls cannot double it without end.
+        elif name.startswith(("fn_", "fi_")) and e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
+            # A number leaving a function stays within +-10**18: calls cannot double it without end. (A
+            # function of cards, suits and ranks alone computes a bounded expression of bounded values.)
             w.line(f"    _r = {code}", e.span)
             w.line(f"    if _r is not None and not {-BIG} <= _r <= {BIG}: f_num(_r)")
             w.line("    return _r")
