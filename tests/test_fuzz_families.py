@@ -543,7 +543,7 @@ SEAT_STEPS = [
 # Statements with a card {k}, reached through a procedure parameter of type any.
 CARD_STEPS = ["log 's {}', x.suit", "log 'r {}', x.rank", "log 'n {}', x.name", "log 'i {}', x.rank_index",
               "log 'j {}', x.suit_index", "log 'v {}', x.value", "log 'b {}', played_by(x)", "move x to pile",
-              "move x to bottom of stock", "mark = x", "seen = [x]", "log 'c {}', x"]
+              "move x to bottom of stock", "mark = x", "seen = [x]"]
 # Places other than a statement: (frame argument, text with {p}).
 SEAT_PLACES = [("first", "{p}"), ("winners", "[{p}]"), ("over_when", "len(hand[{p}]) >= 0"),
                ("report", "len(hand[{p}])"), ("report", "score[{p}]"), ("match_extra", "  next_dealer: {p}\n"),
