@@ -435,18 +435,22 @@ def _yaml_step(step: Any) -> str:
 
 @FAMILY_SETTINGS
 @given(data=st.data(), seed=SEEDS)
+def test_deal_loops(data: st.DataObject, seed: int) -> None:
+    """(2) Deals that end at once (no action in between) on packs of up to 5,120 cards, moved and
+    shuffled each deal: the match ends, or stops with a located rule error, within the guards."""
+    copies = data.draw(st.sampled_from([(1,), (64,), (64,) * 10]), label="copies")  # 8 to 5,120 cards
+    over = data.draw(st.sampled_from(["deal_number >= 10", "deal_number >= 1000", "false"]), label="over")
+    deal = ["move pack to stock", "shuffle stock"] + data.draw(
+        st.sampled_from([["end deal"], ["deal 1 from stock to hand", "end deal"],
+                         ["move stock to pile", "shuffle pile", "end deal"]]), label="deal")
+    check_family(frame(copies=copies, deal=deal, over_when=over), seed, memory=True)
+
+
+@FAMILY_SETTINGS
+@given(data=st.data(), seed=SEEDS)
 def test_growing_values(data: st.DataObject, seed: int) -> None:
-    """(2) Values that grow inside a step (nested `for` steps) or from action to action, or deals that
-    end at once on a big pack: the match plays, or stops with a located rule error, within the time and
-    memory guards."""
-    if data.draw(st.integers(0, 5), label="deal loop?") == 0:
-        copies = data.draw(st.sampled_from([(1,), (64,), (64,) * 10]), label="copies")  # 8 to 5,120 cards
-        over = data.draw(st.sampled_from(["false", "deal_number >= 10", "deal_number >= 100000"]), label="over")
-        deal = ["move pack to stock", "shuffle stock"] + data.draw(
-            st.sampled_from([["end deal"], ["deal 1 from stock to hand", "end deal"],
-                             ["move stock to pile", "shuffle pile", "end deal"]]), label="deal")
-        check_family(frame(copies=copies, deal=deal, over_when=over), seed, memory=True)
-        return
+    """(2) Values that grow inside a step (nested `for` steps) or from action to action: the match plays,
+    or stops with a located rule error, within the time and memory guards."""
     op, setup, procs, funcs = data.draw(st.sampled_from(GROW_OPS), label="operation")
     size = data.draw(st.sampled_from(GROW_SIZES), label="size")
     depth = data.draw(st.integers(0, 3), label="loop depth")
