@@ -130,8 +130,10 @@ def time_guards(cpu: float, wall: float) -> Iterator[None]:
                              "(a hang?)")
 
     old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGALRM, signal.SIGPROF)}
-    signal.setitimer(signal.ITIMER_REAL, wall)
-    signal.setitimer(signal.ITIMER_PROF, cpu)
+    # The timers fire again every second: an exception raised where Python ignores it (a garbage
+    # collector callback, a __del__) must not let the hang go on.
+    signal.setitimer(signal.ITIMER_REAL, wall, 1.0)
+    signal.setitimer(signal.ITIMER_PROF, cpu, 1.0)
     try:
         yield
     finally:
