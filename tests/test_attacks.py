@@ -3,7 +3,7 @@
 Each file in tests/attacks/ is one small rule file with one attack. Its header says what is expected:
 
     # ATTACK: what the file tries
-    # EXPECT: refused | valid | no-crash
+    # EXPECT: refused | valid | no-crash | rule-error
     # WHY: why that is the right outcome
     # PRINTS: text that `cardsmith run` must print literally (valid files only; may repeat)
 
@@ -19,6 +19,10 @@ line an error *may* point at (a bomb spread over several lines, a cascade on a n
 * no-crash: resource bombs whose right outcome is either a located refusal or a located rule error
   while the game is set up or runs. `validate` (and, if it accepts the file, `run`) must finish within
   the limits below, with status 0 or with a located error at a marked line.
+* rule-error: rules that do something impossible only when they run (a seat or a card that does not
+  exist). Either `validate` refuses the file with located errors at marked lines only, or it accepts it
+  and `cardsmith run --seed 1` exits with status 1 and a located rule error at a marked line: a silent
+  success is a failure here.
 
 Every command runs in a subprocess, in an empty temporary directory, with a 5 s timeout and a 1 GiB
 address-space limit, stdin closed, and a secret in the environment. For every file: no Python
@@ -94,7 +98,7 @@ def read_attack(path: Path) -> Attack:
     assert heads.get("ATTACK") and heads.get("EXPECT"), f"{path.name}: header needs ATTACK and EXPECT"
     assert heads.get("WHY"), f"{path.name}: header needs WHY"
     a = Attack(path, heads["ATTACK"][0], heads["EXPECT"][0], heads.get("PRINTS", []))
-    assert a.expect in ("refused", "valid", "no-crash"), f"{path.name}: unknown EXPECT {a.expect!r}"
+    assert a.expect in ("refused", "valid", "no-crash", "rule-error"), f"{path.name}: unknown EXPECT {a.expect!r}"
     for i, line in enumerate(text.splitlines(), 1):
         if line.rstrip().endswith("# <- ATTACK"):
             a.must.add(i)
@@ -152,6 +156,7 @@ def test_attack(path: Path, tmp_path: Path) -> None:
             assert text in run.out, f"{path.name}: run did not print {text!r} literally:\n{run.out}"
         return
     # no-crash: a located refusal, or a game that validates and runs (or stops with a located rule error)
+    # rule-error: the same, except that the run must stop with a located rule error
     assert r.code in (0, 1), f"{path.name}: validate ended with status {r.code}:\n{r.text[-3000:]}"
     if r.code == 1:
         check_located(a, r, "validate")
@@ -159,6 +164,8 @@ def test_attack(path: Path, tmp_path: Path) -> None:
     run = cardsmith(["run", str(path), "--seed", "1"], tmp_path)
     check_common(a, run, tmp_path, "run")
     assert run.code in (0, 1), f"{path.name}: run ended with status {run.code}:\n{run.text[-3000:]}"
+    if a.expect == "rule-error":
+        assert run.code == 1, f"{path.name}: run succeeded; the attack must stop it:\n{run.text[-3000:]}"
     if run.code == 1:
         check_located(a, run, "run")
 
@@ -166,7 +173,7 @@ def test_attack(path: Path, tmp_path: Path) -> None:
 def test_there_are_enough_attacks() -> None:
     assert len(FILES) >= 15
     kinds = {read_attack(p).expect for p in FILES}
-    assert kinds == {"refused", "valid", "no-crash"}
+    assert kinds == {"refused", "valid", "no-crash", "rule-error"}
 
 
 # ---------------------------------------------------------------- a file name holding Python code
