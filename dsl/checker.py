@@ -78,6 +78,7 @@ class Checker(StepChecker, CallChecker):
         self.props: dict[str, Any] = {}
         self.scopes: list[dict[str, Any]] = []
         self.call_stack: list[str] = []
+        self.proc_depths: dict[str, int] = {}  # how deep the chain of procedures below each one goes
         self.nesting = 0
         self.max_nesting = 4 * LIMITS.expr_depth
         self.depths: dict[str, int] = {}

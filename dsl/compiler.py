@@ -375,6 +375,8 @@ class Compiler:
     def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span) -> None:
         self.w.line(f"def {name}(s{''.join(', l_' + p for p in params)}):", span)
         self.w.indent += 1
+        if name.startswith("pr_"):
+            self._charge_line(str(weights.size(body)))  # a procedure call costs its body, as a function's
         self.block(body)
         self.w.indent -= 1
         self.w.line("")

@@ -24,6 +24,7 @@ class StepChecker:
     phases: dict[str, PhaseSpec]
     proc_args: dict[str, list[Any]]
     call_stack: list[str]
+    proc_depths: dict[str, int]
 
     def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
         raise NotImplementedError  # pragma: no cover
@@ -135,22 +136,34 @@ class StepChecker:
             with self.scope(dict(zip(pr.params, types))):
                 self.block(pr.body)
 
-    def _proc_recursion(self, pr: ProcSpec, span: Span) -> None:
+    def _proc_recursion(self, pr: ProcSpec, span: Span) -> int:
+        """Report a procedure that calls itself (C011) or a chain deeper than MAX_CALL_DEPTH (C036); the depth
+        of the chain below `pr`. Each procedure is explored once (its depth remembered): a procedure calling
+        the next one three times, twelve deep, is 12 explorations, not 3**12."""
+        known = self.proc_depths.get(pr.name)
+        if known is not None:
+            if len(self.call_stack) + known >= MAX_CALL_DEPTH:
+                self.err("C036", span, f"procedures call each other more than {MAX_CALL_DEPTH} deep",
+                         "flatten the chain of procedures")
+            return known
         if len(self.call_stack) >= MAX_CALL_DEPTH:
             self.err("C036", span, f"procedures call each other more than {MAX_CALL_DEPTH} deep",
                      "flatten the chain of procedures")
-            return
+            return 0
         if pr.name in self.call_stack:
             self.err("C011", span, f"procedure '{pr.name}' calls itself",
                      "procedures and functions may not be recursive, so every rule ends")
-            return
+            return 0
         self.call_stack.append(pr.name)
+        deepest = 0
         try:
             for st in _walk_stmts(pr.body):
                 if isinstance(st, A.Do) and st.proc in self.procs:
-                    self._proc_recursion(self.procs[st.proc], st.span)
+                    deepest = max(deepest, 1 + self._proc_recursion(self.procs[st.proc], st.span))
         finally:
             self.call_stack.pop()
+        self.proc_depths[pr.name] = deepest
+        return deepest
 
     def zone(self, z: A.ZoneRef, need_index: bool) -> None:
         zs = self.zones.get(z.name)
