@@ -79,6 +79,8 @@ class Checker(StepChecker, CallChecker):
         self.scopes: list[dict[str, Any]] = []
         self.call_stack: list[str] = []
         self.proc_depths: dict[str, int] = {}  # how deep the chain of procedures below each one goes
+        self._global_names: list[str] | None = None
+        self._listings: dict[str, str] = {}
         self.nesting = 0
         self.max_nesting = 4 * LIMITS.expr_depth
         self.depths: dict[str, int] = {}
@@ -281,13 +283,21 @@ class Checker(StepChecker, CallChecker):
         for ph in sp.phases:
             self.phases[ph.name] = ph
 
+    def _listing(self, kind: str) -> str:
+        """The deck's suits or ranks for a hint: sorted once, and at most 30 of them."""
+        if kind not in self._listings:
+            names = sorted(self.ranks if kind == "rank" else self.suits)
+            more = f", ... ({len(names)} in all)" if len(names) > 30 else ""
+            self._listings[kind] = ", ".join(names[:30]) + more
+        return self._listings[kind]
+
     def _property_type(self, p: Any) -> Any:
         if p.by in ("rank", "suit"):
             valid = self.ranks if p.by == "rank" else self.suits
             for k, span in p.table_spans.items():
                 if k not in valid:
                     self.err("C002", span, f"'{k}' is not a {p.by} of the deck",
-                             _close(k, valid) or f"{p.by}s: {', '.join(sorted(valid))}")
+                             _close(k, valid) or f"{p.by}s: {self._listing(p.by)}")
             t: Any = T.NONE
             for v in list(p.table.values()) + ([p.default] if p.default is not None else []):
                 t = T.join(t, T.of_value(v))
@@ -509,9 +519,10 @@ class Checker(StepChecker, CallChecker):
         if self.spec.malformed & {"options", "constants", "zones", "variables"}:
             e.ref = ("broken", n)
             return T.ANY  # the name may be declared in the section that could not be read
-        known = [k for s in self.scopes for k in s] + list(BUILTIN_VALUES) + list(self.options) + list(
-            self.consts) + list(self.vars) + list(self.zones)
-        hint = _close(n, known)
+        if self._global_names is None:  # made once: a file may have thousands of unknown names
+            self._global_names = list(BUILTIN_VALUES) + list(self.options) + list(self.consts) + list(
+                self.vars) + list(self.zones)
+        hint = _close(n, [k for s in self.scopes for k in s] + self._global_names)
         if n in self.suits or n in self.ranks:
             hint = (f"suits and ranks are written as text: '{n}' (YAML drops quotes that start a value: "
                     f"quote the whole expression, e.g. \"c.suit == '{n}'\")")
@@ -596,7 +607,7 @@ class Checker(StepChecker, CallChecker):
             pool = self.suits if against == T.SUIT else self.ranks if against == T.RANK else None
             if pool is not None and e.value not in pool:
                 self.err("C028", e.span, f"'{e.value}' is not a {against} of the deck",
-                         _close(e.value, pool) or f"{against}s: {', '.join(sorted(pool))}")
+                         _close(e.value, pool) or f"{against}s: {self._listing(against)}")
         elif isinstance(e, A.ListLit):
             for it in e.items:
                 self._literal_check(it, T.elem(against) if T.is_list(against) else against)

@@ -5,7 +5,8 @@ A rule file may come from a stranger, so every evaluation is bounded. The compil
 
 * a loop (a `for` step, a comprehension, a library function given a `x => ...` function, the values of
   an action's parameter) charges its items times the size of the code it runs for each item;
-* a call of a `define:` function charges the size of its body;
+* a call of a `define:` function or a procedure charges the size of its body, a phase entry or a new
+  deal one unit;
 * a library function or operator that reads, builds or copies a list charges its items (`_it` for a list
   of plain values, `_itd` for a list that may hold lists, which charges every nested item);
 * moving, dealing and shuffling cards charges the cards moved.
@@ -71,11 +72,6 @@ def helpers(steps: list[int]) -> dict[str, Any]:
             raise over()
         return x
 
-    def _tick(w: int = 1) -> None:
-        steps[0] -= w
-        if steps[0] < 0:
-            raise over()
-
     memos: list[dict[Any, Any]] = []
     held = [0]
 
@@ -101,5 +97,5 @@ def helpers(steps: list[int]) -> dict[str, Any]:
 
     # `_S` is the counter itself: compiled statements charge it inline (`_S[0] -= n`), which costs less
     # than a call on the paths every move takes.
-    return {"_it": _it, "_itd": _itd, "_tick": _tick, "_remember": _remember, "MEMOS": memos, "_S": steps,
+    return {"_it": _it, "_itd": _itd, "_remember": _remember, "MEMOS": memos, "_S": steps,
             "_over": _over}
