@@ -256,6 +256,14 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
             hint = "quote a step or expression that holds [ ] { } ':' or '#', e.g. [\"xs += [x]\"]"
         diags.append(Diagnostic("E000", span, f"YAML syntax: {e.problem or e.context}", hint))
         return None
+    except yaml.reader.ReaderError as e:
+        # A control character: located at the character, named by its code (printing it would be the harm).
+        before = source[: e.position]
+        line, col = before.count("\n") + 1, e.position - (before.rfind("\n") + 1) + 1
+        diags.append(Diagnostic("E000", Span(file, line, col), f"YAML syntax: the control character "
+                                f"U+{e.character:04X} is not allowed in a rule file",
+                                "write it as an escape in a double-quoted text (\\t, \\x1b), or remove it"))
+        return None
     except yaml.YAMLError as e:
         diags.append(Diagnostic("E000", Span(file, 1, 1), f"YAML syntax: {e}"))
         return None

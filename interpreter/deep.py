@@ -122,11 +122,15 @@ def _play(game: GameInstance, seed: int, found: dict[tuple[str, Any, str], Diagn
     rng = random.Random(seed)
     done = 0
     try:
-        s = State.initial(game, seed)
+        # With a log, as `run` plays: the values of `log` steps and reports are worked out too (and fail
+        # here if they would fail there); the log itself is not kept.
+        s = State.initial(game, seed, log=True)
         while not s.is_terminal():
             la = s.legal_actions()
             s.apply_action(la[rng.randrange(len(la))])
             done += 1
+            if s.log:
+                s.log.clear()
     except RuleError as e:
         _note(found, e, setting, seed, root)
     return done
