@@ -44,6 +44,7 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -69,6 +70,8 @@ FAMILY_SECONDS = float(os.environ.get("FUZZ_FAMILY_SECONDS", "3"))
 FAMILY_MEMORY = MEMORY  # bytes the address space may grow by during one example of a resource family
 FAMILY_STEPS = 200_000  # the step budget, lower than the default as in tests/test_fuzz.py
 MAX_ACTIONS = 60  # actions of one playout
+PLAYOUT_SECONDS = 0.5  # a playout stops (successfully) after this much CPU time: limits bound moves, not matches
+MOVE_SECONDS = 0.8  # but each move (legal actions, observations, the action) must finish within this
 Draw = Callable[..., Any]
 # No explain phase: it traces every line, which makes deep recursion in the checker look like a hang.
 FAMILY_SETTINGS = settings(FUZZ_SETTINGS, phases=[p for p in Phase if p != Phase.explain])
@@ -176,10 +179,18 @@ def check_rule_error(e: GameError, loaded: Loaded, memory: bool) -> RuleError:
 
 def play(game: GameInstance, seed: int, first: bool = False) -> None:
     """A short match; `first` takes the lowest legal action each time (the rules' first action) instead
-    of a random one. Every player's observation and the umpire's view are made after each action."""
+    of a random one. Every player's observation and the umpire's view are made after each action.
+
+    The limits bound the work of each move, not of a match (a game may have 80,000 legal actions at
+    every move, and play on): the playout stops, as a success, once it has used PLAYOUT_SECONDS of CPU
+    time, and each move must finish within MOVE_SECONDS."""
     rnd = random.Random(seed)
+    start = time.process_time()
     s = State.initial(game, seed, log=True)
     for _ in range(MAX_ACTIONS):
+        before = time.process_time()
+        if before - start > PLAYOUT_SECONDS:
+            return
         for p in range(game.n):
             s.observation(p)
         str(s)
@@ -189,6 +200,8 @@ def play(game: GameInstance, seed: int, first: bool = False) -> None:
         a = legal[0] if first else rnd.choice(legal)
         s.action_to_string(s.current_player(), a)
         s.apply_action(a)
+        if time.process_time() - before > MOVE_SECONDS:
+            raise Failed(f"one move took more than {MOVE_SECONDS:g} s of CPU time: the step budget must stop it")
     s.returns()
 
 
