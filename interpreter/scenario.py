@@ -17,7 +17,6 @@ expectation says what was expected and what the state holds.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,6 @@ from dsl.files import RULE_SUFFIXES, quoted, read_text
 from dsl.library import _short
 from dsl.limits import LIMITS
 from dsl.pipeline import compile_file, compile_named
-from dsl.suggest import closest
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 
 from .budget import deep_count
@@ -37,17 +35,12 @@ from .engine import State
 from .errors import GameError, IllegalAction
 from .instance import GameInstance, _describe
 from .scenario_deal import PLAYER as _PLAYER
-from .scenario_deal import DealValues
+from .scenario_deal import DealValues, _closest
 
 FILE_KEYS = ["game", "scenarios"]
 # Texts of legal actions compared with a step's text for a "did you mean": enough for any real game.
 CLOSE_MATCH_CANDIDATES = 2_000
 
-
-def _closest(word: str, candidates: Iterable[str]) -> list[str]:
-    """The one close candidate, as a list (empty if none), with the bounded work of dsl.suggest."""
-    found = closest(word, candidates)
-    return [found] if found is not None else []
 
 
 class ScenarioFailure(AssertionError):
