@@ -15,7 +15,7 @@ from typing import Any
 
 from . import ast as A
 from .diagnostics import Span
-from .schema import FuncSpec, GameSpec
+from .spec import FuncSpec, GameSpec
 
 STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns"}
 STATEFUL_LIBRARY = {"next_active", "is_active", "played_by"}

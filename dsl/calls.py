@@ -28,7 +28,7 @@ from . import ast as A
 from . import types as T
 from .diagnostics import Diagnostic, Span
 from .library import LIBRARY, LibFunc
-from .schema import FuncSpec, GameSpec
+from .spec import FuncSpec, GameSpec
 from .suggest import did_you_mean
 
 MAX_CALL_DEPTH = 100  # functions or procedures calling each other

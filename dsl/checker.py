@@ -40,7 +40,7 @@ from .diagnostics import Diagnostic, Span
 from .library import LIBRARY
 from .limits import LIMITS
 from .parser import KEYWORDS
-from .schema import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
+from .spec import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 from .steps import StepChecker, _walk_stmts
 
 BUILTIN_VALUES: dict[str, tuple[Any, str]] = {

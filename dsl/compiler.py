@@ -34,7 +34,7 @@ from .analysis import (  # noqa: F401  (re-exported: the analyses used to live h
 from .checker import Checker
 from .diagnostics import Diagnostic, Span
 from .library import BIG
-from .schema import ActionSpec, GameSpec, PhaseSpec
+from .spec import ActionSpec, GameSpec, PhaseSpec
 
 # Return codes of compiled effect blocks: a phase index (>= 0) means goto.
 END_DEAL = -1

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, Span
 from .limits import LIMITS, raise_hint
-from .schema import SECTIONS
+from .spec import SECTIONS
 from .yaml_loader import YMap, YNode, YScalar, load
 
 RULE_SUFFIXES = (".yaml", ".yml")

@@ -13,7 +13,7 @@ from . import ast as A
 from . import types as T
 from .calls import MAX_CALL_DEPTH, _args, _close
 from .diagnostics import Diagnostic, Span
-from .schema import GameSpec, PhaseSpec, ProcSpec, ZoneSpec
+from .spec import GameSpec, PhaseSpec, ProcSpec, ZoneSpec
 
 
 class StepChecker:

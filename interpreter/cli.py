@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 from dsl.diagnostics import RuleFileError, clipped, render_all
 from dsl.limits import LIMITS, Limits
 from dsl.pipeline import compile_file
-from dsl.schema import MAX_PLAYERS
+from dsl.spec import MAX_PLAYERS
 
 from .bots import BOTS
 from .bundled import bundled_games, resolve

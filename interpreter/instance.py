@@ -22,7 +22,7 @@ from dsl.diagnostics import RuleFileError, Span
 from dsl.library import RUNTIME_HELPERS, BudgetExceeded, RuleRuntimeError, _short
 from dsl.limits import LIMITS, raise_hint
 from dsl.pipeline import compile_file
-from dsl.schema import PhaseSpec
+from dsl.spec import PhaseSpec
 
 from . import budget
 from .errors import BadOption, RuleError

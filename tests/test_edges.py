@@ -598,11 +598,11 @@ def _nested_for_steps(depth: int) -> str:
 def test_nesting_python_cannot_compile_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """S029 stops nested steps before Python's own limit (20 loops in one function); with that check
     lifted, the compiler's own guard still turns Python's refusal into a located diagnostic."""
-    from dsl import schema
+    from dsl import reader
     from dsl.pipeline import compile_text
     assert compile_text(_nested_for_steps(16), "steps.yaml").game is not None
     assert [d.code for d in compile_text(_nested_for_steps(17), "steps.yaml").diagnostics] == ["S029"]
-    monkeypatch.setattr(schema, "MAX_STEP_DEPTH", 40)
+    monkeypatch.setattr(reader, "MAX_STEP_DEPTH", 40)
     loaded = compile_text(_nested_for_steps(24), "steps.yaml")
     assert loaded.game is None
     [d] = loaded.diagnostics

@@ -22,7 +22,8 @@ from dsl.calls import MAX_SIGNATURES, TYPE_DEPTH
 from dsl.checker import Checker
 from dsl.diagnostics import Diagnostic
 from dsl.pipeline import compile_text
-from dsl.schema import GameSpec, read_spec
+from dsl.schema import read_spec
+from dsl.spec import GameSpec
 from dsl.yaml_loader import load
 from interpreter.instance import GameInstance
 

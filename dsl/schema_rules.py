@@ -1,0 +1,153 @@
+"""Sections that say how a game is played: functions, procedures, actions, phases and the match."""
+
+from __future__ import annotations
+
+import re
+
+from . import ast as A
+from . import parser
+from .diagnostics import Span
+from .reader import IDENT, Reader
+from .spec import ActionSpec, FuncSpec, MatchSpec, ParamSpec, PhaseSpec, ProcSpec
+from .yaml_loader import YMap, YNode, YScalar
+
+SIGNATURE = re.compile(r" *([A-Za-z_][A-Za-z0-9_]*) *(?:\( *([A-Za-z0-9_, ]*)\))? *\Z")
+
+
+class RuleSections(Reader):
+    def signature(self, key: str, span: Span, what: str) -> tuple[str, list[str]] | None:
+        sm = SIGNATURE.match(key)
+        if not sm:
+            self.err("S023", span, f"{what} '{key}' must look like name(param, ...)")
+            return None
+        if sm.group(1) in parser.KEYWORDS:
+            self.err("S006", span, f"{what} '{sm.group(1)}' is a word of the language",
+                     f"the words {', '.join(sorted(parser.KEYWORDS))} cannot be names")
+            return None
+        params = [p.strip() for p in (sm.group(2) or "").split(",") if p.strip()]
+        for p in params:
+            if p in parser.KEYWORDS:
+                self.err("S006", span, f"parameter '{p}' of {what} '{sm.group(1)}' is a word of the language")
+                return None
+            if not IDENT.match(p):
+                self.err("S006", span, f"parameter '{p}' of {what} '{sm.group(1)}' is not a valid name")
+                return None
+        if len(set(params)) != len(params):
+            self.err("S024", span, f"{what} '{sm.group(1)}' names a parameter twice")
+            return None
+        return sm.group(1), params
+
+    def functions(self, node: YNode | None) -> list[FuncSpec]:
+        m = self.want_map(node, "'define'")
+        out: list[FuncSpec] = []
+        if m is None:
+            return out
+        for key, (ks, vnode) in m.items.items():
+            sig = self.signature(key, ks.span, "function")
+            if sig is None:
+                continue
+            out.append(FuncSpec(sig[0], ks.span, sig[1], self.expr(vnode, f"function '{sig[0]}'")))
+        return out
+
+    def procedures(self, node: YNode | None) -> list[ProcSpec]:
+        m = self.want_map(node, "'procedures'")
+        out: list[ProcSpec] = []
+        if m is None:
+            return out
+        for key, (ks, vnode) in m.items.items():
+            sig = self.signature(key, ks.span, "procedure")
+            if sig is None:
+                continue
+            out.append(ProcSpec(sig[0], ks.span, sig[1], self.stmts(vnode, f"procedure '{sig[0]}'")))
+        return out
+
+    def actions(self, node: YNode | None) -> list[ActionSpec]:
+        m = self.want_map(node, "'actions'")
+        out: list[ActionSpec] = []
+        if m is None:
+            return out
+        for name, (ks, vnode) in m.items.items():
+            if not self.ident(name, ks.span, "action"):
+                continue
+            am = self.want_map(vnode, f"action '{name}'") if not (
+                isinstance(vnode, YScalar) and vnode.value is None) else YMap(vnode.span)
+            if am is None:
+                continue
+            self.keys(am, ["params", "when", "effect", "label", "secret"], f"action '{name}'")
+            params: list[ParamSpec] = []
+            prm = self.want_map(am.get("params"), "'params'")
+            if prm is not None:
+                for pname, (pks, pvn) in prm.items.items():
+                    if not self.ident(pname, pks.span, "parameter"):
+                        continue
+                    dom = self.expr(pvn, f"domain of parameter '{pname}'")
+                    if dom is not None:
+                        params.append(ParamSpec(pname, pks.span, dom))
+            label = self.want_scalar(am.get("label"), "'label'", (str,))
+            out.append(ActionSpec(name, ks.span, params, self.expr(am.get("when"), "'when'"),
+                                  self.stmts(am.get("effect"), f"effect of '{name}'"), label,
+                                  bool(self.want_scalar(am.get("secret"), "'secret'", (bool,)))))
+        return out
+
+    def phases(self, node: YNode | None) -> list[PhaseSpec]:
+        m = self.want_map(node, "'phases'")
+        out: list[PhaseSpec] = []
+        if m is None:
+            return out
+        for name, (ks, vnode) in m.items.items():
+            if not self.ident(name, ks.span, "phase"):
+                continue
+            pm = self.want_map(vnode, f"phase '{name}'")
+            if pm is None:
+                continue
+            self.keys(pm, ["actions", "first", "round", "next", "then", "start", "after", "end"],
+                      f"phase '{name}'", ("actions",))
+            acts: list[tuple[str, Span]] = []
+            al = self.want_list(pm.get("actions"), "'actions'")
+            for item in al.items if al else []:
+                if isinstance(item, YScalar) and isinstance(item.value, str):
+                    acts.append((item.value, item.span))
+                else:
+                    self.err("S010", item.span, "each entry of 'actions' must be an action name")
+            nxt = self.want_scalar(pm.get("next"), "'next'", (str,)) or "clockwise"
+            if nxt not in ("clockwise", "counterclockwise", "same"):
+                nn = pm.get("next")
+                self.err("S025", nn.span if nn else pm.span, f"'next' cannot be '{nxt}'",
+                         "use clockwise, counterclockwise or same")
+            then = None
+            tn = pm.get("then")
+            if tn is not None:
+                tv = self.want_scalar(tn, "'then'", (str,))
+                if tv:
+                    then = (tv, tn.span)
+            rnd = bool(self.want_scalar(pm.get("round"), "'round'", (bool,)))
+            if not rnd and "end" in pm.items:
+                self.err("S027", pm.items["end"][0].span, f"phase '{name}' has 'end' steps but is not a round",
+                         "'end' runs when every player has had a turn: add 'round: true', or use 'after'")
+            if rnd and "end" not in pm.items:
+                self.err("S026", pm.span, f"phase '{name}' is a round but has no 'end' steps",
+                         "say what happens when every player has had their turn, e.g. '- goto next_phase'")
+            out.append(PhaseSpec(name, ks.span, acts, self.expr(pm.get("first"), "'first'"), rnd, nxt, then,
+                                 self.stmts(pm.get("start"), "'start'"), self.stmts(pm.get("after"), "'after'"),
+                                 self.stmts(pm.get("end"), "'end'")))
+        return out
+
+    def match(self, node: YNode | None, root: Span) -> MatchSpec:
+        m = self.want_map(node, "'match'")
+        if m is None:
+            return MatchSpec(root, [], [], [], None, None, None, [], None)
+        self.keys(m, ["start", "deal", "end_deal", "next_dealer", "over_when", "winners", "report",
+                      "max_deals"], "'match'", ("deal", "over_when", "winners"))
+        report: list[tuple[str, A.Expr]] = []
+        rm = self.want_map(m.get("report"), "'report'")
+        if rm is not None:
+            for label, (_, vn) in rm.items.items():
+                e = self.expr(vn, f"report '{label}'")
+                if e is not None:
+                    report.append((label, e))
+        md = self.want_scalar(m.get("max_deals"), "'max_deals'", (int,))
+        return MatchSpec(m.span, self.stmts(m.get("start"), "'start'"), self.stmts(m.get("deal"), "'deal'"),
+                         self.stmts(m.get("end_deal"), "'end_deal'"), self.expr(m.get("next_dealer"),
+                                                                                 "'next_dealer'"),
+                         self.expr(m.get("over_when"), "'over_when'"), self.expr(m.get("winners"), "'winners'"),
+                         report, md)

@@ -1,0 +1,167 @@
+"""The rule file as read: plain dataclasses holding ASTs, and the names of its sections.
+
+`schema.read_spec` builds a `GameSpec` from the located YAML tree; the checker and the compiler read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ast as A
+from .diagnostics import Span
+
+MAX_PLAYERS = 64
+
+VAR_TYPES = {
+    "int": "int", "number": "num", "bool": "bool", "player": "player", "card": "card",
+    "suit": "suit", "rank": "rank", "text": "str",
+    "cards": ("list", "card"), "players": ("list", "player"), "numbers": ("list", "num"),
+}
+
+SECTIONS = ["game", "summary", "players", "options", "constants", "deck", "zones", "variables", "define",
+            "procedures", "actions", "phases", "match", "extends", "new", "remove"]
+
+
+@dataclass(eq=False)
+class OptionSpec:
+    name: str
+    span: Span
+    kind: str  # int, bool, choice
+    default: Any  # plain value, or an A.Expr computed from players/other options
+    min: int | None = None
+    max: int | None = None
+    values: list[str] = field(default_factory=list)
+    doc: str = ""
+    default_text: str = ""  # as written, for listings
+
+
+@dataclass(eq=False)
+class PropertySpec:
+    name: str
+    span: Span
+    by: str  # "rank", "suit", "expr", "const"
+    table: dict[str, Any] = field(default_factory=dict)
+    default: Any = None
+    expr: A.Expr | None = None
+    table_spans: dict[str, Span] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class PackEntry:
+    span: Span
+    suits: list[str] | None
+    ranks: list[str] | None
+    copies: int
+    when: A.Expr | None
+    where: A.Expr | None
+    card: str | None = None  # a card outside suits x ranks, e.g. a joker
+
+
+@dataclass(eq=False)
+class ZoneSpec:
+    name: str
+    span: Span
+    per_player: bool
+    visible: str | A.Expr  # "everyone" | "owner" | "nobody" | expression (list of players)
+
+
+@dataclass(eq=False)
+class VarSpec:
+    name: str
+    span: Span
+    ty: Any
+    per_player: bool
+    scope: str  # match | deal
+    initial: A.Expr | None
+    visible: str | A.Expr
+
+
+@dataclass(eq=False)
+class FuncSpec:
+    name: str
+    span: Span
+    params: list[str]
+    body: A.Expr | None
+
+
+@dataclass(eq=False)
+class ProcSpec:
+    name: str
+    span: Span
+    params: list[str]
+    body: list[A.Stmt]
+
+
+@dataclass(eq=False)
+class ParamSpec:
+    name: str
+    span: Span
+    domain: A.Expr
+
+
+@dataclass(eq=False)
+class ActionSpec:
+    name: str
+    span: Span
+    params: list[ParamSpec]
+    when: A.Expr | None
+    effect: list[A.Stmt]
+    label: str | None = None
+    secret: bool = False  # other players see that it happened, not its parameters
+
+
+@dataclass(eq=False)
+class PhaseSpec:
+    name: str
+    span: Span
+    actions: list[tuple[str, Span]]
+    first: A.Expr | None
+    round: bool
+    next: str
+    then: tuple[str, Span] | None
+    start: list[A.Stmt]
+    after: list[A.Stmt]
+    end: list[A.Stmt]
+
+
+@dataclass(eq=False)
+class MatchSpec:
+    span: Span
+    start: list[A.Stmt]
+    deal: list[A.Stmt]
+    end_deal: list[A.Stmt]
+    next_dealer: A.Expr | None
+    over_when: A.Expr | None
+    winners: A.Expr | None
+    report: list[tuple[str, A.Expr]]
+    max_deals: int | None
+
+
+@dataclass(eq=False)
+class GameSpec:
+    file: str
+    name: str
+    summary: str
+    min_players: int
+    max_players: int
+    options: list[OptionSpec]
+    constants: dict[str, tuple[Any, Span]]
+    suits: list[str]
+    ranks: list[str]
+    properties: list[PropertySpec]
+    pack: list[PackEntry]
+    zones: list[ZoneSpec]
+    variables: list[VarSpec]
+    functions: list[FuncSpec]
+    procedures: list[ProcSpec]
+    actions: list[ActionSpec]
+    phases: list[PhaseSpec]
+    match: MatchSpec
+    root_span: Span
+    # Names declared in the file whose declaration had errors: the checker stays
+    # quiet about them instead of reporting every use as unknown.
+    broken: set[str] = field(default_factory=set)
+    missing_sections: set[str] = field(default_factory=set)  # required sections not given
+    malformed: set[str] = field(default_factory=set)  # sections of the wrong shape (names in them unknown)
+    spans: dict[str, Span] = field(default_factory=dict)  # where each section (and deck key) is written
