@@ -10,10 +10,11 @@
 
       HYPOTHESIS_PROFILE=deep python -m pytest tests/test_properties.py
 
-  "fuzz-deep" is for the fuzzers (tests/test_fuzz.py): 6,500 examples per test
-  (FUZZ_EXAMPLES=N to change), over 100,000 cases in all:
+  "fuzz-deep" is for the fuzzers (tests/test_fuzz.py and tests/test_fuzz_families.py):
+  6,500 examples per test (FUZZ_EXAMPLES=N to change), over 200,000 cases in all:
 
       HYPOTHESIS_PROFILE=fuzz-deep python -m pytest tests/test_fuzz.py
+      HYPOTHESIS_PROFILE=fuzz-deep python -m pytest tests/test_fuzz_families.py
 """
 
 from __future__ import annotations
