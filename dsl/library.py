@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import types as T
+from .diagnostics import Span
 
 
 class RuleRuntimeError(Exception):
@@ -26,6 +27,9 @@ class RuleRuntimeError(Exception):
     def __init__(self, message: str, detail: str | None = None):
         super().__init__(message)
         self.detail = detail
+        # Where the failure belongs in the rule file when no compiled line of the rules was running (the
+        # engine's own work: entering a phase, checking a report's value); the engine sets it.
+        self.at: Span | None = None
 
 
 class BudgetExceeded(RuleRuntimeError):

@@ -16,7 +16,7 @@ from dsl.diagnostics import Span
 from dsl.library import BudgetExceeded, RuleRuntimeError
 from dsl.limits import LIMITS, raise_hint
 
-from .budget import charge
+from .budget import over
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError
 from .instance import GameInstance, _describe
@@ -317,7 +317,9 @@ class State:
             hops += 1
             steps[0] -= 1  # a phase entry or a new deal is work: goto and deal loops use up the budget
             if steps[0] < 0:
-                charge(steps, 0)
+                e = over()
+                e.at = g.phases[r].spec.span if r >= 0 else g.spec.match.span
+                raise e
             if hops > MAX_TRANSFERS:
                 raise RuleError("phases jump to each other without any player acting (a goto loop)",
                                 g.phases[self.phase].spec.span)
@@ -368,7 +370,13 @@ class State:
         g = self.game
         self.actor = self.dealer
         if self.log is not None:
-            rows = [(label, [_shown(self, fn(self, p), kind) for p in range(g.n)]) for label, fn, kind in g.reports]
+            rows = []
+            for label, fn, kind, span in g.reports:
+                try:
+                    rows.append((label, [_shown(self, fn(self, p), kind) for p in range(g.n)]))
+                except RuleRuntimeError as e:
+                    e.at = e.at or span  # a value the report gave that cannot be shown: the report is at fault
+                    raise
             self.log.append(("end_deal", self.deal_no, rows))
         r = g.match_end_deal(self)
         if r is not None:
@@ -387,7 +395,7 @@ class State:
 
     # ------------------------------------------------------------ errors
     def _rule_error(self, e: BaseException) -> RuleError:
-        span = _span_of(self.game, e)
+        span = _span_of(self.game, e) or (e.at if isinstance(e, RuleRuntimeError) else None)
         g = self.game
         ctx = (f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal "
                f"{self.deal_no}; {self.public_view()}")

@@ -131,8 +131,8 @@ class GameInstance:
         self.over_when = ns.get("match_over_when")
         self.winners = ns.get("match_winners")
         self.max_deals = m.max_deals
-        self.reports = [(label, ns[f"report_{k}"], compiled.report_kinds[k])
-                        for k, (label, _) in enumerate(m.report)]
+        self.reports = [(label, ns[f"report_{k}"], compiled.report_kinds[k], e.span)
+                        for k, (label, e) in enumerate(m.report)]
 
     # ------------------------------------------------------------ options
     def _options(self, given: dict[str, Any]) -> dict[str, Any]:
@@ -304,7 +304,9 @@ class GameInstance:
             return {T.INT: 0, T.NUM: 0, T.BOOL: False}.get(v.ty, [] if T.is_list(v.ty) else None)
         if isinstance(v.initial, A.Const):
             return v.initial.value
-        val = self._call(self.ns[f"init_{v.name}"], v.initial.span, s, owner)
+        fn = self.ns[f"init_{v.name}"]
+        # In play the engine locates a failure and gives the state's context; setting up, `_call` does.
+        val = fn(s, owner) if s is not None else self._call(fn, v.initial.span, s, owner)
         return list(val) if isinstance(val, list) else val
 
     # ------------------------------------------------------------ actions and phases

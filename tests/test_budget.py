@@ -199,3 +199,60 @@ def test_setting_up_the_pack_is_charged() -> None:
         # One budget shared by several instances (cardsmith validate builds one per player count).
         for _ in range(100):
             GameInstance(loaded.game, 2, budget=shared)
+
+
+def _after_one_move(loaded: Any, steps: int) -> State:
+    LIMITS.steps = steps
+    s = State.initial(GameInstance(loaded.game, 2), 1)
+    s.apply_action(s.legal_actions()[0])
+    return s
+
+
+def test_running_out_on_the_engines_own_work_is_located() -> None:
+    """The last units of a move may be the engine's own (entering a phase, starting a deal). Whatever
+    charge the budget runs out on, the rule error is located in the rule file."""
+    text = source('"n = 1"', 1, "unused(x): x")
+    loaded = compile_text(text, "budget.yaml")
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    big = 1_000_000
+    s = _after_one_move(loaded, big)
+    used = big - s.game.steps[0]  # what the move (ending one deal, starting the next) cost
+    places = set()
+    for short in range(1, min(used, 40)):
+        with pytest.raises(RuleError) as info:
+            _after_one_move(loaded, used - short)
+        e = info.value
+        assert e.code == "R004" and e.span is not None, e
+        assert e.span.file == "budget.yaml" and 1 <= e.span.line <= len(text.splitlines()), e.span
+        places.add(text.splitlines()[e.span.line - 1].strip())
+    # The very last unit is entering the phase of the new deal: the error points at that phase.
+    assert "main:" in places, places
+
+
+def test_a_report_that_cannot_be_shown_is_located_at_the_report() -> None:
+    text = source('"n = f(1)"', 1, "f(x): x").replace("  winners: players", "  winners: players\n"
+                                                              "  report:\n    nested: f([[1, 2]])")
+    loaded = compile_text(text, "budget.yaml")
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    s = State.initial(GameInstance(loaded.game, 2), 1, log=True)
+    with pytest.raises(RuleError) as info:
+        s.apply_action(s.legal_actions()[0])
+    e = info.value
+    assert e.code == "R001" and e.message.startswith("a report must give a number"), e
+    assert e.span is not None and text.splitlines()[e.span.line - 1].strip() == "nested: f([[1, 2]])"
+
+
+def test_a_deal_variable_too_costly_to_start_is_a_move_of_the_match() -> None:
+    """Deal variables are set when each deal starts, during the match: running out there is an R004 of
+    that move, at the initial value, with the state's context (not a failure to set the game up)."""
+    text = source('"n = 1"', 1, "unused(x): x").replace(
+        "  n: {type: number}", "  n: {type: number}\n  m: {type: number, scope: deal, "
+        "initial: \"len([x for x in range(0, 100000)])\"}")
+    loaded = compile_text(text, "budget.yaml")
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    with pytest.raises(RuleError) as info:
+        State.initial(GameInstance(loaded.game, 2), 1)
+    e = info.value
+    assert e.code == "R004" and "setting the game up" not in e.message, e
+    assert e.span is not None and "range(0, 100000)" in text.splitlines()[e.span.line - 1]
+    assert e.context is not None and "stock:" in e.context, e.context  # the state's public context

@@ -159,7 +159,7 @@ def outcome(text: str) -> str:
                     state.observation(q)
                 state.apply_action(rng.choice(state.legal_actions()))
             if state.is_terminal():
-                for _, fn, _ in game.reports:
+                for _, fn, _, _ in game.reports:
                     for q in range(n):
                         fn(state, q)
         except GameError as e:
