@@ -36,6 +36,7 @@ from . import ast as A
 from . import types as T
 from .analysis import _direct_read, _expr_nodes, function_state_reads, nesting_depths
 from .calls import CallChecker, _close
+from .deck import check_tables
 from .diagnostics import Diagnostic, Span
 from .library import LIBRARY
 from .limits import LIMITS
@@ -327,6 +328,7 @@ class Checker(StepChecker, CallChecker):
             if e.where is not None:
                 with self.scope({"card": T.CARD}):
                     self.want(e.where, self.expr(e.where), T.BOOL, "'where'")
+        check_tables(sp, self.err)
 
     def _action(self, a: ActionSpec) -> None:
         with self.scope({}):

@@ -15,6 +15,10 @@ and the file must be recognisably a rule file of ours before any of its text is 
 parses into a mapping whose top-level keys are all rule-file sections, with a `game` name or an
 `extends`. Otherwise the naming line gets one diagnostic that says why in general terms, and
 nothing of the file's text (no line, no key, no YAML reader message) is printed.
+
+A bundled game (a rule file of the `games` package, `cardsmith list`) can also be named by its name,
+`extends: stichln`: a bare name, with no folder and no suffix, is looked up among the bundled games
+(a name, never a path, so it reaches no other file), and the file found is read like any named path.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from .diagnostics import Diagnostic, Span
@@ -150,7 +155,11 @@ def named_path(naming_file: str, value: str) -> Target | str:
         return "a file name must be printable text"
     if Path(value).suffix not in RULE_SUFFIXES:
         return ""  # the caller's own words: not a .yaml name
-    path = Path(naming_file).parent / value
+    return _target(Path(naming_file).parent / value)
+
+
+def _target(path: Path) -> Target | str:
+    """A named file once links are followed, or why it is refused."""
     try:
         real = os.path.realpath(path)
     except (OSError, ValueError):
@@ -160,6 +169,41 @@ def named_path(naming_file: str, value: str) -> Target | str:
     if Path(real).suffix not in RULE_SUFFIXES:
         return "it is a link to a file that is not a .yaml file"
     return Target(path, real)
+
+
+# ---------------------------------------------------------------- bundled games
+def bundled_games() -> dict[str, Path]:
+    """The bundled games by name (the file name without .yaml), in order: the rule files of the `games`
+    package, wherever it is installed."""
+    root = resources.files("games")
+    out: dict[str, Path] = {}
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            out[entry.name[: -len(".yaml")]] = Path(str(entry))
+    return out
+
+
+def game_key(name: str) -> str:
+    """A bundled game's name as typed (any case, spaces for dashes), as `bundled_games` keys it."""
+    return name.lower().replace(" ", "-")
+
+
+def bundled_game(name: str) -> Path | None:
+    """The file of the bundled game with this name (any case; spaces for dashes), or None."""
+    return bundled_games().get(game_key(name))
+
+
+def is_game_name(value: str) -> bool:
+    """Whether `extends: value` names a bundled game: printable, no folder, no suffix. A file is named by a
+    path ending in .yaml, so `extends: stichln` is the bundled game even beside a local stichln.yaml."""
+    return bool(value.strip()) and value.isprintable() and "/" not in value and "\\" not in value \
+        and not Path(value).suffix
+
+
+def bundled_target(name: str) -> Target | str | None:
+    """The bundled game `name` as a named file (None if there is none; a reason if it is refused)."""
+    path = bundled_game(name)
+    return None if path is None else _target(path)
 
 
 @dataclass
@@ -215,5 +259,5 @@ def _not_a_rule_file(root: YNode | None, own: list[Diagnostic]) -> str | None:
     return None
 
 
-__all__ = ["RULE_SUFFIXES", "RuleText", "Target", "named_path", "quoted", "read_rule_file",
-           "read_text", "shown"]
+__all__ = ["RULE_SUFFIXES", "RuleText", "Target", "bundled_game", "bundled_games", "bundled_target", "game_key",
+           "is_game_name", "named_path", "quoted", "read_rule_file", "read_text", "shown"]

@@ -39,19 +39,31 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
     assert node is not None
     if not isinstance(node, yaml_loader.YScalar) or not isinstance(node.value, str):
         diags.append(Diagnostic("X002", node.span, "'extends' must name one rule file, the one this file changes",
-                                "e.g. extends: base.yaml (a path relative to this file)"))
+                                "e.g. extends: base.yaml (a path relative to this file), or a bundled game's name"))
         return None
     if len(chain) > extends.MAX_DEPTH:
         names = [Path(c).name for c in chain] + [node.value]
         diags.append(Diagnostic("X006", node.span, f"variants extend each other more than {extends.MAX_DEPTH} deep",
                                 "the chain: " + " extends ".join(names)))
         return None
-    # The base is named by the file's author: the policy for named paths (dsl/files.py) applies.
-    target = files.named_path(file, node.value)
+    # The base is named by the file's author: the policy for named paths (dsl/files.py) applies, to a
+    # bundled game's file too.
+    if files.is_game_name(node.value):
+        found = files.bundled_target(node.value)
+        if found is None:
+            games = files.bundled_games()
+            diags.append(Diagnostic("X010", node.span, f"no bundled game named {files.quoted(node.value)}",
+                                    suggest.did_you_mean(files.game_key(node.value), games)
+                                    or f"bundled games: {', '.join(games) or 'none'}; a rule file is named by its "
+                                    "path, ending in .yaml"))
+            return None
+        target = found
+    else:
+        target = files.named_path(file, node.value)
     if isinstance(target, str):
         diags.append(Diagnostic("X008", node.span, f"'extends' must name a .yaml rule file, not {node.value!r}"
                                 + (f" ({target})" if target else ""),
-                                "a path relative to this file, e.g. extends: base.yaml"))
+                                "a path relative to this file, e.g. extends: base.yaml, or a bundled game's name"))
         return None
     if target.real in chain:
         diags.append(Diagnostic("X007", node.span, f"'{node.value}' extends this file again (a cycle)"))
@@ -95,6 +107,7 @@ def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags:
     spec = schema.read_spec(file, root, diags)
     if spec is None:
         return Loaded(file, source, None, diags, sources)
+    spec.files = list(sources)  # the variant first, then the files it extends
     try:
         # Check even after structural errors, so one run reports every problem.
         ck = checker.check(spec, diags)

@@ -167,7 +167,8 @@ class Reader:
         self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'")
         return None
 
-    def names_list(self, node: YNode | None, where: str) -> list[str]:
+    def names_list(self, node: YNode | None, where: str, spans: dict[str, Span] | None = None) -> list[str]:
+        """The names of a list; `spans`, if given, gets where each is written."""
         lst = self.want_list(node, where)
         if lst is None:
             return []
@@ -189,6 +190,8 @@ class Reader:
                 continue
             seen.add(text)
             out.append(text)
+            if spans is not None:
+                spans[text] = item.span
         return out
 
     def visibility(self, node: YNode | None, where: str, default: str) -> str | A.Expr:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Span
 from .schema_rules import RuleSections
 from .schema_table import TableSections
 from .spec import SECTIONS, GameSpec
@@ -31,7 +31,9 @@ class _Reader(TableSections, RuleSections):
         lo, hi = self.players(m.get("players"))
         options = self.options(m.get("options"))
         constants = self.constants(m.get("constants"))
-        suits, ranks, props, pack = self.deck(m.get("deck"))
+        suit_spans: dict[str, Span] = {}
+        rank_spans: dict[str, Span] = {}
+        suits, ranks, props, pack = self.deck(m.get("deck"), suit_spans, rank_spans)
         zones = self.zones(m.get("zones"))
         variables = self.variables(m.get("variables"))
         functions = self.functions(m.get("define"))
@@ -40,7 +42,8 @@ class _Reader(TableSections, RuleSections):
         phases = self.phases(m.get("phases"))
         match = self.match(m.get("match"), m.span)
         spec = GameSpec(self.file, name, summary, lo, hi, options, constants, suits, ranks, props, pack,
-                        zones, variables, functions, procedures, actions, phases, match, m.span)
+                        zones, variables, functions, procedures, actions, phases, match, m.span,
+                        suit_spans=suit_spans, rank_spans=rank_spans)
         declared: set[str] = set()
         for section in ("options", "constants", "zones", "variables", "define", "procedures", "actions",
                         "phases"):

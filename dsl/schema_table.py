@@ -118,13 +118,16 @@ class TableSections(Reader):
                 out[name] = (plain(vnode), vnode.span)
         return out
 
-    def deck(self, node: YNode | None) -> tuple[list[str], list[str], list[PropertySpec], list[PackEntry]]:
+    def deck(self, node: YNode | None, suit_spans: dict[str, Span], rank_spans: dict[str, Span]
+             ) -> tuple[list[str], list[str], list[PropertySpec], list[PackEntry]]:
+        """The deck's suits, ranks, properties and pack; `suit_spans` and `rank_spans` get where each suit and
+        rank is written (a property table missing one is reported there when a variant added it)."""
         m = self.want_map(node, "'deck'")
         if m is None:
             return ([], [], [], [])
         self.keys(m, ["suits", "ranks", "properties", "pack"], "'deck'", ("suits", "ranks"))
-        suits = self.names_list(m.get("suits"), "'suits'")
-        ranks = self.names_list(m.get("ranks"), "'ranks'")
+        suits = self.names_list(m.get("suits"), "'suits'", suit_spans)
+        ranks = self.names_list(m.get("ranks"), "'ranks'", rank_spans)
         props: list[PropertySpec] = []
         pm = self.want_map(m.get("properties"), "'properties'")
         if pm is not None:
@@ -163,18 +166,23 @@ class TableSections(Reader):
         tm = self.want_map(m.get(f"by_{by}"), f"'by_{by}'")
         if tm is None:
             return None
+        table_span = m.items[f"by_{by}"][0].span
         table: dict[str, Any] = {}
         spans: dict[str, Span] = {}
         for k, (kn, vn) in tm.items.items():
             key = k.lower() if k in ("True", "False") else k
+            spans[key] = kn.span  # a key with a bad value is still written: not also reported as missing (C038)
             if not isinstance(vn, YScalar) or isinstance(vn.value, (list, dict)) or vn.value is None:
                 self.err("S018", vn.span, "a property value must be a number, text or true/false")
                 continue
             table[key] = vn.value
-            spans[key] = kn.span
         dnode = m.get("default")
         default = dnode.value if isinstance(dnode, YScalar) else None
-        return PropertySpec(name, span, by, table, default, table_spans=spans)
+        if dnode is not None and (default is None or isinstance(default, (list, dict))):
+            # Not "no default": the table must then cover the pack (C038), and `null` would say it does not.
+            self.err("S018", dnode.span, "a property's default must be a number, text or true/false")
+            return None
+        return PropertySpec(name, span, by, table, default, table_spans=spans, table_span=table_span)
 
     def pack_entry(self, node: YNode) -> PackEntry | None:
         m = self.want_map(node, "a 'pack' entry")
@@ -194,8 +202,9 @@ class TableSections(Reader):
             self.err("S010", cn.span if cn else m.span, "a card's name must be on one line, without spaces at "
                      "its ends or control characters", f"got {card!r}")
             card = None
+        cnode = m.get("card")
         return PackEntry(m.span, suits, ranks, copies, self.expr(m.get("when"), "'when'"),
-                         self.expr(m.get("where"), "'where'"), card)
+                         self.expr(m.get("where"), "'where'"), card, cnode.span if cnode is not None else None)
 
     def zones(self, node: YNode | None) -> list[ZoneSpec]:
         m = self.want_map(node, "'zones'")

@@ -45,6 +45,7 @@ class PropertySpec:
     default: Any = None
     expr: A.Expr | None = None
     table_spans: dict[str, Span] = field(default_factory=dict)
+    table_span: Span | None = None  # where 'by_rank' or 'by_suit' is written
 
 
 @dataclass(eq=False)
@@ -56,6 +57,7 @@ class PackEntry:
     when: A.Expr | None
     where: A.Expr | None
     card: str | None = None  # a card outside suits x ranks, e.g. a joker
+    card_span: Span | None = None
 
 
 @dataclass(eq=False)
@@ -165,3 +167,7 @@ class GameSpec:
     missing_sections: set[str] = field(default_factory=set)  # required sections not given
     malformed: set[str] = field(default_factory=set)  # sections of the wrong shape (names in them unknown)
     spans: dict[str, Span] = field(default_factory=dict)  # where each section (and deck key) is written
+    suit_spans: dict[str, Span] = field(default_factory=dict)  # where each suit of 'deck: suits' is written
+    rank_spans: dict[str, Span] = field(default_factory=dict)
+    # The files the spec was merged from, the one named first (a variant) before the files it extends.
+    files: list[str] = field(default_factory=list)

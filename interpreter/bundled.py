@@ -1,20 +1,13 @@
-"""Finding rule files: a path, or the name of a bundled game in `games/`."""
+"""Finding rule files named on the command line: a path, or the name of a bundled game in `games/`
+(`dsl/files.py` locates the bundled games, for `extends:` too)."""
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
+from dsl.files import bundled_game, bundled_games
+
 from .errors import GameError
-
-
-def bundled_games() -> dict[str, Path]:
-    root = resources.files("games")
-    out: dict[str, Path] = {}
-    for entry in sorted(root.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".yaml"):
-            out[entry.name[: -len(".yaml")]] = Path(str(entry))
-    return out
 
 
 def exists(p: Path) -> bool:
@@ -23,11 +16,6 @@ def exists(p: Path) -> bool:
         return p.exists()
     except (OSError, ValueError):
         return False
-
-
-def bundled_game(name: str) -> Path | None:
-    """The file of the bundled game with this name (any case; spaces for dashes), or None."""
-    return bundled_games().get(name.lower().replace(" ", "-"))
 
 
 def resolve(name_or_path: str) -> Path:
@@ -42,3 +30,6 @@ def resolve(name_or_path: str) -> Path:
     games = bundled_games()
     known = ", ".join(games) or "none"
     raise GameError(f"no rule file or bundled game named '{name_or_path}' (bundled: {known})")
+
+
+__all__ = ["bundled_game", "bundled_games", "exists", "resolve"]

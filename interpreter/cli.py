@@ -263,6 +263,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         sp = r.game.spec
         players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
         say(f"{name}: {sp.name}, {players} players")
+        if str(path) != name:  # a bundled game: where its file is, to read it or to extend it by path
+            say(f"    file: {path}")
         for o in sp.options:
             if o.kind == "int":
                 allowed = f"{o.min}..{o.max}"

@@ -116,7 +116,9 @@ TARGETS = ["fifo.yaml", "folder.yaml", "passwd.yaml", "environ.yaml", "stdin.yam
            "credentials.yaml", "broken.yaml", "nul.yaml", "sections.yaml", "huge.yaml", "latin1.yaml",
            "/proc/self/environ", "/etc/passwd", "/dev/stdin", "/dev/zero", "/proc/self/environ.yaml",
            "../../../../../../../../../../../../etc/passwd", "../../../../../../../../../../etc/passwd.yaml",
-           "game_credentials.yaml"]
+           "game_credentials.yaml",
+           # Bare names are bundled games' names (X010), never files: not credentials.yaml nor ../
+           "credentials", "passwd", "..", "environ"]
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -129,7 +131,7 @@ def test_extends_attack(target: str, copied: Path, cwd: Path) -> None:
     assert r.code == 1, r.text
     errors = [ln for ln in r.out.splitlines() if ": error: " in ln]
     assert len(errors) == 1 and errors[0].startswith(f"{variant}:2:10: error: "), r.out
-    assert re.search(r"\[(E00[789]|X00[89])\]$", errors[0]), r.out
+    assert re.search(r"\[(E00[789]|X00[89]|X010)\]$", errors[0]), r.out
 
 
 # ---------------------------------------------------------------- named on the command line

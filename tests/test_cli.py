@@ -133,7 +133,24 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert any(ln.startswith("stichln: Stichln, 3-8 players") for ln in lines), out
     assert any("--option deals=VALUE" in ln and "1..50" in ln for ln in lines), out
     for p in GAME_FILES:
-        assert any(ln.startswith(f"{p.stem}: ") for ln in lines), f"{p.stem} not listed"
+        header = [i for i, ln in enumerate(lines) if ln.startswith(f"{p.stem}: ")]
+        assert len(header) == 1, f"{p.stem} not listed once"
+        # Where the bundled game's file is (to read it, or to know what `extends: NAME` reads).
+        assert lines[header[0] + 1] == f"    file: {p}", out
+
+
+def test_list_of_files_names_no_file_twice(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, _ = cli(["list", "tests/invalid/bases/high_card.yaml", "stichln"], capsys)
+    assert code == 0
+    assert out.splitlines() == [
+        "tests/invalid/bases/high_card.yaml: High Card, 2-4 players",
+        "stichln: Stichln, 3-8 players",
+        f"    file: {ROOT / 'games' / 'stichln.yaml'}",
+        "    --option deals=VALUE  (1..50; default =num_players)  number of deals in the match (default one per "
+        "player)",
+    ]
 
 
 # ---------------------------------------------------------------- bad arguments

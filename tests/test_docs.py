@@ -18,7 +18,7 @@ player count. The excerpt on its own must also be YAML that rule files accept (n
 tags), since the merge works on plain data and would not see those.
 
 Relative paths are read as from docs/examples/, where the tutorial's files are: a `full` block is
-compiled under a name in that folder (so `extends: ../../games/schwimmen.yaml` resolves), and a
+compiled under a name in that folder (so a relative `extends:` path resolves), and a
 scenario's `game:` is looked up there if it is not a bundled game. A merged excerpt is named beside
 the rule file it was merged into.
 
