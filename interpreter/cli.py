@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
-from dsl.diagnostics import RuleFileError, clipped, render_all
+from dsl.diagnostics import RuleFileError, clipped, count_of, render_all
 from dsl.limits import LIMITS, Limits
 from dsl.pipeline import compile_file
 from dsl.spec import MAX_PLAYERS
@@ -95,7 +95,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 GameInstance(r.game, n, budget=setup_budget)
             except GameError as e:
                 problems.append(_error_lines(e))
-                problems[-1][0] = f"{n} players: {problems[-1][0]}"
+                problems[-1][0] = f"{count_of(n, 'player')}: {problems[-1][0]}"
                 if isinstance(e, RuleError) and e.code == "R004":
                     break  # the budget is spent: the other counts cannot be set up either
         if problems:
@@ -103,10 +103,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 say(f"{r.file}: error: {lines[0]}", *lines[1:])
             bad += 1
             continue
-        opts = f", {_count(len(sp.options), 'option')}" if sp.options else ""
-        players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
-        summary = (f"{r.file}: ok: {sp.name}, {players} players, {_count(len(sp.actions), 'action')}, "
-                   f"{_count(len(sp.phases), 'phase')}{opts}")
+        opts = f", {count_of(len(sp.options), 'option')}" if sp.options else ""
+        summary = (f"{r.file}: ok: {sp.name}, {_players(sp.min_players, sp.max_players)}, "
+                   f"{count_of(len(sp.actions), 'action')}, {count_of(len(sp.phases), 'phase')}{opts}")
         if not args.deep:
             say(summary)
             continue
@@ -117,20 +116,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
                        "to explore more)")
         else:
             covered = f"all {report.total_settings:,} settings" if report.total_settings > 1 else "1 setting"
-        played = f"{covered}, {_count(report.games, 'random match')}, {report.actions:,} actions"
+        played = f"{covered}, {count_of(report.games, 'random match')}, {count_of(report.actions, 'action')}"
         if report.diagnostics:
             print(render_all(report.diagnostics, r.sources))
-            say(f"{r.file}: {_count(len(report.diagnostics), 'problem')} found by playing ({played})")
+            say(f"{r.file}: {count_of(len(report.diagnostics), 'problem')} found by playing ({played})")
             bad += 1
         else:
             say(f"{summary}; deep: {played}, no problems")
     return 1 if bad else 0
 
 
-def _count(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}{'es' if word.endswith(('ch', 'sh', 's')) else 's'}"
+def _players(lo: int, hi: int) -> str:
+    """A game's player counts: '1 player', '4 players', '2-6 players'."""
+    return count_of(lo, "player") if lo == hi else f"{lo}-{hi} players"
 
 
 # ---------------------------------------------------------------- run
@@ -187,7 +185,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     s = State.initial(g, seed, log=True)
     def shown(v: Any) -> str:
         return ("yes" if v else "no") if isinstance(v, bool) else str(v)
-    out: list[str] = [f"{g.name}, {g.n} players, seed {seed}" + (
+    out: list[str] = [f"{g.name}, {count_of(g.n, 'player')}, seed {seed}" + (
         f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
     records: list[dict[str, Any]] = []
     try:
@@ -195,7 +193,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except GameError as e:
         if not args.json:
             say(*out)
-            say(f"(the match stopped after {_count(len(records), 'event')})")
+            say(f"(the match stopped after {count_of(len(records), 'event')})")
         if isinstance(e, RuleError):
             # `run` is the designer's own log: the error comes with the designer's view (values, all cards).
             print(e.render(designer=True), file=sys.stderr)
@@ -209,7 +207,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         say(*out)
-        say(f"({steps} actions, {s.deal_no} deals)")
+        say(f"({count_of(steps, 'action')}, {count_of(s.deal_no, 'deal')})")
     return 0
 
 
@@ -261,8 +259,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             bad += 1
             continue
         sp = r.game.spec
-        players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
-        say(f"{name}: {sp.name}, {players} players")
+        say(f"{name}: {sp.name}, {_players(sp.min_players, sp.max_players)}")
         for o in sp.options:
             if o.kind == "int":
                 allowed = f"{o.min}..{o.max}"
@@ -323,7 +320,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             break
     wall = time.perf_counter() - t0
     cpu = max(time.process_time() - c0, 1e-9)
-    say(f"{g.name}, {g.n} players: {actions} actions in {games} games, {cpu:.2f} s CPU ({wall:.2f} s wall): "
+    say(f"{g.name}, {count_of(g.n, 'player')}: {count_of(actions, 'action')} in {count_of(games, 'game')}, "
+        f"{cpu:.2f} s CPU ({wall:.2f} s wall): "
         f"{actions / cpu:,.0f} actions/s, {games / cpu:,.1f} games/s")
     return 0
 

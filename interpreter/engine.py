@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl.compiler import END_DEAL
-from dsl.diagnostics import Span
+from dsl.diagnostics import Span, count_of
 from dsl.library import BudgetExceeded, RuleRuntimeError
 from dsl.limits import LIMITS, raise_hint
 
@@ -274,7 +274,7 @@ class State:
         self.actor = self.cur
         self.moves += 1
         if self.moves > LIMITS.actions:
-            raise RuleError(f"the match passed {LIMITS.actions:,} action{'s' if LIMITS.actions != 1 else ''} "
+            raise RuleError(f"the match passed {count_of(LIMITS.actions, 'action')} "
                             f"without ending: phase "
                             f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
                             g.phases[self.phase].spec.span, raise_hint("actions"), code="R003")
@@ -454,7 +454,7 @@ class State:
 
 
 def _cards(n: int) -> str:
-    return "empty" if n == 0 else f"{n} card{'s' if n != 1 else ''}"
+    return "empty" if n == 0 else count_of(n, "card")
 
 
 def _span_of(game: GameInstance, e: BaseException) -> Span | None:

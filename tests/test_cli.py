@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from conftest import GAME_FILES, GAME_PLAYERS, ROOT
 
+from dsl.diagnostics import count_of
 from interpreter.cli import main
 
 
@@ -85,7 +88,7 @@ def test_run_stichln_one_deal(players: int, capsys: pytest.CaptureFixture[str]) 
     assert "options deals=1" in out.splitlines()[0]
     assert "The match is over" in out
     assert out.count("== Deal ") == 1
-    assert out.rstrip().endswith("1 deals)")
+    assert re.search(r"\n\(\d+ actions, 1 deal\)$", out.rstrip()), out.rstrip().splitlines()[-1]
 
 
 def test_run_stichln_default_deals(capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,6 +96,53 @@ def test_run_stichln_default_deals(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0, err
     assert "The match is over" in out
     assert out.count("== Deal ") == 4  # the default is one deal per player
+    assert re.search(r"\n\(\d+ actions, 4 deals\)$", out.rstrip()), out.rstrip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("n,noun,text", [(0, "deal", "0 deals"), (1, "deal", "1 deal"), (2, "deal", "2 deals"),
+                                         (1, "random match", "1 random match"), (3, "random match", "3 random matches"),
+                                         (1_000, "action", "1,000 actions"), (1, "unit", "1 unit")])
+def test_counts_are_pluralised(n: int, noun: str, text: str) -> None:
+    assert count_of(n, noun) == text
+
+
+def test_one_player_one_action_one_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every 'N things' the commands print is singular for one: a game for one player with one action."""
+    solo = tmp_path / "solo.yaml"
+    solo.write_text(SOLO, encoding="utf-8")
+    code, out, err = cli(["validate", str(solo)], capsys)
+    assert (code, out, err) == (0, f"{solo}: ok: Solo, 1 player, 1 action, 1 phase\n", "")
+    code, out, err = cli(["run", str(solo), "--seed", "1"], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0] == "Solo, 1 player, seed 1"
+    assert out.splitlines()[-1] == "(1 action, 1 deal)"
+    code, out, err = cli(["list", str(solo)], capsys)
+    assert out == f"{solo}: Solo, 1 player\n"
+    code, out, err = cli(["validate", "--deep", "--deep-games", "1", str(solo)], capsys)
+    assert out.endswith("; deep: 1 setting, 1 random match, 1 action, no problems\n"), out
+    code, out, err = cli(["run", str(solo), "--players", "2"], capsys)
+    assert code == 1 and err == "cardsmith: error: Solo is for 1 player, not 2\n"
+
+
+SOLO = """\
+game: Solo
+players: 1
+deck:
+  suits: [a]
+  ranks: ['1']
+zones:
+  stock: {}
+actions:
+  go: {}
+phases:
+  main:
+    actions: [go]
+    after: [end deal]
+match:
+  deal: [goto main]
+  over_when: true
+  winners: players
+"""
 
 
 def test_run_json(capsys: pytest.CaptureFixture[str]) -> None:
