@@ -165,10 +165,14 @@ def _fmt(v: Any) -> str:
 
 
 def _var_summary(g: GameInstance, s: State) -> list[str]:
+    """The per-player match variables everyone sees, after a deal's `end_deal`. A variable named like a `report`
+    line is left out: the designer's report, printed just above under that label, is the line to keep, and two
+    lines with one label (one before `end_deal`, one after) would read as a contradiction."""
     lines = []
     per: dict[str, list[Any]] = {}
+    reported = {label for label, _fn, _kind in g.reports}
     for i, (v, _owner) in enumerate(g.var_specs):
-        if v.per_player and v.visible == "everyone" and v.scope == "match":
+        if v.per_player and v.visible == "everyone" and v.scope == "match" and v.name not in reported:
             kind = v.ty if v.ty in ("player", "card") else "plain"
             per.setdefault(v.name, []).append(_shown(s, s.v[i], kind))
     for name, vals in per.items():

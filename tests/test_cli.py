@@ -99,6 +99,30 @@ def test_run_stichln_default_deals(capsys: pytest.CaptureFixture[str]) -> None:
     assert re.search(r"\n\(\d+ actions, 4 deals\)$", out.rstrip()), out.rstrip().splitlines()[-1]
 
 
+def test_a_report_named_like_a_variable_is_printed_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Stichln shows its per-player variable 'score' (the running total) after each deal. A variant that names a
+    report line 'score' (the deal's points) gets one 'score' line per deal: its report, as --json records it."""
+    variant = tmp_path / "reported.yaml"
+    variant.write_text(f"extends: {ROOT / 'games' / 'stichln.yaml'}\ngame: Stichln (score reported)\n"
+                       "match:\n  report:\n    score: deal_score(p)\n", encoding="utf-8")
+    argv = ["run", str(variant), "-n", "3", "--seed", "1"]
+    code, out, err = cli(argv, capsys)
+    assert code == 0, err
+    code, js, err = cli([*argv, "--json"], capsys)
+    assert code == 0, err
+    record = json.loads(js)
+    reports = [ev["report"]["score"] for ev in record["events"] if ev["event"] == "end_deal"]
+    printed = [ln for ln in out.splitlines() if ln.startswith("    score: ")]
+    assert printed == ["    score: " + ", ".join(f"P{p} {v}" for p, v in enumerate(r)) for r in reports]
+    # The variable (the sum of the deals' points) would have printed other values: the report's line is the one.
+    totals = [record["variables"][f"score[{p}]"] for p in range(3)]
+    assert len(reports) == 3 and totals == [sum(r[p] for r in reports) for p in range(3)] and totals != reports[-1]
+    # Without the report line, the variable is shown as before: one line per deal, the running total.
+    code, out, err = cli(["run", "stichln", "-n", "3", "--seed", "1"], capsys)
+    assert code == 0, err
+    assert len([ln for ln in out.splitlines() if ln.startswith("    score: ")]) == 3
+
+
 @pytest.mark.parametrize("n,noun,text", [(0, "deal", "0 deals"), (1, "deal", "1 deal"), (2, "deal", "2 deals"),
                                          (1, "random match", "1 random match"), (3, "random match", "3 random matches"),
                                          (1_000, "action", "1,000 actions"), (1, "unit", "1 unit")])
