@@ -43,6 +43,12 @@ CLOSE_MATCH_CANDIDATES = 2_000
 
 
 
+def _listed(want: Any) -> Any:
+    """An expected list written as one value: `winners: P1` means `winners: [P1]`. Only where the check takes a
+    list and a single value could never match (YAML's null, a map or a list are left as written)."""
+    return [want] if want is not None and not isinstance(want, (list, dict)) else want
+
+
 class ScenarioFailure(AssertionError):
     def __init__(self, span: Span, scenario: str, message: str):
         super().__init__(f"{span}: scenario '{scenario}' failed: {message}")
@@ -349,14 +355,18 @@ class _Runner:
             elif key == "terminal":
                 self.same(node, "game over", s.is_terminal(), want)
             elif key == "winners":
+                want = _listed(want)
                 self.same(node, "winners", sorted(g.player_name(p) for p in s.winners) if s.terminal else None,
                           sorted(str(x) for x in want) if isinstance(want, list) else want)
             elif key == "out":
-                self.same(node, "players out", [g.player_name(p) for p in range(g.n) if s.out[p]], want)
+                self.same(node, "players out", [g.player_name(p) for p in range(g.n) if s.out[p]], _listed(want))
             elif key in ("legal", "legal_includes", "legal_excludes"):
                 names = [g.action_to_string(s.cur, a) for a in s.legal_actions()]
+                # One action text for a list of one; true/false or a number would be compared as text and
+                # a misspelt 'legal_excludes' passes, so only text is taken on its own.
+                want = [want] if isinstance(want, str) else want
                 if not isinstance(want, list):
-                    raise self.fail(node, f"'{key}' takes a list of action texts")
+                    raise self.fail(node, f"'{key}' takes a list of action texts (or one text)")
                 want_l = [str(x) for x in want]
                 if key == "legal" and sorted(names) != sorted(want_l):
                     raise self.fail(node, f"legal actions: expected {sorted(want_l)}, got {sorted(names)}")
@@ -379,7 +389,8 @@ class _Runner:
                 cards = [g.card_names[c] for c in s.z[self.zone_index(key) or 0]]
                 if isinstance(want, int) and not isinstance(want, bool):
                     self.same(node, f"number of cards in {key}", len(cards), want)
-                elif want is None or isinstance(want, list):
+                elif want is None or isinstance(want, (list, str)):  # one card's name: a zone of that card
+                    want = [want] if isinstance(want, str) else want
                     self.same(node, f"cards in {key}", sorted(cards), sorted(str(x) for x in want or []))
                 else:
                     raise self.fail(node, f"'{key}' expects a number of cards or a list of cards, not {want!r}")
@@ -409,7 +420,8 @@ class _Runner:
         want = plain(node)
         if key in g.var_names:
             vi = g.var_names.index(key)
-            self.same(node, key, self.shown(s.v[vi], g.var_specs[vi][0].ty), want)
+            ty = g.var_specs[vi][0].ty
+            self.same(node, key, self.shown(s.v[vi], ty), _listed(want) if isinstance(ty, tuple) else want)
             return
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == key]
         if not per:
@@ -444,6 +456,8 @@ class _Runner:
                 raise self.fail(ks, f"expression '{text}' failed: {message}" + (f" ({detail})" if detail else "")) \
                     from None
             want = plain(vn)
+            if isinstance(ty, tuple) and ty[0] == "list":
+                want = _listed(want)
             try:
                 got_shown = self.by_type(got, ty)
                 if got_shown != want and (isinstance(want, str) or (isinstance(want, list) and want and isinstance(
