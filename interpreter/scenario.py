@@ -23,7 +23,7 @@ from typing import Any
 
 from dsl.compiler import compile_probe_typed
 from dsl.diagnostics import Diagnostic, RuleFileError, Span
-from dsl.files import RULE_SUFFIXES, quoted, read_text
+from dsl.files import RULE_SUFFIXES, file_kind, quoted, read_text, shown
 from dsl.library import _short
 from dsl.limits import LIMITS
 from dsl.pipeline import compile_file, compile_named
@@ -95,6 +95,14 @@ def read(path: str) -> ScenarioFile:
     root = load(path, source, diags)
     if root is None:
         raise RuleFileError(diags, {path: source})
+    kind = file_kind(root)
+    if kind is not None and kind[0] == "rules":
+        # Read as a scenario file, a rule file would only be "needs 'game' and 'scenarios'": say what it is.
+        raise RuleFileError([Diagnostic("T005", kind[1].span, f"this is a rule file (it has the section "
+                                        f"'{kind[1].value}'), not a scenario file",
+                                        f"check it with 'cardsmith validate {shown(path)}' or play it with "
+                                        f"'cardsmith run {shown(path)}'; 'cardsmith test' runs scenario files, "
+                                        "which hold 'game:' and 'scenarios:'")], {path: source})
     if not isinstance(root, YMap) or "game" not in root.items or "scenarios" not in root.items:
         raise RuleFileError([Diagnostic("T001", root.span, "a scenario file needs 'game' and 'scenarios'")],
                             {path: source})

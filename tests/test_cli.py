@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import GAME_FILES, GAME_PLAYERS, ROOT
@@ -256,3 +257,75 @@ def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = cli(["test", *files], capsys)
     assert code == 0, out
     assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
+
+
+# ---------------------------------------------------------------- the kind of file
+def test_test_given_a_rule_file_says_so(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli(["test", "games/stichln.yaml"], capsys)
+    assert code == 1 and err == ""
+    assert out == (
+        "games/stichln.yaml:4:1: error: this is a rule file (it has the section 'summary'), not a scenario file "
+        "[T005]\n"
+        "    summary: >\n"
+        "    ^\n"
+        "    hint: check it with 'cardsmith validate games/stichln.yaml' or play it with 'cardsmith run "
+        "games/stichln.yaml'; 'cardsmith test' runs scenario files, which hold 'game:' and 'scenarios:'\n"
+        "0 passed, 1 failed\n")
+
+
+def test_validate_given_a_scenario_file_says_so(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli(["validate", "tests/scenarios/stichln.yaml"], capsys)
+    assert code == 1 and err == ""
+    assert out == (
+        "tests/scenarios/stichln.yaml:6:1: error: this is a scenario file (it has 'scenarios'), not a rule file "
+        "[E011]\n"
+        "    scenarios:\n"
+        "    ^\n"
+        "    hint: run its scenarios with 'cardsmith test tests/scenarios/stichln.yaml'; 'cardsmith validate' checks "
+        "rule files, such as the one its 'game:' names\n"
+        "tests/scenarios/stichln.yaml: 1 problem\n")
+    # The commands that play a rule file answer the same, on standard error.
+    for argv in (["run", "tests/scenarios/stichln.yaml"], ["list", "tests/scenarios/stichln.yaml"]):
+        code, out, err = cli(argv, capsys)
+        assert code == 1 and "not a rule file [E011]" in err and "Traceback" not in err + out, argv
+
+
+def _codes(out: str) -> list[str]:
+    return re.findall(r"^\S+:\d+:\d+: error: .*\[([A-Z]\d{3})\]$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize("change,codes", [
+    # A misspelt section: still a rule file, with its real problems.
+    (lambda t: t.replace("deck:", "dekc:"), ["C003", "C003", "S001"]),
+    # A stray `scenarios` beside the sections: a rule file with one unknown key.
+    (lambda t: t + "scenarios: []\n", ["S001"]),
+], ids=["misspelt section", "stray scenarios key"])
+def test_a_broken_rule_file_is_still_a_rule_file(change: Any, codes: list[str], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "solo.yaml"
+    path.write_text(change(SOLO), encoding="utf-8")
+    code, out, _ = cli(["validate", str(path)], capsys)
+    assert code == 1 and sorted(_codes(out)) == sorted(codes), out
+    if "scenarios" not in change(""):
+        code, out, _ = cli(["test", str(path)], capsys)
+        assert code == 1 and _codes(out) == ["T005"], out
+
+
+def test_a_scenario_file_with_a_stray_key_is_still_a_scenario_file(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`players` one level too high does not make a scenario file a rule file; `deck` beside `scenarios` makes
+    the file neither clearly, and each command reports it as the kind of file it takes."""
+    path = tmp_path / "s.yaml"
+    path.write_text("game: stichln\nplayers: 3\nscenarios:\n  - name: a\n", encoding="utf-8")
+    code, out, _ = cli(["validate", str(path)], capsys)
+    assert code == 1 and _codes(out) == ["E011"], out
+    code, out, _ = cli(["test", str(path)], capsys)
+    assert code == 1 and _codes(out) == ["T001"] and "unknown key 'players' in a scenario file" in out, out
+    path.write_text("game: stichln\ndeck: {}\nscenarios:\n  - name: a\n", encoding="utf-8")
+    code, out, _ = cli(["validate", str(path)], capsys)
+    assert code == 1 and "E011" not in _codes(out) and "unknown key 'scenarios' in the rule file" in out, out
+    code, out, _ = cli(["test", str(path)], capsys)
+    assert code == 1 and _codes(out) == ["T001"] and "unknown key 'deck' in a scenario file" in out, out
