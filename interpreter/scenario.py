@@ -510,7 +510,11 @@ class _Runner:
 
 
 def run_file(path: str, only: str | None = None) -> list[ScenarioResult]:
-    sf = read(path)
+    return run_scenarios(read(path), only)
+
+
+def run_scenarios(sf: ScenarioFile, only: str | None = None) -> list[ScenarioResult]:
+    """Compile the rule file a read scenario file names and run its scenarios (only those named `only`)."""
     if sf.bundled:
         loaded = compile_file(sf.rules)
     else:  # a path the scenario file names: the policy for named paths applies (dsl/files.py)

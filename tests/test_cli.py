@@ -12,6 +12,7 @@ from conftest import GAME_FILES, GAME_PLAYERS, ROOT
 
 from dsl.diagnostics import count_of
 from interpreter.cli import main
+from interpreter.scenario import read
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -257,6 +258,46 @@ def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = cli(["test", *files], capsys)
     assert code == 0, out
     assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_only_a_name_no_scenario_has_fails(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--only` with a name no scenario has ran nothing and said "0 passed" with status 0: now it is an error that
+    names the filter and the closest name, the names holding the filter, or the first names."""
+    monkeypatch.chdir(ROOT)
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
+    code, out, err = cli(["test", *files, "--only", "worked exmaple from the seed"], capsys)
+    assert (code, out) == (1, "")
+    assert err == (f"cardsmith: error: --only 'worked exmaple from the seed': no scenario of the {len(files)} files "
+                   "has this name; did you mean 'worked example from the seed'?\n")
+    code, out, err = cli(["test", "tests/scenarios/stichln.yaml", "--only", "first trick"], capsys)
+    assert (code, out) == (1, "")
+    assert err == ("cardsmith: error: --only 'first trick': no scenario of tests/scenarios/stichln.yaml has this "
+                   "name; the scenarios whose names hold it: 'dealer P2 - P0 chooses first and leads the first "
+                   "trick, t...'\n")
+    names = [sc.name for sc in read("tests/scenarios/stichln.yaml").scenarios]
+    code, out, err = cli(["test", "tests/scenarios/stichln.yaml", "--only", "no such"], capsys)
+    assert (code, out) == (1, "")
+    shown = ", ".join(repr(n if len(n) <= 60 else n[:57] + "...") for n in names[:5])
+    assert err == (f"cardsmith: error: --only 'no such': no scenario of tests/scenarios/stichln.yaml has this name; "
+                   f"its scenarios: {shown}, ... ({len(names)} in all)\n")
+    # A name that some scenario has still runs just that one, whichever file holds it.
+    code, out, err = cli(["test", *files, "--only", "worked example from the seed"], capsys)
+    assert (code, out, err) == (0, "1 passed, 0 failed\n", "")
+
+
+def test_only_lists_hostile_names_short_and_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "many.yaml"
+    names = [f"\\x1b[2J{i} \\u202e" + "x" * 300 for i in range(2_000)]
+    path.write_text("game: stichln\nscenarios:\n" + "".join(f'  - name: "{n}"\n' for n in names), encoding="utf-8")
+    code, out, err = cli(["test", str(path), "--only", "\x1b[31mno such"], capsys)
+    assert (code, out) == (1, "")
+    assert len(err.splitlines()) == 1 and len(err) < 600 and "\x1b" not in err and "\u202e" not in err, err
+    assert err.startswith("cardsmith: error: --only '\\x1b[31mno such': no scenario of ")
+    assert err.endswith(", ... (2,000 in all)\n"), err
+    path.write_text("game: stichln\nscenarios: []\n", encoding="utf-8")
+    code, out, err = cli(["test", str(path), "--only", "a"], capsys)
+    assert (code, out, err) == (1, "", f"cardsmith: error: --only 'a': no scenario of {path} has this name; it has "
+                                       "no scenarios\n")
 
 
 # ---------------------------------------------------------------- the kind of file
