@@ -70,6 +70,13 @@ def clipped(text: str, limit: int = MAX_TEXT) -> str:
     return f"{text[:half]}...({len(text) - 2 * half:,} characters)...{text[-half:]}"
 
 
+def count_of(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 deal', '2 deals', '1,000 actions', '3 random matches': a number and its noun, plural unless it is one."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {plural or noun + ('es' if noun.endswith(('ch', 'sh', 's', 'x')) else 's')}"
+
+
 def _quote(line: str, d: Diagnostic, width: int) -> list[str]:
     """The source line (at most `width` characters of it, around the caret) and the caret line, escaped.
 

@@ -139,6 +139,30 @@ def read_text(path: Path | str, diags: list[Diagnostic], at: Span) -> str | None
     return text
 
 
+# ---------------------------------------------------------------- which kind of file
+# The sections that only a rule file has at its top level: `game` is in both kinds of file, and `players` and
+# `options` are keys of a scenario too, easily written one level too high in a scenario file.
+RULE_ONLY_SECTIONS = [s for s in SECTIONS if s not in ("game", "players", "options")]
+SCENARIO_KEY = "scenarios"
+
+
+def file_kind(root: YNode | None) -> tuple[str, YScalar] | None:
+    """('scenarios', key) for a file that clearly is a scenario file (a top-level `scenarios` and no section
+    that only rule files have), ('rules', key) for one that clearly is a rule file (such a section and no
+    `scenarios`), with the top-level key that tells; None when it is neither clearly. A command given the
+    other kind of file says so in one diagnostic at that key, instead of reporting every key as a mistake;
+    a file with both kinds of key is left to the command's own diagnostics."""
+    if not isinstance(root, YMap):
+        return None
+    scenarios = root.items.get(SCENARIO_KEY)
+    rule_key = next((ks for key, (ks, _) in root.items.items() if key in RULE_ONLY_SECTIONS), None)
+    if scenarios is not None and rule_key is None:
+        return "scenarios", scenarios[0]
+    if scenarios is None and rule_key is not None:
+        return "rules", rule_key
+    return None
+
+
 # ---------------------------------------------------------------- paths named inside a file
 @dataclass
 class Target:
@@ -259,5 +283,6 @@ def _not_a_rule_file(root: YNode | None, own: list[Diagnostic]) -> str | None:
     return None
 
 
-__all__ = ["RULE_SUFFIXES", "RuleText", "Target", "bundled_game", "bundled_games", "bundled_target", "game_key",
-           "is_game_name", "named_path", "quoted", "read_rule_file", "read_text", "shown"]
+__all__ = ["RULE_ONLY_SECTIONS", "RULE_SUFFIXES", "RuleText", "SCENARIO_KEY", "Target", "bundled_game",
+           "bundled_games", "bundled_target", "file_kind", "game_key", "is_game_name", "named_path", "quoted",
+           "read_rule_file", "read_text", "shown"]

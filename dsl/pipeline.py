@@ -95,6 +95,13 @@ def compile_text(source: str, file: str = "<rules>") -> Loaded:
                                 raise_hint("file_bytes")))
         return Loaded(file, source, None, diags, sources)
     root = yaml_loader.load(file, source, diags)
+    kind = files.file_kind(root)
+    if kind is not None and kind[0] == "scenarios":
+        # Read as a rule file, a scenario file would be a dozen bogus problems (no deck, no phases, ...).
+        diags = [Diagnostic("E011", kind[1].span, f"this is a scenario file (it has '{files.SCENARIO_KEY}'), "
+                            "not a rule file", f"run its scenarios with 'cardsmith test {files.shown(file)}'; "
+                            "'cardsmith validate' checks rule files, such as the one its 'game:' names")]
+        return Loaded(file, source, None, diags, sources)
     return _compile_root(file, source, root, diags)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl import compiler
+from dsl.diagnostics import count_of
 from dsl.library import BudgetExceeded
 from dsl.limits import LIMITS, raise_hint
 
@@ -32,7 +33,7 @@ MEMO_ITEM_MAX = compiler.MEMO_ITEM_MAX
 
 
 def over() -> BudgetExceeded:
-    return BudgetExceeded(f"the rules did more than {LIMITS.steps:,} units of work in one move "
+    return BudgetExceeded(f"the rules did more than {count_of(LIMITS.steps, 'unit')} of work in one move "
                           f"({raise_hint('steps')})")
 
 

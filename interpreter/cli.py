@@ -12,10 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
-from dsl.diagnostics import RuleFileError, clipped, render_all
+from dsl.diagnostics import RuleFileError, clipped, count_of, render_all
+from dsl.files import quoted
 from dsl.limits import LIMITS, Limits
 from dsl.pipeline import compile_file
 from dsl.spec import MAX_PLAYERS
+from dsl.suggest import MAX_CANDIDATES, closest
 
 from .bots import BOTS
 from .bundled import bundled_games, resolve
@@ -95,7 +97,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 GameInstance(r.game, n, budget=setup_budget)
             except GameError as e:
                 problems.append(_error_lines(e))
-                problems[-1][0] = f"{n} players: {problems[-1][0]}"
+                problems[-1][0] = f"{count_of(n, 'player')}: {problems[-1][0]}"
                 if isinstance(e, RuleError) and e.code == "R004":
                     break  # the budget is spent: the other counts cannot be set up either
         if problems:
@@ -103,10 +105,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 say(f"{r.file}: error: {lines[0]}", *lines[1:])
             bad += 1
             continue
-        opts = f", {_count(len(sp.options), 'option')}" if sp.options else ""
-        players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
-        summary = (f"{r.file}: ok: {sp.name}, {players} players, {_count(len(sp.actions), 'action')}, "
-                   f"{_count(len(sp.phases), 'phase')}{opts}")
+        opts = f", {count_of(len(sp.options), 'option')}" if sp.options else ""
+        summary = (f"{r.file}: ok: {sp.name}, {_players(sp.min_players, sp.max_players)}, "
+                   f"{count_of(len(sp.actions), 'action')}, {count_of(len(sp.phases), 'phase')}{opts}")
         if not args.deep:
             say(summary)
             continue
@@ -117,20 +118,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
                        "to explore more)")
         else:
             covered = f"all {report.total_settings:,} settings" if report.total_settings > 1 else "1 setting"
-        played = f"{covered}, {_count(report.games, 'random match')}, {report.actions:,} actions"
+        played = f"{covered}, {count_of(report.games, 'random match')}, {count_of(report.actions, 'action')}"
         if report.diagnostics:
             print(render_all(report.diagnostics, r.sources))
-            say(f"{r.file}: {_count(len(report.diagnostics), 'problem')} found by playing ({played})")
+            say(f"{r.file}: {count_of(len(report.diagnostics), 'problem')} found by playing ({played})")
             bad += 1
         else:
             say(f"{summary}; deep: {played}, no problems")
     return 1 if bad else 0
 
 
-def _count(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}{'es' if word.endswith(('ch', 'sh', 's')) else 's'}"
+def _players(lo: int, hi: int) -> str:
+    """A game's player counts: '1 player', '4 players', '2-6 players'."""
+    return count_of(lo, "player") if lo == hi else f"{lo}-{hi} players"
 
 
 # ---------------------------------------------------------------- run
@@ -167,10 +167,14 @@ def _fmt(v: Any) -> str:
 
 
 def _var_summary(g: GameInstance, s: State) -> list[str]:
+    """The per-player match variables everyone sees, after a deal's `end_deal`. A variable named like a `report`
+    line is left out: the designer's report, printed just above under that label, is the line to keep, and two
+    lines with one label (one before `end_deal`, one after) would read as a contradiction."""
     lines = []
     per: dict[str, list[Any]] = {}
+    reported = {label for label, _fn, _kind, _span in g.reports}
     for i, (v, _owner) in enumerate(g.var_specs):
-        if v.per_player and v.visible == "everyone" and v.scope == "match":
+        if v.per_player and v.visible == "everyone" and v.scope == "match" and v.name not in reported:
             kind = v.ty if v.ty in ("player", "card") else "plain"
             per.setdefault(v.name, []).append(_shown(s, s.v[i], kind))
     for name, vals in per.items():
@@ -187,7 +191,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     s = State.initial(g, seed, log=True)
     def shown(v: Any) -> str:
         return ("yes" if v else "no") if isinstance(v, bool) else str(v)
-    out: list[str] = [f"{g.name}, {g.n} players, seed {seed}" + (
+    out: list[str] = [f"{g.name}, {count_of(g.n, 'player')}, seed {seed}" + (
         f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
     records: list[dict[str, Any]] = []
     try:
@@ -195,7 +199,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except GameError as e:
         if not args.json:
             say(*out)
-            say(f"(the match stopped after {_count(len(records), 'event')})")
+            say(f"(the match stopped after {count_of(len(records), 'event')})")
         if isinstance(e, RuleError):
             # `run` is the designer's own log: the error comes with the designer's view (values, all cards).
             print(e.render(designer=True), file=sys.stderr)
@@ -209,7 +213,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         say(*out)
-        say(f"({steps} actions, {s.deal_no} deals)")
+        say(f"({count_of(steps, 'action')}, {count_of(s.deal_no, 'deal')})")
     return 0
 
 
@@ -261,8 +265,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             bad += 1
             continue
         sp = r.game.spec
-        players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}-{sp.max_players}"
-        say(f"{name}: {sp.name}, {players} players")
+        say(f"{name}: {sp.name}, {_players(sp.min_players, sp.max_players)}")
         if str(path) != name:  # a bundled game: where its file is, to read it or to extend it by path
             say(f"    file: {path}")
         for o in sp.options:
@@ -281,11 +284,16 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- test
 def cmd_test(args: argparse.Namespace) -> int:
-    from .scenario import run_file
+    from .scenario import read, run_scenarios
     passed = failed = 0
+    names: dict[str, None] = {}  # every scenario name of the files read, in order, for a filter that matches none
+    read_files: list[str] = []
     for f in args.files:
         try:
-            results = run_file(f, args.only)
+            sf = read(f)
+            read_files.append(f)
+            names.update((sc.name, None) for sc in sf.scenarios)
+            results = run_scenarios(sf, args.only)
         except RuleFileError as e:
             print(e.render())
             failed += 1
@@ -298,8 +306,41 @@ def cmd_test(args: argparse.Namespace) -> int:
             else:
                 failed += 1
                 say(f"FAIL  {r.span}: {r.name}: {r.message}")
-    say(f"{passed} passed, {failed} failed")
+    # A filter that matches no scenario would otherwise pass with "0 passed": a misspelt name tests nothing.
+    unmatched = args.only is not None and read_files and args.only not in names
+    if passed or failed or not unmatched:
+        say(f"{passed} passed, {failed} failed")
+    if unmatched:
+        say(f"cardsmith: error: {_no_such_scenario(args.only, list(names), read_files)}", file=sys.stderr)
+        return 1
     return 1 if failed else 0
+
+
+SCENARIOS_LISTED = 5  # names listed when a --only filter matches none and none is close
+NAME_SHOWN = 60  # characters of a scenario name (or of the filter) shown in that message
+
+
+def _no_such_scenario(only: str, names: list[str], files: list[str]) -> str:
+    """Why `--only` ran nothing: the closest name, else the names that hold the filter, else the first names.
+
+    Names come from the files and the filter from the command line: each is shortened and quoted (`say`
+    escapes what is left), and at most SCENARIOS_LISTED are listed, so a file of 100,000 scenarios answers
+    in one short line."""
+    def q(text: str) -> str:
+        return quoted(text if len(text) <= NAME_SHOWN else text[:NAME_SHOWN - 3] + "...")
+    where = files[0] if len(files) == 1 else f"the {len(files)} files"
+    head = f"--only {q(only)}: no scenario of {where} has this name"
+    if not names:
+        return f"{head}; {'it has' if len(files) == 1 else 'they have'} no scenarios"
+    close = closest(only, names)
+    if close is not None:
+        return f"{head}; did you mean {q(close)}?"
+    holding = [n for n in names[:MAX_CANDIDATES] if only.casefold() in n.casefold()] if only.strip() else []
+    listed = holding or names
+    what = "the scenarios whose names hold it" if holding else "its scenarios" if len(files) == 1 else \
+        "their scenarios"
+    more = f", ... ({len(listed):,} in all)" if len(listed) > SCENARIOS_LISTED else ""
+    return f"{head}; {what}: {', '.join(q(n) for n in listed[:SCENARIOS_LISTED])}{more}"
 
 
 # ---------------------------------------------------------------- bench
@@ -325,7 +366,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             break
     wall = time.perf_counter() - t0
     cpu = max(time.process_time() - c0, 1e-9)
-    say(f"{g.name}, {g.n} players: {actions} actions in {games} games, {cpu:.2f} s CPU ({wall:.2f} s wall): "
+    say(f"{g.name}, {count_of(g.n, 'player')}: {count_of(actions, 'action')} in {count_of(games, 'game')}, "
+        f"{cpu:.2f} s CPU ({wall:.2f} s wall): "
         f"{actions / cpu:,.0f} actions/s, {games / cpu:,.1f} games/s")
     return 0
 
@@ -413,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("test", help="run scenario files")
     t.add_argument("files", nargs="+", metavar="SCENARIO")
-    t.add_argument("--only", metavar="NAME", help="run only the scenario with this name")
+    t.add_argument("--only", metavar="NAME", help="run only the scenarios with this name (an error if none has it)")
     t.add_argument("--verbose", "-v", action="store_true")
     t.set_defaults(fn=cmd_test)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl.compiler import CompiledGame
-from dsl.diagnostics import Diagnostic, Span
+from dsl.diagnostics import Diagnostic, Span, count_of
 from dsl.limits import LIMITS
 
 from .engine import State
@@ -94,7 +94,7 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
             if spent >= budget:
                 break
             explored += 1
-            setting = f"{n} players" + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
+            setting = count_of(n, "player") + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
             try:
                 game = GameInstance(compiled, n, opts)
             except RuleError as e:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl.compiler import END_DEAL
-from dsl.diagnostics import Span
+from dsl.diagnostics import Span, count_of
 from dsl.library import BudgetExceeded, RuleRuntimeError
 from dsl.limits import LIMITS, raise_hint
 
@@ -27,6 +27,11 @@ TERMINAL = -4
 
 # A step that passes through more phase entries than this is a goto loop.
 MAX_TRANSFERS = 10_000
+
+# Where a match is between decisions, for the context of a rule error: the phase of `State.phase` is
+# where the game is only once it has been entered (`match: start` and `match: deal` run before any
+# phase of the deal, `end_deal` after the last one), so the stage says which of these is running.
+IN_PHASE, STARTING, DEALING, ENDING_DEAL, OVER = "phase", "start", "deal", "end_deal", "over"
 # What compiled rule code raises when a rule fails (the library's own errors and Python's, from a
 # division by zero, an index out of range, ...): each becomes a located RuleError.
 RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, ValueError, RecursionError,
@@ -36,7 +41,7 @@ RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, Valu
 class State:
     __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
-                 "history", "moves")
+                 "history", "moves", "stage")
 
     game: GameInstance
     z: list[list[int]]  # zones, bottom card first
@@ -60,6 +65,7 @@ class State:
     pending: Any  # at a chance node: (base state, action, outcomes possible, outcomes given, kind)
     history: Any  # (previous, action) pairs: O(1) to extend and share between clones
     moves: int
+    stage: str  # IN_PHASE, STARTING, DEALING, ENDING_DEAL or OVER
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -88,6 +94,7 @@ class State:
         s.pending = None
         s.history = ()
         s.moves = 0
+        s.stage = STARTING
         s._run(None, None if seed is not None else [])
         return s
 
@@ -115,6 +122,7 @@ class State:
         s.pending = self.pending
         s.history = self.history
         s.moves = self.moves
+        s.stage = self.stage
         return s
 
     def _restore(self, base: State) -> None:
@@ -266,7 +274,7 @@ class State:
         self.actor = self.cur
         self.moves += 1
         if self.moves > LIMITS.actions:
-            raise RuleError(f"the match passed {LIMITS.actions:,} action{'s' if LIMITS.actions != 1 else ''} "
+            raise RuleError(f"the match passed {count_of(LIMITS.actions, 'action')} "
                             f"without ending: phase "
                             f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
                             g.phases[self.phase].spec.span, raise_hint("actions"), code="R003")
@@ -325,6 +333,7 @@ class State:
                                 g.phases[self.phase].spec.span)
             if r >= 0:
                 self.phase = r
+                self.stage = IN_PHASE
                 self.turns = 0
                 ph = g.phases[r]
                 if ph.first is not None:
@@ -350,6 +359,7 @@ class State:
 
     def _start_deal(self) -> int:
         g = self.game
+        self.stage = DEALING
         self.deal_no += 1
         for i, const, vo in g.deal_init:
             self.v[i] = const if vo is None else g.initial_value(vo[0], self, vo[1])
@@ -368,6 +378,7 @@ class State:
 
     def _end_deal(self) -> int | None:
         g = self.game
+        self.stage = ENDING_DEAL
         self.actor = self.dealer
         if self.log is not None:
             rows = []
@@ -387,6 +398,7 @@ class State:
         if over or (g.max_deals is not None and self.deal_no >= g.max_deals):
             self.terminal = True
             self.winners = sorted(set(g.winners(self))) if g.winners is not None else []
+            self.stage = OVER
             if self.log is not None:
                 self.log.append(("over", self.winners))
             return None
@@ -397,13 +409,28 @@ class State:
     def _rule_error(self, e: BaseException) -> RuleError:
         span = _span_of(self.game, e) or (e.at if isinstance(e, RuleRuntimeError) else None)
         g = self.game
-        ctx = (f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal "
-               f"{self.deal_no}; {self.public_view()}")
+        ctx = f"{self.where()}; {self.public_view()}"
         code = "R004" if isinstance(e, BudgetExceeded) else "R001"
         message, detail = _describe(e)
         err = RuleError(message, span, ctx, code=code, detail=detail, view=self.designer_view())
         err.sources = g.compiled.sources
         return err
+
+    def where(self) -> str:
+        """Where the match is, in words any player may read: the phase and the player to act once a phase has
+        been entered; otherwise the stage of the match that is running (no phase of the deal is entered yet
+        while dealing, and `State.phase` still names the previous deal's)."""
+        g = self.game
+        stage = self.stage
+        if stage == IN_PHASE:
+            return f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal {self.deal_no}"
+        if stage == STARTING:
+            return "while the match starts, before the first deal"
+        if stage == DEALING:
+            return f"while dealing deal {self.deal_no} (dealer {g.player_name(self.dealer)})"
+        if stage == ENDING_DEAL:
+            return f"at the end of deal {self.deal_no}"
+        return f"after the match ended, in deal {self.deal_no}"
 
     def public_view(self) -> str:
         """One line of the state for error messages any player may read: the top cards of zones that every
@@ -435,7 +462,7 @@ class State:
 
 
 def _cards(n: int) -> str:
-    return "empty" if n == 0 else f"{n} card{'s' if n != 1 else ''}"
+    return "empty" if n == 0 else count_of(n, "card")
 
 
 def _span_of(game: GameInstance, e: BaseException) -> Span | None:

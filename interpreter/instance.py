@@ -18,7 +18,7 @@ from typing import Any
 from dsl import ast as A
 from dsl import types as T
 from dsl.compiler import CompiledGame, ParamInfo
-from dsl.diagnostics import RuleFileError, Span
+from dsl.diagnostics import RuleFileError, Span, count_of
 from dsl.library import RUNTIME_HELPERS, BudgetExceeded, RuleRuntimeError, _short
 from dsl.limits import LIMITS, raise_hint
 from dsl.pipeline import compile_file
@@ -93,8 +93,9 @@ class GameInstance:
         self.spec = spec
         self.name = spec.name
         if not spec.min_players <= num_players <= spec.max_players:
-            raise BadOption(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, "
-                            f"not {num_players}")
+            players = count_of(spec.min_players, "player") if spec.min_players == spec.max_players else \
+                f"{spec.min_players} to {spec.max_players} players"
+            raise BadOption(f"{spec.name} is for {players}, not {num_players}")
         self.n = num_players
         # Scenario tests fix the first dealer and the cards of a deal through these.
         self.first_dealer: int | None = None
@@ -201,9 +202,11 @@ class GameInstance:
                         entry_of.append(i)
             pos += n_kinds
         if not keep:
-            raise RuleError(f"the pack for {self.n} players is empty", spec.spans.get("deck", spec.root_span))
+            raise RuleError(f"the pack for {count_of(self.n, 'player')} is empty",
+                            spec.spans.get("deck", spec.root_span))
         if len(keep) > LIMITS.cards:
-            raise RuleError(f"the pack for {self.n} players has {len(keep):,} cards", spec.root_span,
+            raise RuleError(f"the pack for {count_of(self.n, 'player')} has {count_of(len(keep), 'card')}",
+                            spec.root_span,
                             raise_hint("cards"))
         self._tables(keep)
         self.num_cards = len(keep)
@@ -259,7 +262,8 @@ class GameInstance:
             raise self._too_much(span) from None
 
     def _too_much(self, span: Span) -> RuleError:
-        return RuleError(f"setting the game up for {self.n} players took more than {LIMITS.steps:,} units of work",
+        return RuleError(f"setting the game up for {count_of(self.n, 'player')} took more than "
+                         f"{count_of(LIMITS.steps, 'unit')} of work",
                          span, raise_hint("steps"), code="R004")
 
     # ------------------------------------------------------------ zones and variables

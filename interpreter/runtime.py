@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dsl.diagnostics import count_of
 from dsl.library import BIG, RuleRuntimeError, _short
 from dsl.limits import LIMITS, raise_hint
 
@@ -117,7 +118,7 @@ def _deal_each(s: Any, n: int, src: int, base: int) -> None:
     if total <= 0:
         return
     if total > len(pile):
-        raise RuleRuntimeError(f"cannot deal {n} cards to each of {k} players from zone "
+        raise RuleRuntimeError(f"cannot deal {count_of(n, 'card')} to each of {count_of(k, 'player')} from zone "
                                f"'{s.game.zone_names[src]}': it holds {len(pile)}")
     charge(s.game.steps, total)
     # The cards in the order they come off the top, then every k-th to one player.
@@ -291,7 +292,7 @@ def _keep_list(s: Any, v: Any, kind: str | None, slot: int) -> list[Any]:
     if len(v) > _HELD_CHECK:  # before any work on the items: a list too big to keep is refused at once
         held = len(v) + sum(len(s.v[i]) for i in g.list_slots if i != slot and type(s.v[i]) is list)
         if held > LIMITS.held:
-            raise RuleRuntimeError(f"the list variables would hold more than {LIMITS.held:,} items "
+            raise RuleRuntimeError(f"the list variables would hold more than {count_of(LIMITS.held, 'item')} "
                                    f"({raise_hint('held')})")
     new = list(v)
     if kind is not None and new:

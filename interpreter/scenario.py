@@ -23,7 +23,7 @@ from typing import Any
 
 from dsl.compiler import compile_probe_typed
 from dsl.diagnostics import Diagnostic, RuleFileError, Span
-from dsl.files import RULE_SUFFIXES, quoted, read_text
+from dsl.files import RULE_SUFFIXES, file_kind, quoted, read_text, shown
 from dsl.library import _short
 from dsl.limits import LIMITS
 from dsl.pipeline import compile_file, compile_named
@@ -41,6 +41,12 @@ FILE_KEYS = ["game", "scenarios"]
 # Texts of legal actions compared with a step's text for a "did you mean": enough for any real game.
 CLOSE_MATCH_CANDIDATES = 2_000
 
+
+
+def _listed(want: Any) -> Any:
+    """An expected list written as one value: `winners: P1` means `winners: [P1]`. Only where the check takes a
+    list and a single value could never match (YAML's null, a map or a list are left as written)."""
+    return [want] if want is not None and not isinstance(want, (list, dict)) else want
 
 
 class ScenarioFailure(AssertionError):
@@ -89,6 +95,14 @@ def read(path: str) -> ScenarioFile:
     root = load(path, source, diags)
     if root is None:
         raise RuleFileError(diags, {path: source})
+    kind = file_kind(root)
+    if kind is not None and kind[0] == "rules":
+        # Read as a scenario file, a rule file would only be "needs 'game' and 'scenarios'": say what it is.
+        raise RuleFileError([Diagnostic("T005", kind[1].span, f"this is a rule file (it has the section "
+                                        f"'{kind[1].value}'), not a scenario file",
+                                        f"check it with 'cardsmith validate {shown(path)}' or play it with "
+                                        f"'cardsmith run {shown(path)}'; 'cardsmith test' runs scenario files, "
+                                        "which hold 'game:' and 'scenarios:'")], {path: source})
     if not isinstance(root, YMap) or "game" not in root.items or "scenarios" not in root.items:
         raise RuleFileError([Diagnostic("T001", root.span, "a scenario file needs 'game' and 'scenarios'")],
                             {path: source})
@@ -349,14 +363,18 @@ class _Runner:
             elif key == "terminal":
                 self.same(node, "game over", s.is_terminal(), want)
             elif key == "winners":
+                want = _listed(want)
                 self.same(node, "winners", sorted(g.player_name(p) for p in s.winners) if s.terminal else None,
                           sorted(str(x) for x in want) if isinstance(want, list) else want)
             elif key == "out":
-                self.same(node, "players out", [g.player_name(p) for p in range(g.n) if s.out[p]], want)
+                self.same(node, "players out", [g.player_name(p) for p in range(g.n) if s.out[p]], _listed(want))
             elif key in ("legal", "legal_includes", "legal_excludes"):
                 names = [g.action_to_string(s.cur, a) for a in s.legal_actions()]
+                # One action text for a list of one; true/false or a number would be compared as text and
+                # a misspelt 'legal_excludes' passes, so only text is taken on its own.
+                want = [want] if isinstance(want, str) else want
                 if not isinstance(want, list):
-                    raise self.fail(node, f"'{key}' takes a list of action texts")
+                    raise self.fail(node, f"'{key}' takes a list of action texts (or one text)")
                 want_l = [str(x) for x in want]
                 if key == "legal" and sorted(names) != sorted(want_l):
                     raise self.fail(node, f"legal actions: expected {sorted(want_l)}, got {sorted(names)}")
@@ -379,7 +397,8 @@ class _Runner:
                 cards = [g.card_names[c] for c in s.z[self.zone_index(key) or 0]]
                 if isinstance(want, int) and not isinstance(want, bool):
                     self.same(node, f"number of cards in {key}", len(cards), want)
-                elif want is None or isinstance(want, list):
+                elif want is None or isinstance(want, (list, str)):  # one card's name: a zone of that card
+                    want = [want] if isinstance(want, str) else want
                     self.same(node, f"cards in {key}", sorted(cards), sorted(str(x) for x in want or []))
                 else:
                     raise self.fail(node, f"'{key}' expects a number of cards or a list of cards, not {want!r}")
@@ -409,7 +428,8 @@ class _Runner:
         want = plain(node)
         if key in g.var_names:
             vi = g.var_names.index(key)
-            self.same(node, key, self.shown(s.v[vi], g.var_specs[vi][0].ty), want)
+            ty = g.var_specs[vi][0].ty
+            self.same(node, key, self.shown(s.v[vi], ty), _listed(want) if isinstance(ty, tuple) else want)
             return
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == key]
         if not per:
@@ -444,6 +464,8 @@ class _Runner:
                 raise self.fail(ks, f"expression '{text}' failed: {message}" + (f" ({detail})" if detail else "")) \
                     from None
             want = plain(vn)
+            if isinstance(ty, tuple) and ty[0] == "list":
+                want = _listed(want)
             try:
                 got_shown = self.by_type(got, ty)
                 if got_shown != want and (isinstance(want, str) or (isinstance(want, list) and want and isinstance(
@@ -488,7 +510,11 @@ class _Runner:
 
 
 def run_file(path: str, only: str | None = None) -> list[ScenarioResult]:
-    sf = read(path)
+    return run_scenarios(read(path), only)
+
+
+def run_scenarios(sf: ScenarioFile, only: str | None = None) -> list[ScenarioResult]:
+    """Compile the rule file a read scenario file names and run its scenarios (only those named `only`)."""
     if sf.bundled:
         loaded = compile_file(sf.rules)
     else:  # a path the scenario file names: the policy for named paths applies (dsl/files.py)

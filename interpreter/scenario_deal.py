@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from dsl.diagnostics import count_of
 from dsl.suggest import closest
 from dsl.yaml_loader import YList, YMap, YNode, YScalar, plain
 
@@ -185,7 +186,7 @@ class DealValues:
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == base]
         if len(per) > 1 or g.var_specs[per[0]][1] is not None:  # per player: one value each
             if not isinstance(vn, YList) or len(vn.items) != len(per):
-                raise self.fail(vn, f"'{base}' is per player: give a list of {len(per)} values")
+                raise self.fail(vn, f"'{base}' is per player: give a list of {count_of(len(per), 'value')}")
             values = [self.value(x, ty, base) for x in vn.items]
             for i, x in zip(per, values):
                 s.v[i] = x

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import GAME_FILES, GAME_PLAYERS, ROOT
 
+from dsl.diagnostics import count_of
 from interpreter.cli import main
+from interpreter.scenario import read
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -85,7 +90,7 @@ def test_run_stichln_one_deal(players: int, capsys: pytest.CaptureFixture[str]) 
     assert "options deals=1" in out.splitlines()[0]
     assert "The match is over" in out
     assert out.count("== Deal ") == 1
-    assert out.rstrip().endswith("1 deals)")
+    assert re.search(r"\n\(\d+ actions, 1 deal\)$", out.rstrip()), out.rstrip().splitlines()[-1]
 
 
 def test_run_stichln_default_deals(capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,6 +98,77 @@ def test_run_stichln_default_deals(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0, err
     assert "The match is over" in out
     assert out.count("== Deal ") == 4  # the default is one deal per player
+    assert re.search(r"\n\(\d+ actions, 4 deals\)$", out.rstrip()), out.rstrip().splitlines()[-1]
+
+
+def test_a_report_named_like_a_variable_is_printed_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Stichln shows its per-player variable 'score' (the running total) after each deal. A variant that names a
+    report line 'score' (the deal's points) gets one 'score' line per deal: its report, as --json records it."""
+    variant = tmp_path / "reported.yaml"
+    variant.write_text(f"extends: {ROOT / 'games' / 'stichln.yaml'}\ngame: Stichln (score reported)\n"
+                       "match:\n  report:\n    score: deal_score(p)\n", encoding="utf-8")
+    argv = ["run", str(variant), "-n", "3", "--seed", "1"]
+    code, out, err = cli(argv, capsys)
+    assert code == 0, err
+    code, js, err = cli([*argv, "--json"], capsys)
+    assert code == 0, err
+    record = json.loads(js)
+    reports = [ev["report"]["score"] for ev in record["events"] if ev["event"] == "end_deal"]
+    printed = [ln for ln in out.splitlines() if ln.startswith("    score: ")]
+    assert printed == ["    score: " + ", ".join(f"P{p} {v}" for p, v in enumerate(r)) for r in reports]
+    # The variable (the sum of the deals' points) would have printed other values: the report's line is the one.
+    totals = [record["variables"][f"score[{p}]"] for p in range(3)]
+    assert len(reports) == 3 and totals == [sum(r[p] for r in reports) for p in range(3)] and totals != reports[-1]
+    # Without the report line, the variable is shown as before: one line per deal, the running total.
+    code, out, err = cli(["run", "stichln", "-n", "3", "--seed", "1"], capsys)
+    assert code == 0, err
+    assert len([ln for ln in out.splitlines() if ln.startswith("    score: ")]) == 3
+
+
+@pytest.mark.parametrize("n,noun,text", [(0, "deal", "0 deals"), (1, "deal", "1 deal"), (2, "deal", "2 deals"),
+                                         (1, "random match", "1 random match"), (3, "random match", "3 random matches"),
+                                         (1_000, "action", "1,000 actions"), (1, "unit", "1 unit")])
+def test_counts_are_pluralised(n: int, noun: str, text: str) -> None:
+    assert count_of(n, noun) == text
+
+
+def test_one_player_one_action_one_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every 'N things' the commands print is singular for one: a game for one player with one action."""
+    solo = tmp_path / "solo.yaml"
+    solo.write_text(SOLO, encoding="utf-8")
+    code, out, err = cli(["validate", str(solo)], capsys)
+    assert (code, out, err) == (0, f"{solo}: ok: Solo, 1 player, 1 action, 1 phase\n", "")
+    code, out, err = cli(["run", str(solo), "--seed", "1"], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0] == "Solo, 1 player, seed 1"
+    assert out.splitlines()[-1] == "(1 action, 1 deal)"
+    code, out, err = cli(["list", str(solo)], capsys)
+    assert out == f"{solo}: Solo, 1 player\n"
+    code, out, err = cli(["validate", "--deep", "--deep-games", "1", str(solo)], capsys)
+    assert out.endswith("; deep: 1 setting, 1 random match, 1 action, no problems\n"), out
+    code, out, err = cli(["run", str(solo), "--players", "2"], capsys)
+    assert code == 1 and err == "cardsmith: error: Solo is for 1 player, not 2\n"
+
+
+SOLO = """\
+game: Solo
+players: 1
+deck:
+  suits: [a]
+  ranks: ['1']
+zones:
+  stock: {}
+actions:
+  go: {}
+phases:
+  main:
+    actions: [go]
+    after: [end deal]
+match:
+  deal: [goto main]
+  over_when: true
+  winners: players
+"""
 
 
 def test_run_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,3 +275,115 @@ def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = cli(["test", *files], capsys)
     assert code == 0, out
     assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_only_a_name_no_scenario_has_fails(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--only` with a name no scenario has ran nothing and said "0 passed" with status 0: now it is an error that
+    names the filter and the closest name, the names holding the filter, or the first names."""
+    monkeypatch.chdir(ROOT)
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
+    code, out, err = cli(["test", *files, "--only", "worked exmaple from the seed"], capsys)
+    assert (code, out) == (1, "")
+    assert err == (f"cardsmith: error: --only 'worked exmaple from the seed': no scenario of the {len(files)} files "
+                   "has this name; did you mean 'worked example from the seed'?\n")
+    code, out, err = cli(["test", "tests/scenarios/stichln.yaml", "--only", "first trick"], capsys)
+    assert (code, out) == (1, "")
+    assert err == ("cardsmith: error: --only 'first trick': no scenario of tests/scenarios/stichln.yaml has this "
+                   "name; the scenarios whose names hold it: 'dealer P2 - P0 chooses first and leads the first "
+                   "trick, t...'\n")
+    names = [sc.name for sc in read("tests/scenarios/stichln.yaml").scenarios]
+    code, out, err = cli(["test", "tests/scenarios/stichln.yaml", "--only", "no such"], capsys)
+    assert (code, out) == (1, "")
+    shown = ", ".join(repr(n if len(n) <= 60 else n[:57] + "...") for n in names[:5])
+    assert err == (f"cardsmith: error: --only 'no such': no scenario of tests/scenarios/stichln.yaml has this name; "
+                   f"its scenarios: {shown}, ... ({len(names)} in all)\n")
+    # A name that some scenario has still runs just that one, whichever file holds it.
+    code, out, err = cli(["test", *files, "--only", "worked example from the seed"], capsys)
+    assert (code, out, err) == (0, "1 passed, 0 failed\n", "")
+
+
+def test_only_lists_hostile_names_short_and_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "many.yaml"
+    names = [f"\\x1b[2J{i} \\u202e" + "x" * 300 for i in range(2_000)]
+    path.write_text("game: stichln\nscenarios:\n" + "".join(f'  - name: "{n}"\n' for n in names), encoding="utf-8")
+    code, out, err = cli(["test", str(path), "--only", "\x1b[31mno such"], capsys)
+    assert (code, out) == (1, "")
+    assert len(err.splitlines()) == 1 and len(err) < 600 and "\x1b" not in err and "\u202e" not in err, err
+    assert err.startswith("cardsmith: error: --only '\\x1b[31mno such': no scenario of ")
+    assert err.endswith(", ... (2,000 in all)\n"), err
+    path.write_text("game: stichln\nscenarios: []\n", encoding="utf-8")
+    code, out, err = cli(["test", str(path), "--only", "a"], capsys)
+    assert (code, out, err) == (1, "", f"cardsmith: error: --only 'a': no scenario of {path} has this name; it has "
+                                       "no scenarios\n")
+
+
+# ---------------------------------------------------------------- the kind of file
+def test_test_given_a_rule_file_says_so(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli(["test", "games/stichln.yaml"], capsys)
+    assert code == 1 and err == ""
+    assert out == (
+        "games/stichln.yaml:4:1: error: this is a rule file (it has the section 'summary'), not a scenario file "
+        "[T005]\n"
+        "    summary: >\n"
+        "    ^\n"
+        "    hint: check it with 'cardsmith validate games/stichln.yaml' or play it with 'cardsmith run "
+        "games/stichln.yaml'; 'cardsmith test' runs scenario files, which hold 'game:' and 'scenarios:'\n"
+        "0 passed, 1 failed\n")
+
+
+def test_validate_given_a_scenario_file_says_so(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = cli(["validate", "tests/scenarios/stichln.yaml"], capsys)
+    assert code == 1 and err == ""
+    assert out == (
+        "tests/scenarios/stichln.yaml:6:1: error: this is a scenario file (it has 'scenarios'), not a rule file "
+        "[E011]\n"
+        "    scenarios:\n"
+        "    ^\n"
+        "    hint: run its scenarios with 'cardsmith test tests/scenarios/stichln.yaml'; 'cardsmith validate' checks "
+        "rule files, such as the one its 'game:' names\n"
+        "tests/scenarios/stichln.yaml: 1 problem\n")
+    # The commands that play a rule file answer the same, on standard error.
+    for argv in (["run", "tests/scenarios/stichln.yaml"], ["list", "tests/scenarios/stichln.yaml"]):
+        code, out, err = cli(argv, capsys)
+        assert code == 1 and "not a rule file [E011]" in err and "Traceback" not in err + out, argv
+
+
+def _codes(out: str) -> list[str]:
+    return re.findall(r"^\S+:\d+:\d+: error: .*\[([A-Z]\d{3})\]$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize("change,codes", [
+    # A misspelt section: still a rule file, with its real problems.
+    (lambda t: t.replace("deck:", "dekc:"), ["C003", "C003", "S001"]),
+    # A stray `scenarios` beside the sections: a rule file with one unknown key.
+    (lambda t: t + "scenarios: []\n", ["S001"]),
+], ids=["misspelt section", "stray scenarios key"])
+def test_a_broken_rule_file_is_still_a_rule_file(change: Any, codes: list[str], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "solo.yaml"
+    path.write_text(change(SOLO), encoding="utf-8")
+    code, out, _ = cli(["validate", str(path)], capsys)
+    assert code == 1 and sorted(_codes(out)) == sorted(codes), out
+    if "scenarios" not in change(""):
+        code, out, _ = cli(["test", str(path)], capsys)
+        assert code == 1 and _codes(out) == ["T005"], out
+
+
+def test_a_scenario_file_with_a_stray_key_is_still_a_scenario_file(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`players` one level too high does not make a scenario file a rule file; `deck` beside `scenarios` makes
+    the file neither clearly, and each command reports it as the kind of file it takes."""
+    path = tmp_path / "s.yaml"
+    path.write_text("game: stichln\nplayers: 3\nscenarios:\n  - name: a\n", encoding="utf-8")
+    code, out, _ = cli(["validate", str(path)], capsys)
+    assert code == 1 and _codes(out) == ["E011"], out
+    code, out, _ = cli(["test", str(path)], capsys)
+    assert code == 1 and _codes(out) == ["T001"] and "unknown key 'players' in a scenario file" in out, out
+    path.write_text("game: stichln\ndeck: {}\nscenarios:\n  - name: a\n", encoding="utf-8")
+    code, out, _ = cli(["validate", str(path)], capsys)
+    assert code == 1 and "E011" not in _codes(out) and "unknown key 'scenarios' in the rule file" in out, out
+    code, out, _ = cli(["test", str(path)], capsys)
+    assert code == 1 and _codes(out) == ["T001"] and "unknown key 'deck' in a scenario file" in out, out

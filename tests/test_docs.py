@@ -25,6 +25,10 @@ the rule file it was merged into.
 An unknown marker, or a marker without a fenced block right after it, fails; so does a YAML block
 without a marker in a doc that uses them (errors.md shows broken files on purpose and is checked by
 tests/test_diagnostics.py instead).
+
+The one-line examples in the `example` column of scenarios.md's tables (`winners: [P2]`) are pasted into
+scenario files too: each that holds `: ` must be YAML a scenario file accepts, one key and its value
+(`eval: {hand_value(hand[0]): 31}` is not: brackets in a flow map's key need quotes).
 """
 
 from __future__ import annotations
@@ -187,6 +191,67 @@ def _check_scenario(block: Block, tmp_path: Path) -> None:
     results = [run_one(sf, sc, loaded.game) for sc in sf.scenarios]
     failed = [f"{r.span}: {r.name}: {r.message}" for r in results if not r.ok]
     assert not failed, f"{block.where}: scenarios fail:\n" + "\n".join(failed)
+
+
+TABLE_EXAMPLE_DOCS = ["scenarios.md"]
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_examples(path: Path) -> list[tuple[str, str]]:
+    """(doc:line, text) of every code span holding ': ' in the `example` column of the doc's tables."""
+    out: list[tuple[str, str]] = []
+    column: int | None = None
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.startswith("|"):
+            column = None
+            continue
+        cells = _cells(line)
+        if column is None:  # a table's header row
+            column = cells.index("example") if "example" in cells else -1
+        elif column >= 0 and column < len(cells) and not set(cells[column]) <= set("- "):
+            out += [(f"{path.name}:{i}", m) for m in CODE_SPAN.findall(cells[column]) if ": " in m]
+    return out
+
+
+TABLE_EXAMPLES = [e for name in TABLE_EXAMPLE_DOCS for e in _table_examples(DOCS / name)]
+
+
+def _one_key_map_problem(text: str) -> str | None:
+    """Why `text` is not YAML of one key and its value, as a scenario file reads it; None if it is."""
+    diags: list[Diagnostic] = []
+    node = yaml_loader.load("example.yaml", text + "\n", diags)
+    if diags or node is None:
+        return render_all(diags, {"example.yaml": text + "\n"}) or "it does not load"
+    value = yaml_loader.plain(node)
+    return None if isinstance(value, dict) and len(value) == 1 else f"it reads as {value!r}, not one key"
+
+
+def test_table_examples_are_found() -> None:
+    where = {w.split(":")[0] for w, _ in TABLE_EXAMPLES}
+    assert len(TABLE_EXAMPLES) >= 15 and where == set(TABLE_EXAMPLE_DOCS), TABLE_EXAMPLES
+    assert any(t.startswith("eval: ") for _, t in TABLE_EXAMPLES)
+    # The check refuses what a reader's scenario file would refuse.
+    assert _one_key_map_problem("eval: {hand_value(hand[0]): 31}") is not None
+    assert _one_key_map_problem('eval: {"hand_value(hand[0])": 31}') is None
+
+
+def test_a_scenario_block_with_an_unquoted_flow_key_fails(tmp_path: Path) -> None:
+    """The same mistake in a runnable block: the block's scenario file does not load, and the test says so."""
+    text = ("game: schwimmen\nscenarios:\n  - name: n\n    players: 2\n    steps:\n"
+            "      - expect: {eval: {hand_value(hand[0]): 31}}\n")
+    block = Block("scenarios.md", 1, "scenario", None, "```yaml", text, "## expect")
+    with pytest.raises(pytest.fail.Exception, match="does not load"):
+        _check_scenario(block, tmp_path)
+
+
+@pytest.mark.parametrize("where,text", TABLE_EXAMPLES, ids=[f"{w} {t}" for w, t in TABLE_EXAMPLES])
+def test_table_example_is_yaml(where: str, text: str) -> None:
+    problem = _one_key_map_problem(text)
+    assert problem is None, f"{where}: the example `{text}` is not YAML a scenario file accepts:\n{problem}"
 
 
 def test_docs_have_checked_examples() -> None:

@@ -171,6 +171,44 @@ def test_rule_runtime_errors_are_located() -> None:
     assert "in phase 'main'" in text
 
 
+@pytest.mark.parametrize("old,new,message,context", [
+    ("    - deal 2 from stock to hand\n", "    - deal 2 from stock to hand\n    - score[0] = 1 // (deal_number - 1)\n",
+     "division by zero", "while dealing deal 1 (dealer P0); stock: 4 cards; hand[0]: 2 cards; pile: empty"),
+    ("    - deal 2 from stock to hand\n", "    - deal 2 from stock to hand\n    - score[num_players] = 1\n",
+     "a player must be a seat from 0 to 1",
+     "while dealing deal 1 (dealer P0); stock: 4 cards; hand[0]: 2 cards; pile: empty"),
+    ("    - deal 2 from stock to hand\n", "    - deal 2 from stock to hand\n    - score[0] = 1 // (deal_number - 2)\n",
+     "division by zero", "while dealing deal 2 (dealer P1); stock: 4 cards; hand[0]: 2 cards; pile: empty"),
+    ("match:\n", "match:\n  start: [\"best = players[5]\"]\n", "a list position that does not exist",
+     "while the match starts, before the first deal; stock: 8 cards; hand[0]: empty; pile: empty"),
+    ("  winners: players", "  winners: players\n  end_deal: [\"score[0] = 1 // (deal_number - 2)\"]",
+     "division by zero",
+     "at the end of deal 2; stock: 4 cards; hand[0]: empty; pile: 3 of clubs, 2 of hearts, K of clubs"),
+    ("  winners: players", "  winners: \"[players[9]]\"", "a list position that does not exist",
+     "at the end of deal 2; stock: 4 cards; hand[0]: empty; pile: 3 of clubs, 2 of hearts, K of clubs"),
+], ids=["deal-1", "deal-seat-out-of-range", "deal-2", "match-start", "end-deal", "winners"])
+def test_rule_errors_outside_a_phase_say_where_they_happened(old: str, new: str, message: str,
+                                                            context: str) -> None:
+    """`match: start`, `match: deal` and the end of a deal run outside any phase: a rule error there says so,
+    not "in phase 'main'" of a phase the deal has not entered yet (or the previous deal's last one)."""
+    assert old in MINI
+    src = MINI.replace(old, new)
+    loaded = compile_text(src, "mini.yaml")
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    from interpreter.errors import RuleError
+    with pytest.raises(RuleError) as info:
+        s = State.initial(GameInstance(loaded.game, 2), 3)
+        for _ in range(100):
+            if s.is_terminal():
+                break
+            s.apply_action(s.legal_actions()[0])
+    at = next(x for x in new.splitlines() if x not in old.splitlines())
+    assert info.value.span is not None and info.value.span.line == src.splitlines().index(at) + 1
+    assert info.value.message == message
+    assert info.value.context == context
+    assert "in phase" not in str(info.value)
+
+
 def test_names_cannot_reach_python(game: Any) -> None:
     for text in ("__import__('os')", "open('x')", "getattr(pile, 'x')", "first(pile).__class__",
                  "eval('1')", "exec('1')", "globals()", "s", "l_c"):

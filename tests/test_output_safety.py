@@ -442,7 +442,7 @@ def test_deep_on_a_file_whose_settings_explode(tmp_path: Path) -> None:
     assert cpu < 20, f"validate --deep took {cpu:.1f} s of CPU"
     # 1,000,000 actions of budget, each match counting at least 1,000, three matches a setting
     assert out == ("many.yaml: ok: Many settings, 1-64 players, 1 action, 1 phase, 3 options; deep: explored "
-                   "334 of 192,384 settings (raise --deep-budget to explore more), 1000 random matches, "
+                   "334 of 192,384 settings (raise --deep-budget to explore more), 1,000 random matches, "
                    "2,000 actions, no problems\n")
 
 

@@ -153,6 +153,69 @@ def test_a_value_of_the_wrong_type_is_a_located_failure(folder: Path, entry: str
     assert msg.startswith(message), msg
 
 
+# Expectations that take a list of players, cards or action texts, written as one value: a list of one.
+ONE_FOR_A_LIST = """\
+    set:
+      seen: [2 of clubs]
+      order: [P1]
+      marks: [2]
+      held[1]: ["red, Joker"]
+      hand[0]: [3 of clubs]
+    steps:
+      - expect:
+          seen: 2 of clubs
+          order: P1
+          marks: 2
+          held[1]: "red, Joker"
+          hand[0]: 3 of clubs
+          legal_includes: pass
+          legal_excludes: swap 3 of clubs, 2 of clubs
+          out: []
+          eval:
+            seen: 2 of clubs
+            "[p for p in players if p == 1]": P1
+      - P0: pass
+      - expect: {terminal: true, winners: P1}
+"""
+
+
+def test_one_value_for_a_list_is_a_list_of_one(folder: Path) -> None:
+    (folder / "types.yaml").write_text(TYPES.replace("winners: players", "winners: \"[left(dealer)]\""),
+                                       encoding="utf-8")
+    path, _ = scenario(folder, ONE_FOR_A_LIST)
+    ok, line, msg = outcome(path)
+    assert ok, f"line {line}: {msg}"
+
+
+ONE_FOR_A_LIST_FAILS: list[tuple[str, str, str]] = [
+    ("another winner", "      - P0: pass\n      - expect: {winners: P0}  # <- HERE",
+     "winners: expected ['P0'], got ['P1']"),
+    ("winners before the end", "      - expect: {winners: P1}  # <- HERE", "winners: expected ['P1'], got None"),
+    ("a player not out", "      - expect: {out: P1}  # <- HERE", "players out: expected ['P1'], got []"),
+    ("another card", "      - expect: {seen: 3 of clubs}  # <- HERE",
+     "seen: expected ['3 of clubs'], got ['2 of clubs']"),
+    ("another card in a zone", "      - expect: {\"hand[0]\": 2 of clubs}  # <- HERE",
+     "cards in hand[0]: expected ['2 of clubs'], got ['3 of clubs']"),
+    ("a legal action excluded", "      - expect: {legal_excludes: pass}  # <- HERE", "['pass'] should not be legal"),
+    ("true for an action text", "      - expect: {legal_excludes: true}  # <- HERE",
+     "'legal_excludes' takes a list of action texts (or one text)"),
+    ("a list-typed eval", "      - expect: {eval: {seen: 3 of clubs}}  # <- HERE",
+     "'seen': expected ['3 of clubs'], got ['2 of clubs']"),
+]
+
+
+@pytest.mark.parametrize(("step", "message"), [(c[1], c[2]) for c in ONE_FOR_A_LIST_FAILS],
+                         ids=[c[0] for c in ONE_FOR_A_LIST_FAILS])
+def test_one_value_for_a_list_still_fails_on_a_mismatch(folder: Path, step: str, message: str) -> None:
+    (folder / "types.yaml").write_text(TYPES.replace("winners: players", "winners: \"[left(dealer)]\""),
+                                       encoding="utf-8")
+    path, line = scenario(folder, "    set:\n      seen: [2 of clubs]\n      hand[0]: [3 of clubs]\n"
+                                  "    steps:\n" + step)
+    ok, got_line, msg = outcome(path)
+    assert not ok
+    assert (got_line, msg) == (line, message), msg
+
+
 SHAPES: list[tuple[str, str, str]] = [
     ("deals is a map", "    deals: {a: 1}  # <- HERE", "'deals' must be a list of maps like 'set'"),
     ("deals holds a number", "    deals:\n      - 1  # <- HERE", "each item of 'deals' maps zones and variables"),
