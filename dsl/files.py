@@ -12,9 +12,10 @@ file names it (`extends:` in a rule file, `game:` in a scenario file):
 A path *named inside a file* is the file's author's choice, not the user's, so it must also be a
 printable `.yaml`/`.yml` name (also once links are followed), relative to the naming file's folder,
 and the file must be recognisably a rule file of ours before any of its text is shown: YAML that
-parses into a mapping whose top-level keys are all rule-file sections, with a `game` name or an
-`extends`. Otherwise the naming line gets one diagnostic that says why in general terms, and
-nothing of the file's text (no line, no key, no YAML reader message) is printed.
+parses into a mapping whose top-level keys are all rule-file sections, with an `extends` (a variant)
+or a `game` name and every other section a rule file needs. Otherwise the naming line gets one
+diagnostic that says why in general terms, and nothing of the file's text (no line, no key, no YAML
+reader message) is printed.
 
 A bundled game (a rule file of the `games` package, `cardsmith list`) can also be named by its name,
 `extends: stichln`: a bare name, with no folder and no suffix, is looked up among the bundled games
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, Span
 from .limits import LIMITS, raise_hint
-from .spec import SECTIONS
+from .spec import REQUIRED_SECTIONS, SECTIONS
 from .yaml_loader import YMap, YNode, YScalar, load
 
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -277,9 +278,15 @@ def _not_a_rule_file(root: YNode | None, own: list[Diagnostic]) -> str | None:
         if key not in SECTIONS:
             return f"the key at line {ks.span.line} is not a section of a rule file"
     game, base = root.get("game"), root.get("extends")
-    if not (isinstance(game, YScalar) and isinstance(game.value, str)) \
-            and not (isinstance(base, YScalar) and isinstance(base.value, str)):
+    if isinstance(base, YScalar) and isinstance(base.value, str):
+        return None  # a variant: its base gives the sections it leaves out
+    if not (isinstance(game, YScalar) and isinstance(game.value, str)):
         return "it has no 'game' name and no 'extends'"
+    # A few keys that happen to be section names (a game server's `game:` and `players:`) do not make a
+    # rule file: one that is not a variant has every section a rule file needs. Only our names are said.
+    missing = [s for s in REQUIRED_SECTIONS if s not in root.items]
+    if missing:
+        return f"it has no {', '.join(repr(s) for s in missing)} section{'s' if len(missing) > 1 else ''}"
     return None
 
 

@@ -15,7 +15,7 @@ import re
 from .diagnostics import Diagnostic, Span
 from .schema_rules import RuleSections
 from .schema_table import TableSections
-from .spec import SECTIONS, GameSpec
+from .spec import REQUIRED_SECTIONS, SECTIONS, GameSpec
 from .yaml_loader import YMap, YNode, YScalar
 
 
@@ -24,8 +24,7 @@ class _Reader(TableSections, RuleSections):
         m = self.want_map(root, "the rule file")
         if m is None:
             return None
-        self.keys(m, SECTIONS, "the rule file", ("game", "players", "deck", "zones", "actions", "phases",
-                                                 "match"))
+        self.keys(m, SECTIONS, "the rule file", REQUIRED_SECTIONS)
         name = self.want_scalar(m.get("game"), "'game'", (str,)) or "?"
         summary = self.want_scalar(m.get("summary"), "'summary'", (str,)) or ""
         lo, hi = self.players(m.get("players"))

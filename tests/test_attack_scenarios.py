@@ -40,6 +40,9 @@ def make_targets(folder: Path) -> None:
     (folder / "nul.yaml").write_bytes(f"PATH=/bin\0SECRET={SECRET}\0{MARKER}\0".encode())
     (folder / "sections.yaml").write_text(f"summary: {SECRET} {MARKER}\nplayers: {{min: 2, max: 2}}\n",
                                           encoding="utf-8")
+    # A settings file whose keys happen to be section names: not a rule file (no zones, actions, ...).
+    (folder / "settings.yaml").write_text(f"game: {SECRET}\nplayers: {MARKER}\ndeck: {{{MARKER}: 1}}\n",
+                                          encoding="utf-8")
     (folder / "huge.yaml").write_text(f"game: Huge\n# {MARKER} {'x' * 1_000_100}\n", encoding="utf-8")
     (folder / "latin1.yaml").write_bytes(f"game: caf\xe9 {MARKER}\n".encode("latin-1"))
 
@@ -113,7 +116,7 @@ def test_scenario_attack(path: Path, copied: Path, cwd: Path) -> None:
 
 # ---------------------------------------------------------------- the same files through extends:
 TARGETS = ["fifo.yaml", "folder.yaml", "passwd.yaml", "environ.yaml", "stdin.yaml", "zero.yaml",
-           "credentials.yaml", "broken.yaml", "nul.yaml", "sections.yaml", "huge.yaml", "latin1.yaml",
+           "credentials.yaml", "broken.yaml", "nul.yaml", "sections.yaml", "settings.yaml", "huge.yaml", "latin1.yaml",
            "/proc/self/environ", "/etc/passwd", "/dev/stdin", "/dev/zero", "/proc/self/environ.yaml",
            "../../../../../../../../../../../../etc/passwd", "../../../../../../../../../../etc/passwd.yaml",
            "game_credentials.yaml",
