@@ -128,10 +128,13 @@ def time_guards(cpu: float, wall: float) -> Iterator[None]:
         yield
         return
 
+    fired: list[ExampleTooSlow] = []
+
     def on_signal(signum: int, frame: Any) -> None:
         what = "CPU" if signum == signal.SIGPROF else "wall"
-        raise ExampleTooSlow(f"one example ran longer than {cpu if what == 'CPU' else wall:g} s of {what} time "
-                             "(a hang?)")
+        fired.append(ExampleTooSlow(f"one example ran longer than {cpu if what == 'CPU' else wall:g} s of {what} "
+                                    "time (a hang?)"))
+        raise fired[-1]
 
     old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGALRM, signal.SIGPROF)}
     # The timers fire again every second: an exception raised where Python ignores it (a garbage
@@ -145,6 +148,10 @@ def time_guards(cpu: float, wall: float) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_PROF, 0)
         for sig, handler in old.items():
             signal.signal(sig, handler)
+    if fired:
+        # The timer fired but its exception was swallowed (raised inside a garbage collector callback, a
+        # __del__) and the example then ended before the next firing: it was still too slow.
+        raise fired[0]
 
 
 @contextmanager
