@@ -18,7 +18,7 @@ diagnostic that says why in general terms, and nothing of the file's text (no li
 reader message) is printed.
 
 A bundled game (a rule file of the `games` package, `cardsmith list`) can also be named by its name,
-`extends: stichln`: a bare name, with no folder and no suffix, is looked up among the bundled games
+`extends: NAME`: a bare name, with no folder and no suffix, is looked up among the bundled games
 (a name, never a path, so it reaches no other file), and the file found is read like any named path.
 """
 
@@ -220,7 +220,7 @@ def bundled_game(name: str) -> Path | None:
 
 def is_game_name(value: str) -> bool:
     """Whether `extends: value` names a bundled game: printable, no folder, no suffix. A file is named by a
-    path ending in .yaml, so `extends: stichln` is the bundled game even beside a local stichln.yaml."""
+    path ending in .yaml, so `extends: NAME` is the bundled game even beside a local NAME.yaml."""
     return bool(value.strip()) and value.isprintable() and "/" not in value and "\\" not in value \
         and not Path(value).suffix
 
