@@ -171,6 +171,24 @@ def test_rule_runtime_errors_are_located() -> None:
     assert "in phase 'main'" in text
 
 
+def _first_rule_error(old: str, new: str, observe: bool) -> tuple[str, Any]:
+    """MINI with one text replaced, played (observing each state if asked) until its first rule error."""
+    from interpreter.errors import RuleError
+    assert old in MINI
+    src = MINI.replace(old, new)
+    loaded = compile_text(src, "mini.yaml")
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    with pytest.raises(RuleError) as info:
+        s = State.initial(GameInstance(loaded.game, 2), 3)
+        for _ in range(100):
+            if observe:
+                s.observation(0)
+            if s.is_terminal():
+                break
+            s.apply_action(s.legal_actions()[0])
+    return src, info.value
+
+
 @pytest.mark.parametrize("old,new,message,context", [
     ("    - deal 2 from stock to hand\n", "    - deal 2 from stock to hand\n    - score[0] = 1 // (deal_number - 1)\n",
      "division by zero", "while dealing deal 1 (dealer P0); stock: 4 cards; hand[0]: 2 cards; pile: empty"),
@@ -191,22 +209,12 @@ def test_rule_errors_outside_a_phase_say_where_they_happened(old: str, new: str,
                                                             context: str) -> None:
     """`match: start`, `match: deal` and the end of a deal run outside any phase: a rule error there says so,
     not "in phase 'main'" of a phase the deal has not entered yet (or the previous deal's last one)."""
-    assert old in MINI
-    src = MINI.replace(old, new)
-    loaded = compile_text(src, "mini.yaml")
-    assert loaded.ok and loaded.game is not None, loaded.diagnostics
-    from interpreter.errors import RuleError
-    with pytest.raises(RuleError) as info:
-        s = State.initial(GameInstance(loaded.game, 2), 3)
-        for _ in range(100):
-            if s.is_terminal():
-                break
-            s.apply_action(s.legal_actions()[0])
+    src, error = _first_rule_error(old, new, observe=False)
     at = next(x for x in new.splitlines() if x not in old.splitlines())
-    assert info.value.span is not None and info.value.span.line == src.splitlines().index(at) + 1
-    assert info.value.message == message
-    assert info.value.context == context
-    assert "in phase" not in str(info.value)
+    assert error.span is not None and error.span.line == src.splitlines().index(at) + 1
+    assert error.message == message
+    assert error.context == context
+    assert "in phase" not in str(error)
 
 
 def test_names_cannot_reach_python(game: Any) -> None:
@@ -238,22 +246,11 @@ def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str
     """`none` and numbers pass the checker as players (it cannot know their values); the engine refuses them
     as a rule error at the line that wrote them, not as a Python error elsewhere. The value itself is the
     designer's detail, not part of the message a player may see."""
-    assert old in MINI
-    src = MINI.replace(old, new)
-    loaded = compile_text(src, "mini.yaml")
-    assert loaded.ok and loaded.game is not None, loaded.diagnostics
-    from interpreter.errors import RuleError
-    with pytest.raises(RuleError) as info:
-        s = State.initial(GameInstance(loaded.game, 2), 3)
-        for _ in range(100):
-            s.observation(0)
-            if s.is_terminal():
-                break
-            s.apply_action(s.legal_actions()[0])
-    text = str(info.value)
+    src, error = _first_rule_error(old, new, observe=True)
+    text = str(error)
     at = next(x for x in new.splitlines() if x not in old.splitlines())  # the line that wrote the value
     line = src.splitlines().index(at) + 1
     assert text.startswith(f"mini.yaml:{line}:"), text
     assert message in text
     assert detail not in text
-    assert info.value.detail == detail
+    assert error.detail == detail
