@@ -7,7 +7,7 @@ names become `l_<name>` / indices into state arrays, literals go through
 `repr`, and the module runs with no builtins but the helpers we pass in.
 
 The generated module is the same for every player count and option set; a
-`GameInstance` (interpreter/) execs it in a namespace holding that
+`Game` (interpreter/) execs it in a namespace holding that
 instance's tables (pack, card properties, zone and variable offsets).
 """
 
@@ -635,7 +635,7 @@ class Compiler:
                             [_kind(e.ty) for _, e in m.report])
 
 
-MEMO_ITEM_MAX = 2_000  # a memo key or result with more items is not remembered (interpreter/budget.py)
+MEMO_ITEM_MAX = 2_000  # a memo key or result with more items is not remembered (interpreter/engine/budget.py)
 
 
 def _kind(t: object) -> str:

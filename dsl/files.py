@@ -200,7 +200,7 @@ def _target(path: Path) -> Target | str:
 def bundled_games() -> dict[str, Path]:
     """The bundled games by name (the file name without .yaml), in order: the rule files of the `games`
     package, wherever it is installed."""
-    root = resources.files("games")
+    root = resources.files(__package__.rpartition(".")[0] + ".games")
     out: dict[str, Path] = {}
     for entry in sorted(root.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):

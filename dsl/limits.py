@@ -18,7 +18,7 @@ class Limits:
     expr_depth: int = 60  # nesting of brackets in one expression
     cards: int = 10_000  # cards in a pack
     actions: int = 1_000_000  # actions in one match
-    steps: int = 2_000_000  # units of rule work in one move (interpreter/budget.py)
+    steps: int = 2_000_000  # units of rule work in one move (interpreter/engine/budget.py)
     held: int = 1_000_000  # list items the list variables of one state hold together
 
     FLAGS = {

@@ -1,6 +1,6 @@
 """Static sizes of rule code, and the type facts the compiler's runtime checks rely on.
 
-The step budget (interpreter/budget.py) charges a loop its items times the size of the code it runs per
+The step budget (interpreter/engine/budget.py) charges a loop its items times the size of the code it runs per
 item, and a function call the size of its body, so that the budget bounds the work of a move whatever the
 rules do. A size is the number of AST nodes; it is computed once per node (iteratively: code may nest
 deeply) and cached.

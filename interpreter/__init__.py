@@ -1,8 +1,22 @@
-"""The cardsmith runtime: game instances, states, chance, observations, bots and the CLI."""
+"""cardsmith: a rules language for card games, and the engine that runs it.
 
-from .engine import CHANCE, TERMINAL, State
-from .errors import GameError, IllegalAction, RuleError
-from .instance import GameInstance, load_game
+    import cardsmith
+    game = cardsmith.load("stichln", players=4)        # a rule file's path, or a bundled game's name
+    state = game.new_initial_state(seed=7)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    print(state.returns())
 
-__all__ = ["CHANCE", "TERMINAL", "GameError", "GameInstance", "IllegalAction", "RuleError", "State",
-           "load_game"]
+`docs/python.md` describes the whole interface. The package is built by capability: `cardsmith.dsl` (the
+language: rule file -> checked, compiled game), `cardsmith.engine` (the runtime: Game and State), and on
+top of the engine `cardsmith.bots`, `cardsmith.scenario`, `cardsmith.table` and `cardsmith.cli`.
+"""
+
+from .api import bundled_games, load
+from .dsl.diagnostics import RuleFileError
+from .engine.errors import BadOption, GameError, IllegalAction, RuleError
+from .engine.game import Game, load_game
+from .engine.state import CHANCE, TERMINAL, State
+
+__all__ = ["CHANCE", "TERMINAL", "BadOption", "Game", "GameError", "IllegalAction", "RuleError", "RuleFileError",
+           "State", "bundled_games", "load", "load_game"]

@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardsmith.dsl.pipeline import compile_file
+from cardsmith.engine.game import Game
 from hypothesis import HealthCheck, settings
-
-from dsl.pipeline import compile_file
-from interpreter.instance import GameInstance
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
@@ -63,21 +62,21 @@ def compiled(path: str) -> Any:
     """The compiled rule file (fails the calling test with the diagnostics if it does not compile)."""
     r = compile_file(path)
     if not r.ok or r.game is None:
-        from dsl.diagnostics import render_all
+        from cardsmith.dsl.diagnostics import render_all
 
         pytest.fail(f"{path} does not compile:\n{render_all(r.diagnostics, {r.file: r.source})}")
     return r.game
 
 
 @cache
-def game_for(path: str, num_players: int) -> GameInstance:
+def game_for(path: str, num_players: int) -> Game:
     """A shared game instance with default options (instances are not changed by play)."""
-    return GameInstance(compiled(path), num_players)
+    return Game(compiled(path), num_players)
 
 
-def fresh_game(path: str, num_players: int) -> GameInstance:
+def fresh_game(path: str, num_players: int) -> Game:
     """A new, unshared game instance."""
-    return GameInstance(compiled(path), num_players)
+    return Game(compiled(path), num_players)
 
 
 def _player_range(path: Path) -> range:

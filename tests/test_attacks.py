@@ -70,7 +70,7 @@ def cardsmith(args: list[str], cwd: Path) -> Result:
     """Run `cardsmith ARGS` in a subprocess under the time and memory limits."""
     env = dict(os.environ, CARDSMITH_ATTACK_SECRET=SECRET, PYTHONDONTWRITEBYTECODE="1")
     try:
-        p = subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=cwd, env=env,
+        p = subprocess.run([sys.executable, "-m", "cardsmith", *args], cwd=cwd, env=env,
                            stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT, preexec_fn=_limit)
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode("utf-8", "replace")[-2000:]

@@ -1,4 +1,4 @@
-"""The step budget bounds the work of one move, whatever the rules do (interpreter/budget.py).
+"""The step budget bounds the work of one move, whatever the rules do (interpreter/engine/budget.py).
 
 Each case is a small game whose `after:` step does some kind of work on a list of 1,000 numbers, 200 times
 over. With the budget lowered to 50,000 units the move must stop with a located R004 at that step; with one
@@ -12,12 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from dsl.limits import LIMITS
-from dsl.pipeline import compile_text
-from interpreter.engine import State
-from interpreter.errors import RuleError
-from interpreter.instance import GameInstance
+from cardsmith.dsl.limits import LIMITS
+from cardsmith.dsl.pipeline import compile_text
+from cardsmith.engine.errors import RuleError
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
 
 GAME = """\
 game: Budget
@@ -69,7 +68,7 @@ def play(step: str, rounds: int, define: str = "unused(x): x") -> State:
     text = source(step, rounds, define)
     loaded = compile_text(text, "budget.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
-    s = State.initial(GameInstance(loaded.game, 2), 1)
+    s = State.initial(Game(loaded.game, 2), 1)
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])
     return s
@@ -153,7 +152,7 @@ def test_enumerating_action_parameters_is_charged() -> None:
     def legal(size: int) -> list[int]:
         loaded = compile_text(PARAMS.replace("SIZE", str(size)), "params.yaml")
         assert loaded.ok and loaded.game is not None, loaded.diagnostics
-        return State.initial(GameInstance(loaded.game, 2), 1).legal_actions()
+        return State.initial(Game(loaded.game, 2), 1).legal_actions()
 
     assert legal(10) == [0]  # 1,000 combinations
     with pytest.raises(RuleError) as info:
@@ -162,7 +161,7 @@ def test_enumerating_action_parameters_is_charged() -> None:
 
 
 def test_memo_tables_hold_a_bounded_number_of_items(monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter import budget
+    from cardsmith import budget
     monkeypatch.setattr(budget, "MEMO_ITEMS", 5_000)
     LIMITS.steps = 10_000_000
     s = play('"n = f([i, i + 1, i + 2] + xs)"', 200, "f(zs): sum([z * 2 for z in zs])")
@@ -190,20 +189,20 @@ def test_setting_up_the_pack_is_charged() -> None:
     loaded = compile_text(text, "setup.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     with pytest.raises(RuleError) as info:
-        GameInstance(loaded.game, 2)  # 2,000 kinds of card, 100 units each
+        Game(loaded.game, 2)  # 2,000 kinds of card, 100 units each
     assert info.value.code == "R004"
     shared = [LIMITS.steps]
     LIMITS.steps = 10_000_000
-    GameInstance(loaded.game, 2)
+    Game(loaded.game, 2)
     with pytest.raises(RuleError):
         # One budget shared by several instances (cardsmith validate builds one per player count).
         for _ in range(100):
-            GameInstance(loaded.game, 2, budget=shared)
+            Game(loaded.game, 2, budget=shared)
 
 
 def _after_one_move(loaded: Any, steps: int) -> State:
     LIMITS.steps = steps
-    s = State.initial(GameInstance(loaded.game, 2), 1)
+    s = State.initial(Game(loaded.game, 2), 1)
     s.apply_action(s.legal_actions()[0])
     return s
 
@@ -234,7 +233,7 @@ def test_a_report_that_cannot_be_shown_is_located_at_the_report() -> None:
                                                               "  report:\n    nested: f([[1, 2]])")
     loaded = compile_text(text, "budget.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
-    s = State.initial(GameInstance(loaded.game, 2), 1, log=True)
+    s = State.initial(Game(loaded.game, 2), 1, log=True)
     with pytest.raises(RuleError) as info:
         s.apply_action(s.legal_actions()[0])
     e = info.value
@@ -251,7 +250,7 @@ def test_a_deal_variable_too_costly_to_start_is_a_move_of_the_match() -> None:
     loaded = compile_text(text, "budget.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     with pytest.raises(RuleError) as info:
-        State.initial(GameInstance(loaded.game, 2), 1)
+        State.initial(Game(loaded.game, 2), 1)
     e = info.value
     assert e.code == "R004" and "setting the game up" not in e.message, e
     assert e.span is not None and "range(0, 100000)" in text.splitlines()[e.span.line - 1]

@@ -1,4 +1,4 @@
-"""The command line, called in-process: interpreter.cli.main(argv) with captured output."""
+"""The command line, called in-process: cardsmith.cli.main.main(argv) with captured output."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardsmith.cli.main import main
+from cardsmith.dsl.diagnostics import count_of
+from cardsmith.scenario.runner import read
 from conftest import GAME_FILES, GAME_PLAYERS, ROOT
-
-from dsl.diagnostics import count_of
-from interpreter.cli import main
-from interpreter.scenario import read
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from dsl.compiler import order_free_params, pure_functions
-from dsl.pipeline import compile_file, compile_text
-from interpreter.engine import CHANCE, State
-from interpreter.instance import GameInstance
+from cardsmith.dsl.compiler import order_free_params, pure_functions
+from cardsmith.dsl.pipeline import compile_file, compile_text
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import CHANCE, State
 
 BASE = """
 game: T
@@ -73,7 +73,7 @@ def test_order_analysis_is_conservative() -> None:
 
 def test_memoized_functions_agree_with_direct_evaluation() -> None:
     game = compiled()
-    g = GameInstance(game, 3)
+    g = Game(game, 3)
     ns = g.ns
     rng = random.Random(4)
     s = State.initial(g, 1)
@@ -87,14 +87,14 @@ def test_memoized_functions_agree_with_direct_evaluation() -> None:
 
 def test_hoisted_conditions_give_the_same_legal_actions() -> None:
     game = compiled()
-    g = GameInstance(game, 2)
+    g = Game(game, 2)
     s = State.initial(g, 3)
     hand = s.z[g.zone_names.index(f"hand[{s.cur}]")]
     assert s.legal_actions() == sorted(g.actions[0].offset + c for c in hand)
 
 
 def test_pick_is_a_chance_event() -> None:
-    g = GameInstance(compiled(), 3)
+    g = Game(compiled(), 3)
     s = State.initial(g, None)
     assert s.current_player() == CHANCE
     assert [o for o, _ in s.chance_outcomes()] == [0, 1, 2]

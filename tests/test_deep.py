@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from cardsmith.cli.main import main
 from conftest import GAME_FILES, ROOT
-
-from interpreter.cli import main
 
 DEEP = ROOT / "tests" / "invalid" / "deep"
 

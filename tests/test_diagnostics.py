@@ -25,10 +25,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cardsmith.cli.main import main
+from cardsmith.dsl.limits import LIMITS
 from conftest import ROOT
-
-from dsl.limits import LIMITS
-from interpreter.cli import main
 
 INVALID = ROOT / "tests" / "invalid"
 FILES = sorted(INVALID.glob("*.yaml"))
@@ -121,7 +120,7 @@ DEDICATED = {"E007", "P003", "X006"}
 def _codes_in_source() -> set[str]:
     found: set[str] = set()
     for folder in ("dsl", "interpreter"):
-        for py in (ROOT / folder).glob("*.py"):
+        for py in (ROOT / folder).rglob("*.py"):
             found |= set(CODE.findall(py.read_text(encoding="utf-8")))
     return found
 

@@ -41,14 +41,13 @@ from typing import Any
 
 import pytest
 import yaml
+from cardsmith.dsl import yaml_loader
+from cardsmith.dsl.diagnostics import Diagnostic, RuleFileError, render_all
+from cardsmith.dsl.pipeline import Loaded, compile_file, compile_text
+from cardsmith.engine.errors import GameError
+from cardsmith.engine.game import Game
+from cardsmith.scenario.runner import read, run_one
 from conftest import GAMES_DIR, ROOT
-
-from dsl import yaml_loader
-from dsl.diagnostics import Diagnostic, RuleFileError, render_all
-from dsl.pipeline import Loaded, compile_file, compile_text
-from interpreter.errors import GameError
-from interpreter.instance import GameInstance
-from interpreter.scenario import read, run_one
 
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
@@ -168,7 +167,7 @@ def _validate(block: Block, text: str, name: str) -> None:
     spec = loaded.game.spec
     for n in range(spec.min_players, spec.max_players + 1):
         try:
-            GameInstance(loaded.game, n)
+            Game(loaded.game, n)
         except GameError as e:
             pytest.fail(f"{block.where} ({block.kind}): {n} players: {e}", pytrace=False)
 

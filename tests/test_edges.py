@@ -2,7 +2,7 @@
 
 Bad command lines, unknown or out-of-range options, unreadable files, bad scenario files, bad input
 to `cardsmith play`, and illegal action ids through the Python API. Every command line is run twice:
-in-process through `interpreter.cli.main` (exit status and output), and in a subprocess with a
+in-process through `cardsmith.cli.main.main` (exit status and output), and in a subprocess with a
 timeout (no Python traceback, no hang).
 """
 
@@ -16,12 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cardsmith.cli.main import main
+from cardsmith.dsl.limits import LIMITS, Limits
+from cardsmith.engine.errors import BadOption, GameError, IllegalAction
+from cardsmith.engine.game import Game
 from conftest import GAMES_DIR, compiled
-
-from dsl.limits import LIMITS, Limits
-from interpreter.cli import main
-from interpreter.errors import BadOption, GameError, IllegalAction
-from interpreter.instance import GameInstance
 
 TIMEOUT = 20.0
 
@@ -41,7 +40,7 @@ def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def sub(argv: list[str], cwd: Path, stdin: bytes | None = None, timeout: float = TIMEOUT) -> tuple[int, str, str]:
     """Run the CLI in a subprocess; a hang fails the test."""
     try:
-        p = subprocess.run([sys.executable, "-m", "interpreter.cli", *argv], cwd=cwd, input=stdin if stdin is not None
+        p = subprocess.run([sys.executable, "-m", "cardsmith", *argv], cwd=cwd, input=stdin if stdin is not None
                            else b"", capture_output=True, timeout=timeout,
                            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     except subprocess.TimeoutExpired:
@@ -400,15 +399,15 @@ def test_play_odd_input(line: str, files: Path) -> None:
 
 # ---------------------------------------------------------------- the Python API
 @pytest.fixture
-def schwimmen() -> GameInstance:
-    return GameInstance(compiled(str(GAMES_DIR / "schwimmen.yaml")), 2)
+def schwimmen() -> Game:
+    return Game(compiled(str(GAMES_DIR / "schwimmen.yaml")), 2)
 
 
-def _action(g: GameInstance, text: str) -> int:
+def _action(g: Game, text: str) -> int:
     return next(a for a in range(g.num_distinct_actions) if g.action_to_string(None, a) == text)
 
 
-def test_api_refuses_illegal_action_ids(schwimmen: GameInstance) -> None:
+def test_api_refuses_illegal_action_ids(schwimmen: Game) -> None:
     g = schwimmen
     s = g.new_initial_state(seed=1)
     assert s.legal_actions() == [_action(g, "keep hand"), _action(g, "reject hand")]
@@ -423,7 +422,7 @@ def test_api_refuses_illegal_action_ids(schwimmen: GameInstance) -> None:
     s.apply_action(_action(g, "keep hand"))  # the state still works
 
 
-def test_api_refuses_actions_once_over_and_bad_chance_outcomes(schwimmen: GameInstance) -> None:
+def test_api_refuses_actions_once_over_and_bad_chance_outcomes(schwimmen: Game) -> None:
     s = schwimmen.new_initial_state(seed=2)
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])
@@ -441,16 +440,16 @@ def test_api_refuses_actions_once_over_and_bad_chance_outcomes(schwimmen: GameIn
 @pytest.mark.parametrize("players, options", [
     (99, {}), (0, {}), (-1, {}), (2, {"deals": 3}),
 ], ids=["too many players", "no players", "negative players", "an option the game lacks"])
-def test_api_refuses_bad_set_up(players: int, options: dict, schwimmen: GameInstance) -> None:
+def test_api_refuses_bad_set_up(players: int, options: dict, schwimmen: Game) -> None:
     with pytest.raises(BadOption):
-        GameInstance(schwimmen.compiled, players, options)
+        Game(schwimmen.compiled, players, options)
 
 
 @pytest.mark.parametrize("value", [0, 51, "abc", "", True, 2.5, None, [3]],
                          ids=["below", "above", "text", "empty", "a bool", "a decimal", "none", "a list"])
 def test_api_refuses_bad_option_values(value: object) -> None:
     with pytest.raises(BadOption):
-        GameInstance(compiled(str(GAMES_DIR / "stichln.yaml")), 3, {"deals": value})
+        Game(compiled(str(GAMES_DIR / "stichln.yaml")), 3, {"deals": value})
 
 
 # ---------------------------------------------------------------- nothing half-written
@@ -598,8 +597,8 @@ def _nested_for_steps(depth: int) -> str:
 def test_nesting_python_cannot_compile_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """S029 stops nested steps before Python's own limit (20 loops in one function); with that check
     lifted, the compiler's own guard still turns Python's refusal into a located diagnostic."""
-    from dsl import reader
-    from dsl.pipeline import compile_text
+    from cardsmith.dsl import reader
+    from cardsmith.dsl.pipeline import compile_text
     assert compile_text(_nested_for_steps(16), "steps.yaml").game is not None
     assert [d.code for d in compile_text(_nested_for_steps(17), "steps.yaml").diagnostics] == ["S029"]
     monkeypatch.setattr(reader, "MAX_STEP_DEPTH", 40)

@@ -12,16 +12,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from cardsmith.dsl.library import RuleRuntimeError
+from cardsmith.dsl.pipeline import compile_text
+from cardsmith.engine.errors import IllegalAction, RuleError
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
 from conftest import GAME_CASES, game_for
 from hypothesis import given
 from hypothesis import strategies as st
 from test_observation import hidden_places, permute_hidden
-
-from dsl.library import RuleRuntimeError
-from dsl.pipeline import compile_text
-from interpreter.engine import State
-from interpreter.errors import IllegalAction, RuleError
-from interpreter.instance import GameInstance
 
 
 def _play(rule_file: str, num_players: int, seed: int, steps: int) -> State:
@@ -125,7 +124,7 @@ def _failure(seed: int, permute: int | None) -> RuleError:
     player play their first card: the rule fails."""
     loaded = compile_text(FAILING, "fails.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
-    g = GameInstance(loaded.game, 3)
+    g = Game(loaded.game, 3)
     s = State.initial(g, seed)
     rng = random.Random(seed)
     while s.deal_no < 2:

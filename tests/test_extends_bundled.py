@@ -15,11 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from cardsmith.cli.main import main
+from cardsmith.dsl import files
+from cardsmith.dsl.pipeline import compile_file
 from conftest import GAMES_DIR, ROOT
-
-from dsl import files
-from dsl.pipeline import compile_file
-from interpreter.cli import main
 
 VARIANT = """\
 extends: {base}
@@ -112,7 +111,7 @@ def _installed(site: Path, argv: list[str], cwd: Path) -> subprocess.CompletedPr
     """`cardsmith ARGV` with the `games` package taken from `site` (as an installed copy would be), and
     dsl/ and interpreter/ from the checkout."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *argv], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "cardsmith", *argv], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
 
 

@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import time
 
+from cardsmith.dsl import ast as A
+from cardsmith.dsl import types as T
+from cardsmith.dsl.analysis import ORDER_DEPTH, _expr_nodes, _Order, nesting_depths, order_free_params, pure_functions
+from cardsmith.dsl.calls import MAX_SIGNATURES, TYPE_DEPTH
+from cardsmith.dsl.checker import Checker
+from cardsmith.dsl.diagnostics import Diagnostic
+from cardsmith.dsl.pipeline import compile_text
+from cardsmith.dsl.schema import read_spec
+from cardsmith.dsl.spec import GameSpec
+from cardsmith.dsl.yaml_loader import load
+from cardsmith.engine.game import Game
 from hypothesis import given
 from hypothesis import strategies as st
-
-from dsl import ast as A
-from dsl import types as T
-from dsl.analysis import ORDER_DEPTH, _expr_nodes, _Order, nesting_depths, order_free_params, pure_functions
-from dsl.calls import MAX_SIGNATURES, TYPE_DEPTH
-from dsl.checker import Checker
-from dsl.diagnostics import Diagnostic
-from dsl.pipeline import compile_text
-from dsl.schema import read_spec
-from dsl.spec import GameSpec
-from dsl.yaml_loader import load
-from interpreter.instance import GameInstance
 
 GAME = """\
 game: Funcs
@@ -77,7 +76,7 @@ def test_a_polymorphic_function_runs_for_each_kind_of_argument() -> None:
     text = game("  dbl(x): x + x", "      - n = dbl(21)\n      - xs = dbl([1, 2])")
     r = compile_text(text, "dbl.yaml")
     assert r.ok and r.game is not None
-    g = GameInstance(r.game, 2)
+    g = Game(r.game, 2)
     state = g.new_initial_state(seed=1)
     state.apply_action(state.legal_actions()[0])
     values = dict(zip(g.var_names, state.v))

@@ -44,22 +44,21 @@ from typing import Any
 
 import pytest
 import yaml
+from cardsmith.dsl.checker import BUILTIN_VALUES, CARD_ATTRS
+from cardsmith.dsl.diagnostics import RuleFileError, render_all
+from cardsmith.dsl.library import LIBRARY
+from cardsmith.dsl.limits import LIMITS
+from cardsmith.dsl.parser import KEYWORDS
+from cardsmith.dsl.pipeline import Loaded, compile_text
+from cardsmith.engine.errors import GameError
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
+from cardsmith.scenario.runner import run_file
 from conftest import GAME_FILES, GAMES_DIR
 from hypothesis import HealthCheck, given, settings
 from hypothesis import note as _hypothesis_note
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
-
-from dsl.checker import BUILTIN_VALUES, CARD_ATTRS
-from dsl.diagnostics import RuleFileError, render_all
-from dsl.library import LIBRARY
-from dsl.limits import LIMITS
-from dsl.parser import KEYWORDS
-from dsl.pipeline import Loaded, compile_text
-from interpreter.engine import State
-from interpreter.errors import GameError
-from interpreter.instance import GameInstance
-from interpreter.scenario import run_file
 
 # The name every fuzzed text is compiled under. It sits beside the bundled games (it need not exist)
 # so that `extends: chwech.yaml` in a mutated variant finds its base.
@@ -139,7 +138,7 @@ def check_diagnostics(loaded: Loaded) -> None:
     assert isinstance(text, str) and text
 
 
-def playout(game: GameInstance, seed: int) -> None:
+def playout(game: Game, seed: int) -> None:
     """A short random walk; a GameError (a rule failing, a stuck phase) is a fine way for it to end."""
     rnd = random.Random(seed)
     try:
@@ -172,9 +171,9 @@ def check_outcome(text: str, seed: int = 0, file: str = FUZZ_FILE) -> Loaded:
         sp = compiled.spec
         for n in sorted({sp.min_players, sp.max_players}):
             try:
-                game = GameInstance(compiled, n)
+                game = Game(compiled, n)
             except USER_ERRORS as e:
-                note(f"GameInstance({n} players) refused: {type(e).__name__}: {e}")
+                note(f"Game({n} players) refused: {type(e).__name__}: {e}")
                 continue
             playout(game, seed)
     return loaded
@@ -1060,7 +1059,7 @@ def test_options_players_and_moves(file_name: str, data: st.DataObject, seed: in
                                         ODD_OPTION_VALUES, max_size=3), label="options")
     with time_guard(EXAMPLE_SECONDS):
         try:
-            game = GameInstance(compiled, n, options)
+            game = Game(compiled, n, options)
         except GameError as e:
             assert str(e).strip()
             return

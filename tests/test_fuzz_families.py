@@ -52,18 +52,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardsmith.dsl.diagnostics import RuleFileError, render_all
+from cardsmith.dsl.limits import LIMITS
+from cardsmith.dsl.pipeline import Loaded, compile_text
+from cardsmith.engine.errors import GameError, RuleError
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
+from cardsmith.scenario.runner import run_file
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from test_attacks import ATTACKS, MEMORY, PASSWD_LINE, SECRET, _limit, located_lines, read_attack
 from test_fuzz import FUZZ_SETTINGS, SEEDS, ExampleTooSlow, check_diagnostics, note
-
-from dsl.diagnostics import RuleFileError, render_all
-from dsl.limits import LIMITS
-from dsl.pipeline import Loaded, compile_text
-from interpreter.engine import State
-from interpreter.errors import GameError, RuleError
-from interpreter.instance import GameInstance
-from interpreter.scenario import run_file
 
 # One example may take this much CPU time, and four times as much wall time (a blocking read uses no CPU).
 FAMILY_SECONDS = float(os.environ.get("FUZZ_FAMILY_SECONDS", "3"))
@@ -184,7 +183,7 @@ def check_rule_error(e: GameError, loaded: Loaded, memory: bool) -> RuleError:
     return e
 
 
-def play(game: GameInstance, seed: int, first: bool = False) -> None:
+def play(game: Game, seed: int, first: bool = False) -> None:
     """A short match; `first` takes the lowest legal action each time (the rules' first action) instead
     of a random one. Every player's observation and the umpire's view are made after each action.
 
@@ -235,7 +234,7 @@ def check_family(text: str, seed: int, *, memory: bool = False, first: bool = Fa
         sp = loaded.game.spec
         for n in sorted({sp.min_players, sp.max_players}):
             try:
-                play(GameInstance(loaded.game, n), seed, first)
+                play(Game(loaded.game, n), seed, first)
                 played += 1
             except GameError as e:
                 errors.append(check_rule_error(e, loaded, memory))
@@ -768,7 +767,7 @@ def cli(args: list[str], cwd: Path, stdin: str = "") -> tuple[int, str]:
     """`cardsmith ARGS` in a subprocess under the attack suite's limits: (status, stdout + stderr)."""
     env = dict(os.environ, CARDSMITH_ATTACK_SECRET=SECRET, PYTHONDONTWRITEBYTECODE="1")
     try:
-        p = subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=cwd, env=env, input=stdin.encode(),
+        p = subprocess.run([sys.executable, "-m", "cardsmith", *args], cwd=cwd, env=env, input=stdin.encode(),
                            capture_output=True, timeout=5.0, preexec_fn=_limit)
     except subprocess.TimeoutExpired:
         pytest.fail(f"'cardsmith {' '.join(args)}' did not finish within 5 s (a hang)")

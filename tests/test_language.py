@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from dsl.compiler import compile_probe
-from dsl.diagnostics import Diagnostic, Span
-from dsl.pipeline import compile_text
-from interpreter.engine import State
-from interpreter.instance import GameInstance
+from cardsmith.dsl.compiler import compile_probe
+from cardsmith.dsl.diagnostics import Diagnostic, Span
+from cardsmith.dsl.pipeline import compile_text
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
 
 MINI = """
 game: Mini
@@ -60,10 +59,10 @@ match:
 
 
 @pytest.fixture(scope="module")
-def game() -> tuple[Any, GameInstance, State]:
+def game() -> tuple[Any, Game, State]:
     loaded = compile_text(MINI, "mini.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
-    g = GameInstance(loaded.game, 2)
+    g = Game(loaded.game, 2)
     s = State.initial(g, 1)
     # Fix the hands: P0 holds A and 2 of hearts, P1 the K and 3 of clubs.
     for zi in range(len(s.z)):
@@ -86,7 +85,7 @@ def game() -> tuple[Any, GameInstance, State]:
     return loaded.game, g, s
 
 
-def ev(game: tuple[Any, GameInstance, State], text: str) -> Any:
+def ev(game: tuple[Any, Game, State], text: str) -> Any:
     compiled, g, s = game
     diags: list[Diagnostic] = []
     code = compile_probe(compiled, text, lambda ln, col: Span("t", ln, col), diags)
@@ -94,7 +93,7 @@ def ev(game: tuple[Any, GameInstance, State], text: str) -> Any:
     return eval(code, g.ns)(s)
 
 
-def errors(game: tuple[Any, GameInstance, State], text: str) -> list[str]:
+def errors(game: tuple[Any, Game, State], text: str) -> list[str]:
     compiled, _, _ = game
     diags: list[Diagnostic] = []
     compile_probe(compiled, text, lambda ln, col: Span("t", ln, col), diags)
@@ -159,9 +158,9 @@ def test_rule_runtime_errors_are_located() -> None:
                       "      - let z = broken()\n      - if: len(hand[player]) == 0")
     loaded = compile_text(src, "mini.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
-    g = GameInstance(loaded.game, 2)
+    g = Game(loaded.game, 2)
     s = State.initial(g, 3)
-    from interpreter.errors import RuleError
+    from cardsmith.engine.errors import RuleError
     with pytest.raises(RuleError) as info:
         s.apply_action(s.legal_actions()[0])
     text = str(info.value)
@@ -173,13 +172,13 @@ def test_rule_runtime_errors_are_located() -> None:
 
 def _first_rule_error(old: str, new: str, observe: bool) -> tuple[str, Any]:
     """MINI with one text replaced, played (observing each state if asked) until its first rule error."""
-    from interpreter.errors import RuleError
+    from cardsmith.engine.errors import RuleError
     assert old in MINI
     src = MINI.replace(old, new)
     loaded = compile_text(src, "mini.yaml")
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     with pytest.raises(RuleError) as info:
-        s = State.initial(GameInstance(loaded.game, 2), 3)
+        s = State.initial(Game(loaded.game, 2), 3)
         for _ in range(100):
             if observe:
                 s.observation(0)

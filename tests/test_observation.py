@@ -10,12 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from cardsmith.engine.observation import _zone_viewers
+from cardsmith.engine.state import State
 from conftest import GAME_CASES, game_for
 from hypothesis import given
 from hypothesis import strategies as st
-
-from interpreter.engine import State
-from interpreter.observation import _zone_viewers
 
 
 def hidden_places(s: State, player: int) -> list[tuple[int, int]]:

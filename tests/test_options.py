@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cardsmith.cli.main import main
 from conftest import GAME_FILES, compiled
-
-from interpreter.cli import main
 
 
 def option_cases() -> list[Any]:

@@ -23,21 +23,20 @@ import time
 from pathlib import Path
 
 import pytest
+from cardsmith.cli.deep import settings
+from cardsmith.cli.main import main
+from cardsmith.dsl import extends, suggest
+from cardsmith.dsl.diagnostics import Diagnostic, Span, clipped, render, render_all
+from cardsmith.dsl.limits import LIMITS, Limits
+from cardsmith.dsl.pipeline import compile_file, compile_text
+from cardsmith.dsl.yaml_loader import YMap, YNode, YScalar
+from cardsmith.engine.errors import BadOption
+from cardsmith.engine.game import parse_option_value
+from cardsmith.scenario.runner import run_file
 from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 from test_attacks import SECRET, _limit
-
-from dsl import extends, suggest
-from dsl.diagnostics import Diagnostic, Span, clipped, render, render_all
-from dsl.limits import LIMITS, Limits
-from dsl.pipeline import compile_file, compile_text
-from dsl.yaml_loader import YMap, YNode, YScalar
-from interpreter.cli import main
-from interpreter.deep import settings
-from interpreter.errors import BadOption
-from interpreter.instance import parse_option_value
-from interpreter.scenario import run_file
 
 OUT = ROOT / "tests" / "output_safety"
 SAFE = "tests/output_safety"
@@ -263,7 +262,7 @@ def _timed_cli(args: list[str], cwd: Path) -> tuple[int, str, str, float]:
     """`cardsmith ARGS` in a subprocess (the attack harness's memory limit): status, stdout, stderr, CPU seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        p = subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=cwd,
+        p = subprocess.run([sys.executable, "-m", "cardsmith", *args], cwd=cwd,
                            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "CARDSMITH_SECRET": SECRET},
                            stdin=subprocess.DEVNULL, capture_output=True, timeout=BIG_TIMEOUT, preexec_fn=_limit)
     except subprocess.TimeoutExpired:

@@ -16,12 +16,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from cardsmith.dsl.pipeline import compile_text
+from cardsmith.engine.errors import GameError
+from cardsmith.engine.game import Game
 from hypothesis import given
 from hypothesis import strategies as st
-
-from dsl.pipeline import compile_text
-from interpreter.errors import GameError
-from interpreter.instance import GameInstance
 
 TEMPLATE = """\
 game: Places
@@ -149,7 +148,7 @@ def outcome(text: str) -> str:
         return "refused"
     for n in (r.game.spec.min_players, r.game.spec.max_players):
         try:
-            game = GameInstance(r.game, n)
+            game = Game(r.game, n)
             state = game.new_initial_state(seed=n)
             rng = random.Random(n)
             for _ in range(40):

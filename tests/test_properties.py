@@ -5,7 +5,7 @@ spec allows (see conftest.GAME_CASES), and hypothesis draws the deal seed and
 the seed of the random action choices. A failing example is reported with both
 seeds and the actions played, so it can be replayed by hand:
 
-    game = GameInstance(compile_file(FILE).game, N); s = State.initial(game, SEED)
+    game = Game(compile_file(FILE).game, N); s = State.initial(game, SEED)
     for a in ACTIONS: s.apply_action(a)
 """
 
@@ -18,12 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from cardsmith.engine.errors import IllegalAction
+from cardsmith.engine.state import CHANCE, TERMINAL, State
 from conftest import GAME_CASES, fresh_game, game_for
 from hypothesis import given, note
 from hypothesis import strategies as st
-
-from interpreter.engine import CHANCE, TERMINAL, State
-from interpreter.errors import IllegalAction
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 

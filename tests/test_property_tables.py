@@ -12,12 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cardsmith.dsl.diagnostics import Diagnostic
+from cardsmith.dsl.pipeline import compile_file, compile_text
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
 from conftest import GAMES_DIR
-
-from dsl.diagnostics import Diagnostic
-from dsl.pipeline import compile_file, compile_text
-from interpreter.engine import State
-from interpreter.instance import GameInstance
 
 GAME = """\
 game: Tables
@@ -157,7 +156,7 @@ def test_a_game_with_a_complete_table_plays() -> None:
     r = compile_text(GAME.format(properties="    value: {by_rank: {'2': 2, '3': 3}, default: 10}",
                                  pack="    - {}"), "tables.yaml")
     assert r.ok and r.game is not None
-    g = GameInstance(r.game, 3)
+    g = Game(r.game, 3)
     values = {g.card_names[c]: v for c, v in enumerate(g.ns["P_value"])}
     assert values["2 of clubs"] == 2 and values["6 of spades"] == 10
     s = State.initial(g, 3)
@@ -186,7 +185,7 @@ def test_a_variant_adding_a_rank_gets_the_error_at_the_rank_it_added(tmp_path: P
     variant.write_text(variant.read_text() + "  properties:\n    value: {by_rank: {A: 11, '6': 6}, default: 10}\n")
     r = compile_file(variant)
     assert r.ok and r.game is not None, r.diagnostics
-    s = State.initial(GameInstance(r.game, 3), 5)
+    s = State.initial(Game(r.game, 3), 5)
     for _ in range(200):
         if s.is_terminal():
             break

@@ -1,6 +1,6 @@
 """What a scenario file may write: `set:`/`deals:` values checked against their types, the shape of
 every scenario key, `game:` (a .yaml path or a bundled game), and action texts read without walking the
-id space (GameInstance.actions_from_string, exact against action_to_string)."""
+id space (Game.actions_from_string, exact against action_to_string)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from cardsmith.dsl.diagnostics import RuleFileError
+from cardsmith.dsl.pipeline import compile_file, compile_text
+from cardsmith.engine.game import Game
+from cardsmith.scenario.runner import read, run_file
 from conftest import GAME_FILES, ROOT
-
-from dsl.diagnostics import RuleFileError
-from dsl.pipeline import compile_file, compile_text
-from interpreter.instance import GameInstance
-from interpreter.scenario import read, run_file
 
 # Every variable type, special cards whose names hold ", ", and an action of every parameter kind.
 TYPES = """\
@@ -298,7 +297,7 @@ def test_action_texts_read_back_exactly(path: Path) -> None:
     compiled = compile_file(path).game
     assert compiled is not None
     for n in sorted({compiled.spec.min_players, compiled.spec.max_players}):
-        g = GameInstance(compiled, n)
+        g = Game(compiled, n)
         by_text: dict[str, list[int]] = {}
         for a in range(g.num_distinct_actions):
             by_text.setdefault(g.action_to_string(None, a), []).append(a)
@@ -310,7 +309,7 @@ def test_action_texts_read_back_exactly(path: Path) -> None:
 def test_action_texts_of_every_parameter_kind(folder: Path) -> None:
     loaded = compile_text(TYPES, str(folder / "types.yaml"))
     assert loaded.game is not None
-    g = GameInstance(loaded.game, 3)
+    g = Game(loaded.game, 3)
     for a in range(g.num_distinct_actions):
         assert a in g.actions_from_string(g.action_to_string(None, a))
     assert g.action_to_string(None, g.action_from_string("bid -5, no up, low, hearts, P2") or 0) == \
@@ -328,7 +327,7 @@ def test_action_texts_of_every_parameter_kind(folder: Path) -> None:
 def test_action_texts_are_found_without_walking_a_huge_id_space() -> None:
     compiled = compile_file(ROOT / "tests" / "attacks_scenarios" / "rules" / "big_actions.yaml").game
     assert compiled is not None
-    g = GameInstance(compiled, 2)
+    g = Game(compiled, 2)
     assert g.num_distinct_actions == 10**8
     t0 = time.process_time()
     assert g.action_to_string(None, g.action_from_string("choose 9999, 9999") or 0) == "choose 9999, 9999"

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cardsmith.dsl.diagnostics import RuleFileError
+from cardsmith.scenario.runner import read, run_file
 from conftest import TESTS
-
-from dsl.diagnostics import RuleFileError
-from interpreter.scenario import read, run_file
 
 SCENARIO_DIR = TESTS / "scenarios"
 

@@ -15,9 +15,8 @@ import random
 from pathlib import Path
 
 import pytest
-
-from interpreter.engine import State
-from interpreter.instance import load_game
+from cardsmith.engine.game import load_game
+from cardsmith.engine.state import State
 
 GAME = Path(__file__).resolve().parent.parent / "games" / "siebenbatten.yaml"
 SECRET = ("special_rank", "trump", "captain_card", "dealer_card")

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.compiler import END_DEAL
-from dsl.diagnostics import Span, count_of
-from dsl.library import BudgetExceeded, RuleRuntimeError
-from dsl.limits import LIMITS, raise_hint
-
+from ..dsl.compiler import END_DEAL
+from ..dsl.diagnostics import Span, count_of
+from ..dsl.library import BudgetExceeded, RuleRuntimeError
+from ..dsl.limits import LIMITS, raise_hint
 from .budget import over
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError
-from .instance import GameInstance, _describe
+from .game import Game, _describe
 from .runtime import _next_active, _prev_active, _shown
 
 CHANCE = -1
@@ -43,7 +42,7 @@ class State:
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
                  "history", "moves", "stage")
 
-    game: GameInstance
+    game: Game
     z: list[list[int]]  # zones, bottom card first
     v: list[Any]  # variables; per-player ones take one slot per seat
     loc: list[int]  # card -> zone index
@@ -69,7 +68,7 @@ class State:
 
     # ------------------------------------------------------------ construction
     @classmethod
-    def initial(cls, game: GameInstance, seed: int | None = None, log: bool = False) -> State:
+    def initial(cls, game: Game, seed: int | None = None, log: bool = False) -> State:
         s = cls.__new__(cls)
         s.game = game
         s.z = [[] for _ in game.zone_names]
@@ -465,7 +464,7 @@ def _cards(n: int) -> str:
     return "empty" if n == 0 else count_of(n, "card")
 
 
-def _span_of(game: GameInstance, e: BaseException) -> Span | None:
+def _span_of(game: Game, e: BaseException) -> Span | None:
     """The rule-file span of the innermost generated line in the traceback."""
     comp = game.compiled
     tb = e.__traceback__

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dsl.diagnostics import Diagnostic, Span, render
-
-from .terminal import one_line
+from ..dsl.diagnostics import Diagnostic, Span, render
+from .text import one_line
 
 
 class GameError(Exception):

@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dsl import ast as A
-from dsl import types as T
-from dsl.compiler import CompiledGame, ParamInfo
-from dsl.diagnostics import RuleFileError, Span, count_of
-from dsl.library import RUNTIME_HELPERS, BudgetExceeded, RuleRuntimeError, _short
-from dsl.limits import LIMITS, raise_hint
-from dsl.pipeline import compile_file
-from dsl.spec import PhaseSpec
-
+from ..dsl import ast as A
+from ..dsl import types as T
+from ..dsl.compiler import CompiledGame, ParamInfo
+from ..dsl.diagnostics import RuleFileError, Span, count_of
+from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded, RuleRuntimeError, _short
+from ..dsl.limits import LIMITS, raise_hint
+from ..dsl.pipeline import compile_file
+from ..dsl.spec import PhaseSpec
 from . import budget
 from .errors import BadOption, RuleError
 from .runtime import HELPERS
@@ -71,7 +70,7 @@ def _is_pass(fn: Any) -> bool:
     return code.co_code == (lambda s: None).__code__.co_code
 
 
-class GameInstance:
+class Game:
     """A compiled rule file at a player count with table options.
 
     `budget` is the step counter (a one-item list) the rules charge; setting the game up (option defaults,
@@ -422,7 +421,7 @@ class GameInstance:
             raise KeyError(name) from None
 
     def new_initial_state(self, seed: int | None = None) -> Any:
-        from .engine import State
+        from .state import State
         return State.initial(self, seed)
 
     # ------------------------------------------------------------ reading an action's text
@@ -585,11 +584,11 @@ def _code(e: BaseException) -> str:
     return "R004" if isinstance(e, BudgetExceeded) else "R001"
 
 
-def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> GameInstance:
+def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> Game:
     r = compile_file(path)
     if not r.ok or r.game is None:
         raise RuleFileError(r.diagnostics, r.sources)
-    return GameInstance(r.game, num_players, options)
+    return Game(r.game, num_players, options)
 
 
 _ = random

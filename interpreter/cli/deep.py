@@ -24,13 +24,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from dsl.compiler import CompiledGame
-from dsl.diagnostics import Diagnostic, Span, count_of
-from dsl.limits import LIMITS
-
-from .engine import State
-from .errors import GameError, RuleError
-from .instance import GameInstance
+from ..dsl.compiler import CompiledGame
+from ..dsl.diagnostics import Diagnostic, Span, count_of
+from ..dsl.limits import LIMITS
+from ..engine.errors import GameError, RuleError
+from ..engine.game import Game
+from ..engine.state import State
 
 BUDGET = 1_000_000  # actions in all the matches of one file (--deep-budget)
 MATCH_FLOOR = 1_000  # what a match counts at least, so matches that end at once cannot run forever
@@ -96,7 +95,7 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
             explored += 1
             setting = count_of(n, "player") + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
             try:
-                game = GameInstance(compiled, n, opts)
+                game = Game(compiled, n, opts)
             except RuleError as e:
                 _note(found, e, setting, None, spec.root_span)
                 spent += MATCH_FLOOR
@@ -117,7 +116,7 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
     return DeepReport(list(found.values()), games, actions, explored, total)
 
 
-def _play(game: GameInstance, seed: int, found: dict[tuple[str, Any, str], Diagnostic], setting: str,
+def _play(game: Game, seed: int, found: dict[tuple[str, Any, str], Diagnostic], setting: str,
           root: Span) -> int:
     rng = random.Random(seed)
     done = 0

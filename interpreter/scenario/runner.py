@@ -21,21 +21,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dsl.compiler import compile_probe_typed
-from dsl.diagnostics import Diagnostic, RuleFileError, Span
-from dsl.files import RULE_SUFFIXES, file_kind, quoted, read_text, shown
-from dsl.library import _short
-from dsl.limits import LIMITS
-from dsl.pipeline import compile_file, compile_named
-from dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
-
-from .budget import deep_count
-from .bundled import bundled_game, bundled_games
-from .engine import State
-from .errors import GameError, IllegalAction
-from .instance import GameInstance, _describe
-from .scenario_deal import PLAYER as _PLAYER
-from .scenario_deal import DealValues, _closest
+from ..dsl.compiler import compile_probe_typed
+from ..dsl.diagnostics import Diagnostic, RuleFileError, Span
+from ..dsl.files import RULE_SUFFIXES, file_kind, quoted, read_text, shown
+from ..dsl.library import _short
+from ..dsl.limits import LIMITS
+from ..dsl.pipeline import compile_file, compile_named
+from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
+from ..engine.budget import deep_count
+from ..engine.bundled import bundled_game, bundled_games
+from ..engine.errors import GameError, IllegalAction
+from ..engine.game import Game, _describe
+from ..engine.state import State
+from .deal import PLAYER as _PLAYER
+from .deal import DealValues, _closest
 
 FILE_KEYS = ["game", "scenarios"]
 # Texts of legal actions compared with a step's text for a "did you mean": enough for any real game.
@@ -158,7 +157,7 @@ class _Runner:
         self.sf = sf
         self.sc = sc
         self.compiled = compiled
-        self.game: GameInstance
+        self.game: Game
         self.state: State
         self.rng = random.Random(0)
         self.announced: list[str] = []
@@ -184,7 +183,7 @@ class _Runner:
                             f"{self._shown(m.get('seed'))}")
         deals = self._deal_maps(m.get("set"), m.get("deals"))
         try:
-            self.game = GameInstance(self.compiled, players, options)
+            self.game = Game(self.compiled, players, options)
         except GameError as e:
             where = m.get("options") if "option" in str(e) and m.get("options") is not None else m.get("players")
             raise self.fail(where, str(e)) from None
@@ -279,7 +278,7 @@ class _Runner:
     def find_action(self, text: str) -> int | None:
         """The action printed as `text`: a legal one if several print alike, else the first; None if none.
 
-        The text is parsed per action (GameInstance.actions_from_string): the id space is never walked."""
+        The text is parsed per action (Game.actions_from_string): the id space is never walked."""
         ids = self.game.actions_from_string(text)
         if len(ids) > 1 and not self.state.is_terminal():
             legal = set(self.state.legal_actions())

@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 import sys
 
-from .bots import BOTS
-from .engine import State
-from .instance import GameInstance
-from .terminal import one_line
+from ..bots import BOTS
+from ..engine.game import Game
+from ..engine.state import State
+from ..engine.text import one_line
 
 
-def _show(g: GameInstance, obs: dict) -> str:
+def _show(g: Game, obs: dict) -> str:
     lines = [f"-- deal {obs['deal']}, phase {obs['phase']}, dealer {g.player_name(obs['dealer'])}"]
     for name, v in obs["zones"].items():
         if isinstance(v, list):
@@ -24,7 +24,7 @@ def _show(g: GameInstance, obs: dict) -> str:
     return "\n".join(lines)
 
 
-def play(g: GameInstance, seat: int, seed: int | None, bot: str) -> int:
+def play(g: Game, seat: int, seed: int | None, bot: str) -> int:
     if not 0 <= seat < g.n:
         print(f"cardsmith: error: --seat must be 0 to {g.n - 1}", file=sys.stderr)
         return 2

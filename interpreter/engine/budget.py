@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl import compiler
-from dsl.diagnostics import count_of
-from dsl.library import BudgetExceeded
-from dsl.limits import LIMITS, raise_hint
+from ..dsl import compiler
+from ..dsl.diagnostics import count_of
+from ..dsl.library import BudgetExceeded
+from ..dsl.limits import LIMITS, raise_hint
 
 # Memoized results kept by one game instance, counted in items (a key's list items plus the result's): past
 # this the memo tables are emptied, so memory stays bounded however many distinct hands the rules meet.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from dsl.diagnostics import shown
+from ..dsl.diagnostics import shown
 
 
 def one_line(text: str) -> str:

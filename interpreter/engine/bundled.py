@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dsl.files import bundled_game, bundled_games
-
+from ..dsl.files import bundled_game, bundled_games
 from .errors import GameError
 
 

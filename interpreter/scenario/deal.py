@@ -13,12 +13,11 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from dsl.diagnostics import count_of
-from dsl.suggest import closest
-from dsl.yaml_loader import YList, YMap, YNode, YScalar, plain
-
-from .engine import State
-from .instance import GameInstance
+from ..dsl.diagnostics import count_of
+from ..dsl.suggest import closest
+from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, plain
+from ..engine.game import Game
+from ..engine.state import State
 
 
 def _closest(word: str, candidates: Iterable[str]) -> list[str]:
@@ -43,7 +42,7 @@ def _few(names: list[str]) -> str:
 class DealValues:
     """Reads the values of a scenario against one game instance; `fail` makes the located failure."""
 
-    def __init__(self, game: GameInstance, fail: Fail):
+    def __init__(self, game: Game, fail: Fail):
         self.game = game
         self.fail = fail
 

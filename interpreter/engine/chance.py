@@ -28,7 +28,7 @@ class NeedChance(Exception):
 def pick(s: Any, options: Any) -> Any:
     n = len(options)
     if n == 0:
-        from dsl.library import RuleRuntimeError
+        from ..dsl.library import RuleRuntimeError
         raise RuleRuntimeError("'pick' from an empty list")
     if s.rng is not None:
         r = random.Random(s.rng)

@@ -12,22 +12,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
-from dsl.diagnostics import RuleFileError, clipped, count_of, render_all
-from dsl.files import quoted
-from dsl.limits import LIMITS, Limits
-from dsl.pipeline import compile_file
-from dsl.spec import MAX_PLAYERS
-from dsl.suggest import MAX_CANDIDATES, closest
-
-from .bots import BOTS
-from .bundled import bundled_games, resolve
+from ..bots import BOTS
+from ..dsl.diagnostics import RuleFileError, clipped, count_of, render_all
+from ..dsl.files import quoted
+from ..dsl.limits import LIMITS, Limits
+from ..dsl.pipeline import compile_file
+from ..dsl.spec import MAX_PLAYERS
+from ..dsl.suggest import MAX_CANDIDATES, closest
+from ..engine.bundled import bundled_games, resolve
+from ..engine.errors import GameError, RuleError
+from ..engine.game import Game
+from ..engine.runtime import _shown
+from ..engine.state import State
+from ..engine.text import one_line, say
 from .deep import BUDGET as DEEP_BUDGET
 from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
-from .engine import State
-from .errors import GameError, RuleError
-from .instance import GameInstance
-from .runtime import _shown
-from .terminal import one_line, say
 
 # Output: every line that holds text from a rule or scenario file (names, labels, messages, paths) is
 # printed with `say`, which escapes it; diagnostics come from `render_all` / `render`, which escape
@@ -60,14 +59,14 @@ def _options(pairs: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
-def _instance(path_or_name: str, players: int | None, options: dict[str, str]) -> GameInstance:
+def _instance(path_or_name: str, players: int | None, options: dict[str, str]) -> Game:
     path = resolve(path_or_name)
     loaded = compile_file(path)
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, loaded.sources)
     spec = loaded.game.spec
     n = players if players is not None else spec.min_players
-    return GameInstance(loaded.game, n, options)
+    return Game(loaded.game, n, options)
 
 
 # ---------------------------------------------------------------- validate
@@ -94,7 +93,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         setup_budget = [LIMITS.steps]
         for n in range(sp.min_players, sp.max_players + 1):
             try:
-                GameInstance(r.game, n, budget=setup_budget)
+                Game(r.game, n, budget=setup_budget)
             except GameError as e:
                 problems.append(_error_lines(e))
                 problems[-1][0] = f"{count_of(n, 'player')}: {problems[-1][0]}"
@@ -134,7 +133,7 @@ def _players(lo: int, hi: int) -> str:
 
 
 # ---------------------------------------------------------------- run
-def _describe_event(g: GameInstance, ev: tuple[Any, ...]) -> list[str]:
+def _describe_event(g: Game, ev: tuple[Any, ...]) -> list[str]:
     """The lines `run` prints for one event (escaped when printed)."""
     kind = ev[0]
     if kind == "deal":
@@ -166,7 +165,7 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def _var_summary(g: GameInstance, s: State) -> list[str]:
+def _var_summary(g: Game, s: State) -> list[str]:
     """The per-player match variables everyone sees, after a deal's `end_deal`. A variable named like a `report`
     line is left out: the designer's report, printed just above under that label, is the line to keep, and two
     lines with one label (one before `end_deal`, one after) would read as a contradiction."""
@@ -217,7 +216,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], records: list[dict[str, Any]]) -> int:
+def _play_out(g: Game, s: State, bots: list[Any], out: list[str], records: list[dict[str, Any]]) -> int:
     steps = 0
     consumed = 0
     while True:
@@ -237,7 +236,7 @@ def _play_out(g: GameInstance, s: State, bots: list[Any], out: list[str], record
     return steps
 
 
-def _event_record(g: GameInstance, ev: tuple[Any, ...]) -> dict[str, Any]:
+def _event_record(g: Game, ev: tuple[Any, ...]) -> dict[str, Any]:
     kind = ev[0]
     if kind == "deal":
         return {"event": "deal", "deal": ev[1], "dealer": ev[2]}
@@ -284,7 +283,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- test
 def cmd_test(args: argparse.Namespace) -> int:
-    from .scenario import read, run_scenarios
+    from ..scenario.runner import read, run_scenarios
     passed = failed = 0
     names: dict[str, None] = {}  # every scenario name of the files read, in order, for a filter that matches none
     read_files: list[str] = []
@@ -374,7 +373,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    from .play import play
+    from ..table.play import play
     g = _instance(args.game, args.players, _options(args.option))
     return play(g, args.seat, args.seed, args.bot)
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.diagnostics import count_of
-from dsl.library import BIG, RuleRuntimeError, _short
-from dsl.limits import LIMITS, raise_hint
-
+from ..dsl.diagnostics import count_of
+from ..dsl.library import BIG, RuleRuntimeError, _short
+from ..dsl.limits import LIMITS, raise_hint
 from .budget import charge
 from .chance import pick as _pick
 from .chance import shuffle as _shuffle

@@ -1,0 +1,27 @@
+"""The Python entry points: load a rule file (a path or a bundled game's name) as a playable game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .dsl.diagnostics import RuleFileError
+from .dsl.pipeline import compile_file
+from .engine.bundled import bundled_games, resolve
+from .engine.game import Game
+
+
+def load(game: str | Path, players: int, options: Mapping[str, Any] | None = None) -> Game:
+    """A game ready to play: `game` is a rule file's path or a bundled game's name (`bundled_games()`),
+    `players` the number of seats, `options` the table options by name (values as in the rule file, or as
+    text as on the command line). A rule file with errors raises RuleFileError (every problem, located);
+    a bad player count or option value raises BadOption."""
+    path = resolve(str(game)) if isinstance(game, str) else game
+    r = compile_file(path)
+    if not r.ok or r.game is None:
+        raise RuleFileError(r.diagnostics, r.sources)
+    return Game(r.game, players, dict(options or {}))
+
+
+__all__ = ["bundled_games", "load"]

@@ -1,0 +1,5 @@
+"""The `cardsmith` command."""
+
+from .main import main
+
+__all__ = ["main"]

@@ -1,0 +1,1 @@
+"""Running scenario files: a fixed position, actions to play, the outcome expected."""

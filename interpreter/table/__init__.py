@@ -1,0 +1,1 @@
+"""Playing at a table: the terminal game (and, later, the web table)."""
