@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..dsl.diagnostics import Diagnostic, Span, render
+from ..dsl.library import BudgetExceeded, RuleRuntimeError, _short
 from .text import one_line
 
 
@@ -69,3 +70,26 @@ class RuleError(GameError):
         source = texts.get(self.span.file)
         d = Diagnostic(self.code, self.span, self.message, self.context or None)
         return render(d, source).replace(": error: ", ": rule error: ", 1).replace("    hint: ", "    ", 1) + extra
+
+
+def describe_failure(e: BaseException) -> tuple[str, str | None]:
+    """What failed, in words any player may read, and the values involved, for the designer only."""
+    if isinstance(e, RuleRuntimeError):
+        return str(e), e.detail
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero", None
+    if isinstance(e, IndexError):
+        return "a list position that does not exist", None
+    if isinstance(e, KeyError):
+        return "no table entry for this key", f"key {_short(e.args[0] if e.args else None)}"
+    if isinstance(e, TypeError):
+        return "a value of the wrong kind", str(e)
+    if isinstance(e, RecursionError):
+        return "rules nested too deeply", None
+    if isinstance(e, MemoryError):
+        return "the rules ran out of memory", None
+    return f"a rule failed ({type(e).__name__})", str(e)
+
+
+def failure_code(e: BaseException) -> str:
+    return "R004" if isinstance(e, BudgetExceeded) else "R001"

@@ -8,7 +8,6 @@ module in a namespace holding exactly these tables and the runtime helpers.
 from __future__ import annotations
 
 import builtins
-import random
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -19,13 +18,14 @@ from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompiledGame, ParamInfo
 from ..dsl.diagnostics import RuleFileError, Span, count_of
-from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded, RuleRuntimeError, _short
+from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded, _short
 from ..dsl.limits import LIMITS, raise_hint
 from ..dsl.pipeline import compile_file
 from ..dsl.spec import PhaseSpec
 from . import budget
-from .errors import BadOption, RuleError
+from .errors import BadOption, RuleError, describe_failure, failure_code
 from .runtime import HELPERS
+from .state import State
 
 # The generated code may use these Python builtins and nothing else.
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
@@ -151,9 +151,9 @@ class Game:
                 try:
                     v = self.ns[f"optdef_{o.name}"]()
                 except (Exception, MemoryError) as e:  # a rule error while computing a default
-                    message, detail = _describe(e)
+                    message, detail = describe_failure(e)
                     raise RuleError(f"default of option '{o.name}' failed: {message}", o.span,
-                                    code=_code(e), detail=detail) from None
+                                    code=failure_code(e), detail=detail) from None
                 try:
                     v = parse_option_value(o, v)
                 except BadOption as e:
@@ -251,8 +251,8 @@ class Game:
         except BudgetExceeded:
             raise self._too_much(span) from None
         except (Exception, MemoryError) as e:
-            message, detail = _describe(e)
-            raise RuleError(message, span, code=_code(e), detail=detail) from None
+            message, detail = describe_failure(e)
+            raise RuleError(message, span, code=failure_code(e), detail=detail) from None
 
     def _charge(self, n: int, span: Span) -> None:
         try:
@@ -420,8 +420,7 @@ class Game:
         except ValueError:
             raise KeyError(name) from None
 
-    def new_initial_state(self, seed: int | None = None) -> Any:
-        from .state import State
+    def new_initial_state(self, seed: int | None = None) -> State:
         return State.initial(self, seed)
 
     # ------------------------------------------------------------ reading an action's text
@@ -561,34 +560,9 @@ def parse_option_value(o: Any, raw: Any) -> Any:
     return text
 
 
-def _describe(e: BaseException) -> tuple[str, str | None]:
-    """What failed, in words any player may read, and the values involved, for the designer only."""
-    if isinstance(e, RuleRuntimeError):
-        return str(e), e.detail
-    if isinstance(e, ZeroDivisionError):
-        return "division by zero", None
-    if isinstance(e, IndexError):
-        return "a list position that does not exist", None
-    if isinstance(e, KeyError):
-        return "no table entry for this key", f"key {_short(e.args[0] if e.args else None)}"
-    if isinstance(e, TypeError):
-        return "a value of the wrong kind", str(e)
-    if isinstance(e, RecursionError):
-        return "rules nested too deeply", None
-    if isinstance(e, MemoryError):
-        return "the rules ran out of memory", None
-    return f"a rule failed ({type(e).__name__})", str(e)
-
-
-def _code(e: BaseException) -> str:
-    return "R004" if isinstance(e, BudgetExceeded) else "R001"
-
-
 def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> Game:
     r = compile_file(path)
     if not r.ok or r.game is None:
         raise RuleFileError(r.diagnostics, r.sources)
     return Game(r.game, num_players, options)
 
-
-_ = random

@@ -9,7 +9,7 @@ turn of a round phase, moves the turn on, and follows any `goto` or
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..dsl.compiler import END_DEAL
 from ..dsl.diagnostics import Span, count_of
@@ -17,9 +17,11 @@ from ..dsl.library import BudgetExceeded, RuleRuntimeError
 from ..dsl.limits import LIMITS, raise_hint
 from .budget import over
 from .chance import NeedChance
-from .errors import IllegalAction, RuleError
-from .game import Game, _describe
+from .errors import IllegalAction, RuleError, describe_failure
 from .runtime import _next_active, _prev_active, _shown
+
+if TYPE_CHECKING:  # the game makes states; a state only reads its game
+    from .game import Game
 
 CHANCE = -1
 TERMINAL = -4
@@ -410,7 +412,7 @@ class State:
         g = self.game
         ctx = f"{self.where()}; {self.public_view()}"
         code = "R004" if isinstance(e, BudgetExceeded) else "R001"
-        message, detail = _describe(e)
+        message, detail = describe_failure(e)
         err = RuleError(message, span, ctx, code=code, detail=detail, view=self.designer_view())
         err.sources = g.compiled.sources
         return err

@@ -30,8 +30,8 @@ from ..dsl.pipeline import compile_file, compile_named
 from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 from ..engine.budget import deep_count
 from ..engine.bundled import bundled_game, bundled_games
-from ..engine.errors import GameError, IllegalAction
-from ..engine.game import Game, _describe
+from ..engine.errors import GameError, IllegalAction, describe_failure
+from ..engine.game import Game
 from ..engine.state import State
 from .deal import PLAYER as _PLAYER
 from .deal import DealValues, _closest
@@ -459,7 +459,7 @@ class _Runner:
             try:
                 got = fn(s)
             except Exception as e:
-                message, detail = _describe(e)
+                message, detail = describe_failure(e)
                 raise self.fail(ks, f"expression '{text}' failed: {message}" + (f" ({detail})" if detail else "")) \
                     from None
             want = plain(vn)
