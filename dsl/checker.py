@@ -247,8 +247,8 @@ class Checker(StepChecker, CallChecker):
                 if cond is not None:
                     places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
                                    f"'{key}' can read {extra}options, {known}"))
-        r = sp.match.returns
-        for b, key in ((r.min, "min"), (r.max, "max")) if r is not None else ():
+        ret = sp.match.returns
+        for b, key in ((ret.min, "min"), (ret.max, "max")) if ret is not None else ():
             if b is not None:
                 places.append((b, "the bounds of 'returns' are fixed for the whole game", f"'{key}'",
                                f"'{key}' can read options, {known}"))

@@ -163,7 +163,7 @@ class RuleSections(Reader):
         e = self.expr(node.get("value"), "'value' of 'returns'")
         name = self.want_scalar(node.get("name"), "'name' of 'returns'", (str,))
         nn = node.get("name")
-        if name is not None and nn is not None and not self.ident(name, nn.span, "the name of 'returns'"):
+        if name is not None and nn is not None and not self.ident(name, nn.span, "the returns name"):
             name = None
         zs = self.want_scalar(node.get("zero_sum"), "'zero_sum'", (bool,))
         if e is None:
