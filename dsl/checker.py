@@ -196,6 +196,7 @@ class Checker(StepChecker, CallChecker):
         for _, e in m.report:
             with self.scope({"p": T.PLAYER}):
                 self.expr(e)
+        self._returns()
         self._procedures()
         for where, block in (("'match: start'", m.start), ("'match: end_deal'", m.end_deal)):
             for st in _walk_stmts(block):
@@ -213,6 +214,19 @@ class Checker(StepChecker, CallChecker):
                      f"body of '{name}' and of the functions it calls")
         self._static_contexts()
         self.settle()
+
+    def _returns(self) -> None:
+        """`match: returns`: a number for each seat `p`; its bounds numbers fixed for the game (read in
+        `_static_contexts`)."""
+        r = self.spec.match.returns
+        if r is None:
+            return
+        with self.scope({"p": T.PLAYER}):
+            self.want(r.value, self.expr(r.value), T.NUM, "'returns'")
+        for b, what in ((r.min, "'min' of 'returns'"), (r.max, "'max' of 'returns'")):
+            if b is not None:
+                with self.scope({}):
+                    self.want(b, self.expr(b), T.NUM, what)
 
     def _static_contexts(self) -> None:
         """Option defaults, card properties and pack conditions are worked out while a game is set
@@ -233,6 +247,11 @@ class Checker(StepChecker, CallChecker):
                 if cond is not None:
                     places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
                                    f"'{key}' can read {extra}options, {known}"))
+        ret = sp.match.returns
+        for b, key in ((ret.min, "min"), (ret.max, "max")) if ret is not None else ():
+            if b is not None:
+                places.append((b, "the bounds of 'returns' are fixed for the whole game", f"'{key}'",
+                               f"'{key}' can read options, {known}"))
         reads: dict[str, tuple[str, list[str]]] | None = None  # worked out at the first call met
         for e, what, subject, hint in places:
             for n in _expr_nodes(e):

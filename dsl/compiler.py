@@ -618,6 +618,12 @@ class Compiler:
                 self.efunc(f"match_{name}", ["s"], me, wants.get(name))
         for k, (_, re_) in enumerate(m.report):
             self.efunc(f"report_{k}", ["s", "l_p"], re_)
+        if m.returns is not None:
+            # The engine checks each value (a finite number within the bounds): State._returns.
+            self.efunc("match_returns", ["s", "l_p"], m.returns.value)
+            for key, b in (("min", m.returns.min), ("max", m.returns.max)):
+                if b is not None:
+                    self.efunc(f"returns_{key}", [], b)
         source = "\n".join(w.lines) + "\n"
         filename = f"<cardsmith {sp.file}>"
         try:

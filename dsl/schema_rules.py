@@ -8,7 +8,7 @@ from . import ast as A
 from . import parser
 from .diagnostics import Span
 from .reader import IDENT, Reader
-from .spec import ActionSpec, FuncSpec, MatchSpec, ParamSpec, PhaseSpec, ProcSpec
+from .spec import ActionSpec, FuncSpec, MatchSpec, ParamSpec, PhaseSpec, ProcSpec, ReturnsSpec
 from .yaml_loader import YMap, YNode, YScalar
 
 SIGNATURE = re.compile(r" *([A-Za-z_][A-Za-z0-9_]*) *(?:\( *([A-Za-z0-9_, ]*)\))? *\Z")
@@ -137,7 +137,7 @@ class RuleSections(Reader):
         if m is None:
             return MatchSpec(root, [], [], [], None, None, None, [], None)
         self.keys(m, ["start", "deal", "end_deal", "next_dealer", "over_when", "winners", "report",
-                      "max_deals"], "'match'", ("deal", "over_when", "winners"))
+                      "max_deals", "returns"], "'match'", ("deal", "over_when", "winners"))
         report: list[tuple[str, A.Expr]] = []
         rm = self.want_map(m.get("report"), "'report'")
         if rm is not None:
@@ -150,4 +150,23 @@ class RuleSections(Reader):
                          self.stmts(m.get("end_deal"), "'end_deal'"), self.expr(m.get("next_dealer"),
                                                                                  "'next_dealer'"),
                          self.expr(m.get("over_when"), "'over_when'"), self.expr(m.get("winners"), "'winners'"),
-                         report, md)
+                         report, md, self.returns(m.get("returns")))
+
+    def returns(self, node: YNode | None) -> ReturnsSpec | None:
+        """`returns: EXPR`, or a mapping with `value` and the optional `name`, `min`, `max`, `zero_sum`."""
+        if node is None or (isinstance(node, YScalar) and node.value is None):
+            return None
+        if not isinstance(node, YMap):
+            e = self.expr(node, "'returns'")
+            return ReturnsSpec(node.span, e) if e is not None else None
+        self.keys(node, ["value", "name", "min", "max", "zero_sum"], "'returns'", ("value",))
+        e = self.expr(node.get("value"), "'value' of 'returns'")
+        name = self.want_scalar(node.get("name"), "'name' of 'returns'", (str,))
+        nn = node.get("name")
+        if name is not None and nn is not None and not self.ident(name, nn.span, "the returns name"):
+            name = None
+        zs = self.want_scalar(node.get("zero_sum"), "'zero_sum'", (bool,))
+        if e is None:
+            return None
+        return ReturnsSpec(node.span, e, name or "returns", self.expr(node.get("min"), "'min' of 'returns'"),
+                           self.expr(node.get("max"), "'max' of 'returns'"), bool(zs))

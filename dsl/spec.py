@@ -131,6 +131,17 @@ class PhaseSpec:
 
 
 @dataclass(eq=False)
+class ReturnsSpec:
+    """`match: returns`: each player's result as a number, worked out once when the match ends."""
+    span: Span  # the 'returns' entry, for problems with the whole
+    value: A.Expr  # an expression of `p`, a number per player
+    name: str = "returns"  # what the numbers are called in logs (chips, points)
+    min: A.Expr | None = None  # bounds: fixed for the game (options, constants, num_players)
+    max: A.Expr | None = None
+    zero_sum: bool = False
+
+
+@dataclass(eq=False)
 class MatchSpec:
     span: Span
     start: list[A.Stmt]
@@ -141,6 +152,7 @@ class MatchSpec:
     winners: A.Expr | None
     report: list[tuple[str, A.Expr]]
     max_deals: int | None
+    returns: ReturnsSpec | None = None
 
 
 @dataclass(eq=False)

@@ -53,6 +53,7 @@ DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 # The rule file each game marker merges its excerpt into.
 GAMES: dict[str, Path] = {
+    "kuhn": GAMES_DIR / "kuhn-poker.yaml",
     "schwimmen": GAMES_DIR / "schwimmen.yaml",
     "stichln": GAMES_DIR / "stichln.yaml",
     "siebenbatten": GAMES_DIR / "siebenbatten.yaml",

@@ -193,8 +193,16 @@ def test_random_play_ends(rule_file: str, num_players: int, seed: int, choices: 
     assert len(r) == g.n
     assert all(isinstance(x, float) and math.isfinite(x) for x in r)
     assert all(0 <= p < g.n for p in s.winners), f"winners {s.winners}"
-    if s.winners:
-        assert math.isclose(sum(r), 1.0)
+    if g.spec.match.returns is None:  # the winners' share: 1/k to each of k winners
+        assert r == [1.0 / len(s.winners) if p in s.winners else 0.0 for p in range(g.n)]
+        if s.winners:
+            assert math.isclose(sum(r), 1.0)
+    else:  # the rule file's own returns, within its bounds
+        assert g.min_utility is None or all(x >= g.min_utility for x in r), r
+        assert g.max_utility is None or all(x <= g.max_utility for x in r), r
+        if g.zero_sum:
+            assert math.isclose(sum(r), 0.0, abs_tol=1e-9), r
+    assert s.rewards() == r
     for p in range(g.n):
         assert s.observation(p)["terminal"] is True
 

@@ -152,11 +152,16 @@ def _describe_event(g: Game, ev: tuple[Any, ...]) -> list[str]:
         return lines
     if kind == "over":
         w = ev[1]
-        if not w:
-            return ["", "The match is over: no winner"]
         names = " and ".join(g.player_name(p) for p in w)
-        return ["", f"The match is over: {names} {'wins' if len(w) == 1 else 'share the win'}"]
+        over = f"The match is over: {names} {'wins' if len(w) == 1 else 'share the win'}" if w else \
+            "The match is over: no winner"
+        return ["", over, returns_line(g, ev[2])]
     return []
+
+
+def returns_line(g: Game, rets: Sequence[float]) -> str:
+    """Each player's result under the game's name for it: `chips: P0 2, P1 -2`."""
+    return f"{g.returns_name}: " + ", ".join(f"{g.player_name(p)} {_fmt(v)}" for p, v in enumerate(rets))
 
 
 def _fmt(v: Any) -> str:
@@ -206,7 +211,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise
     if args.json:
         rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
-               "deals": s.deal_no, "winners": s.winners, "returns": s.returns(), "events": records,
+               "deals": s.deal_no, "winners": s.winners, "returns": s.returns(),
+               "returns_name": g.returns_name, "events": records,
                "variables": {name: s.v[i] for i, name in enumerate(g.var_names)}}
         json.dump(rec, sys.stdout)
         sys.stdout.write("\n")

@@ -21,8 +21,9 @@ from ..dsl.diagnostics import RuleFileError, Span, count_of
 from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded, _short
 from ..dsl.limits import LIMITS, raise_hint
 from ..dsl.pipeline import compile_file
-from ..dsl.spec import PhaseSpec
+from ..dsl.spec import PhaseSpec, ReturnsSpec
 from . import budget
+from . import returns as returns_
 from .errors import BadOption, RuleError, describe_failure, failure_code
 from .runtime import HELPERS
 from .state import State
@@ -75,7 +76,19 @@ class Game:
 
     `budget` is the step counter (a one-item list) the rules charge; setting the game up (option defaults,
     the pack, card properties, parameter ranges) is charged to it too. Pass one shared counter to bound the
-    setup work of many instances together (`cardsmith validate` builds one per player count)."""
+    setup work of many instances together (`cardsmith validate` builds one per player count).
+
+    The result of a match, for OpenSpiel and the logs (engine/returns.py): `min_utility`, `max_utility`
+    (None: `returns` has no such bound), `zero_sum`, `utility_sum` (0 for zero-sum, else None) and
+    `returns_name`, what the numbers are called; without `match: returns`, 0, 1, no, None, "returns"."""
+
+    min_utility: float | None
+    max_utility: float | None
+    zero_sum: bool
+    utility_sum: float | None
+    returns_name: str
+    returns_fn: Any  # the compiled `returns` expression, (state, seat) -> value; None: the winners' share
+    returns_spec: ReturnsSpec | None
 
     def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None,
                  budget: list[int] | None = None):
@@ -133,6 +146,7 @@ class Game:
         self.max_deals = m.max_deals
         self.reports = [(label, ns[f"report_{k}"], compiled.report_kinds[k], e.span)
                         for k, (label, e) in enumerate(m.report)]
+        returns_.setup(self)
 
     # ------------------------------------------------------------ options
     def _options(self, given: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from ..dsl.limits import LIMITS, raise_hint
 from .budget import over
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError, describe_failure
+from .returns import final_returns
 from .runtime import _next_active, _prev_active, _shown
 
 if TYPE_CHECKING:  # the game makes states; a state only reads its game
@@ -42,7 +43,7 @@ RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, Valu
 class State:
     __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
-                 "history", "moves", "stage")
+                 "history", "moves", "stage", "rets")
 
     game: Game
     z: list[list[int]]  # zones, bottom card first
@@ -67,6 +68,7 @@ class State:
     history: Any  # (previous, action) pairs: O(1) to extend and share between clones
     moves: int
     stage: str  # IN_PHASE, STARTING, DEALING, ENDING_DEAL or OVER
+    rets: list[float] | None  # each seat's result, worked out once when the match ends
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -96,6 +98,7 @@ class State:
         s.history = ()
         s.moves = 0
         s.stage = STARTING
+        s.rets = None
         s._run(None, None if seed is not None else [])
         return s
 
@@ -124,6 +127,7 @@ class State:
         s.history = self.history
         s.moves = self.moves
         s.stage = self.stage
+        s.rets = self.rets  # never changed once set
         return s
 
     def _restore(self, base: State) -> None:
@@ -178,12 +182,15 @@ class State:
         return [(c, p) for c in opts]
 
     def returns(self) -> list[float]:
-        if not self.terminal:
+        """Each seat's result: `match: returns`, or 1/k to each of k winners; all 0 before the end."""
+        if not self.terminal or self.rets is None:
             return [0.0] * self.game.n
-        w = set(self.winners)
-        if not w:
-            return [0.0] * self.game.n
-        return [1.0 / len(w) if p in w else 0.0 for p in range(self.game.n)]
+        return list(self.rets)
+
+    def rewards(self) -> list[float]:
+        """The result of the last transition: a match pays only at its end, so this is 0 for every seat until
+        the terminal state, and there it is `returns()` (the sum of the rewards along a match is its returns)."""
+        return self.returns()
 
     def action_to_string(self, player: int | None, action: int) -> str:
         if self.pending is not None:
@@ -397,11 +404,12 @@ class State:
             self.log.append(("scores", self.deal_no))
         over = g.over_when(self) if g.over_when is not None else False
         if over or (g.max_deals is not None and self.deal_no >= g.max_deals):
-            self.terminal = True
             self.winners = sorted(set(g.winners(self))) if g.winners is not None else []
+            self.rets = final_returns(self)
+            self.terminal = True
             self.stage = OVER
             if self.log is not None:
-                self.log.append(("over", self.winners))
+                self.log.append(("over", self.winners, self.rets))
             return None
         self.dealer = g.next_dealer(self) if g.next_dealer is not None else _next_active(self, self.dealer)
         return self._start_deal()

@@ -365,6 +365,8 @@ class _Runner:
                 want = _listed(want)
                 self.same(node, "winners", sorted(g.player_name(p) for p in s.winners) if s.terminal else None,
                           sorted(str(x) for x in want) if isinstance(want, list) else want)
+            elif key == "returns":
+                self.expect_returns(node)
             elif key == "out":
                 self.same(node, "players out", [g.player_name(p) for p in range(g.n) if s.out[p]], _listed(want))
             elif key in ("legal", "legal_includes", "legal_excludes"):
@@ -404,6 +406,32 @@ class _Runner:
             else:
                 self.expect_var(ks, key, node)
 
+    def expect_returns(self, node: YNode) -> None:
+        """`returns: {P0: 2, P1: -2}` (the players listed) or `returns: [2, -2]` (every player, in seat order),
+        compared with a tolerance for decimals; only once the match is over."""
+        s, g = self.state, self.game
+        if not s.is_terminal():
+            raise self.fail(node, "returns: the match is not over yet (the returns are known at its end)")
+        got = s.returns()
+        shown = ", ".join(f"{g.player_name(p)} {_num(v)}" for p, v in enumerate(got))
+        if isinstance(node, YMap):
+            pairs = [(self.player(ks), vn) for _, (ks, vn) in node.items.items()]
+        elif isinstance(node, YList):
+            if len(node.items) != g.n:
+                raise self.fail(node, f"returns: a list holds one number per player ({g.n}), not "
+                                f"{len(node.items)}; or write a map, like {{P0: 2}}")
+            pairs = list(enumerate(node.items))
+        else:
+            raise self.fail(node, "'returns' takes a map of players to numbers ({P0: 2, P1: -2}) or a list of "
+                            "numbers in seat order")
+        for p, vn in pairs:
+            want = plain(vn)
+            if type(want) is not int and type(want) is not float:
+                raise self.fail(vn, f"returns: expected a number for {g.player_name(p)}, not {want!r}")
+            if not abs(got[p] - want) <= 1e-9 * max(1.0, abs(want)):
+                raise self.fail(vn, f"{g.returns_name} of {g.player_name(p)}: expected {_num(want)}, got "
+                                f"{_num(got[p])} ({g.returns_name}: {shown})")
+
     def same(self, node: YNode, what: str, got: Any, want: Any) -> None:
         if got != want:
             raise self.fail(node, f"{what}: expected {want!r}, got {got!r}")
@@ -433,7 +461,7 @@ class _Runner:
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == key]
         if not per:
             names = [v.name for v, _ in g.var_specs] + list(dict.fromkeys(n.split("[")[0] for n in g.zone_names))
-            names += ["phase", "current", "dealer", "deal", "terminal", "winners", "out", "legal",
+            names += ["phase", "current", "dealer", "deal", "terminal", "winners", "returns", "out", "legal",
                       "legal_includes", "legal_excludes", "announced", "eval"]
             close = _closest(key, names)
             raise self.fail(ks, f"cannot check '{key}': no such zone, variable or check" +
@@ -506,6 +534,10 @@ class _Runner:
             return [g.card_names[c] for c in got] if isinstance(got, list) else (
                 g.card_names[got] if isinstance(got, int) else got)
         return got
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 def run_file(path: str, only: str | None = None) -> list[ScenarioResult]:

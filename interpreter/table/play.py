@@ -47,6 +47,8 @@ def play(g: Game, seat: int, seed: int | None, bot: str) -> int:
         if s.is_terminal():
             names = " and ".join(g.player_name(p) for p in s.winners) or "nobody"
             print(f"\nThe match is over. Winner: {names}")
+            print(one_line(f"{g.returns_name}: " + ", ".join(
+                f"{g.player_name(p)} {int(v) if v.is_integer() else v}" for p, v in enumerate(s.returns()))))
             return 0
         p = s.current_player()
         if p != seat:
