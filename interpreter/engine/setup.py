@@ -236,7 +236,10 @@ def deal(s: State, fx: Fixed) -> Any:
     g = s.game
     base = s.clone()
     plan: list[dict[int, int]] = []
+    missed: tuple[int, int] | None = None
     for attempt in range(MAX_PROBES):
+        # Each probe deals with the swaps the last one found: a deal whose steps read the cards may only
+        # reach a zone once the cards before it are fixed.
         probe = base.clone()
         probe.log = None
         if probe.rng is None:
@@ -244,7 +247,11 @@ def deal(s: State, fx: Fixed) -> Any:
         probe.stack = Stack(plan)
         g.steps[0] = LIMITS.steps  # each run of the deal is its own piece of work
         g.match_deal(probe)
-        plan, late = _plan(probe, probe.stack, fx)
+        plan, late, problem = _plan(probe, probe.stack, fx)
+        if problem is not None:
+            if attempt == MAX_PROBES - 1:
+                raise problem
+            continue
         if attempt:
             s._restore(base)
         s.stack = Stack(plan)
@@ -256,8 +263,7 @@ def deal(s: State, fx: Fixed) -> Any:
         missed = _missed(s, fx, late)
         if missed is None:
             break
-    else:
-        assert missed is not None
+    if missed is not None:
         name = g.zone_names[missed[1]]
         raise BadSetup(f"deal {fx.deal}: the deal's steps do not put '{g.card_names[missed[0]]}' in '{name}' "
                        "whatever the shuffle gives (they read the cards they deal)", fx.deal, name)
@@ -274,8 +280,9 @@ def deal(s: State, fx: Fixed) -> Any:
     return r
 
 
-def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], set[int]]:
-    """Per shuffle, the fixed cards by position; and the cards the deal cannot place (only with exact)."""
+def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], set[int], BadSetup | None]:
+    """Per shuffle, the fixed cards by position; the cards the deal cannot place (only with exact); and
+    why a card cannot be fixed (without exact), if one cannot."""
     g = probe.game
     origin: dict[int, tuple[int, int]] = {}
     for j, order in enumerate(stack.seen):
@@ -284,13 +291,14 @@ def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], 
     members = [set(order) for order in stack.seen]
     plan: list[dict[int, int]] = [{} for _ in stack.seen]
     late: set[int] = set()
+    problem: BadSetup | None = None
     spare: list[tuple[int, int]] = []  # slots of exact zones below their listed cards: dealt, then moved away
     for zi, cards in fx.zones:
         slots = [origin[c] for c in probe.z[zi] if c in origin]
         name = g.zone_names[zi]
         if len(cards) > len(slots) and not fx.exact:
             got = "no shuffled card" if not slots else f"only {count_of(len(slots), 'shuffled card')}"
-            raise BadSetup(f"deal {fx.deal}: the deal's steps put {got} in zone '{name}', so "
+            problem = problem or BadSetup(f"deal {fx.deal}: the deal's steps put {got} in zone '{name}', so "
                            f"{count_of(len(cards), 'card')} cannot be fixed there", fx.deal, name)
         cut = max(0, len(cards) - len(slots))
         late.update(cards[:cut])
@@ -298,8 +306,8 @@ def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], 
         for c, (j, p) in zip(cards[cut:], slots[len(slots) - (len(cards) - cut):]):
             if c not in members[j]:
                 if not fx.exact:
-                    raise BadSetup(f"deal {fx.deal}: '{g.card_names[c]}' is not among the cards the deal shuffles "
-                                   f"into zone '{name}'", fx.deal, name)
+                    problem = problem or BadSetup(f"deal {fx.deal}: '{g.card_names[c]}' is not among the cards "
+                                                  f"the deal shuffles into zone '{name}'", fx.deal, name)
                 late.add(c)
                 continue
             plan[j][p] = c
@@ -310,7 +318,7 @@ def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], 
             if c in members[j]:
                 plan[j][p] = c
                 break
-    return plan, late
+    return plan, late, problem
 
 
 def _missed(s: State, fx: Fixed, late: set[int]) -> tuple[int, int] | None:
