@@ -277,3 +277,24 @@ def test_a_later_deal_a_scenario_cannot_give_fails_at_its_map(tmp_path: Path) ->
             "    steps:\n      - random: 3\n")
     ok, line, msg = scenario(tmp_path, body)
     assert not ok and line == 8 and msg.startswith("deal 2: 'stock' holds exactly"), (line, msg)
+
+
+def test_the_examples_of_python_md_run() -> None:
+    """docs/python.md, "Setting up a position": its Python blocks run in turn and print its text block."""
+    import contextlib
+    import io
+    import re
+
+    from conftest import ROOT
+    text = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+    section = text.split("## Setting up a position", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.S)
+    code = [b for kind, b in blocks if kind == "python"]
+    shown = [b for kind, b in blocks if kind == "text"]
+    assert len(code) == 2 and len(shown) == 1
+    out = io.StringIO()
+    ns: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        for block in code:
+            exec(compile(block, "docs/python.md", "exec"), ns)  # the docs' own example
+    assert out.getvalue() == shown[0]
