@@ -228,7 +228,7 @@ def test_with_a_setup_the_zones_hold_the_fixed_cards_and_the_pack_stays_whole(da
         cards[z], pos = list(order[pos:pos + k]), pos + k
     seed = data.draw(st.none() | st.integers(0, 2**32))
     s = g.new_initial_state(seed, Setup(deals=[Deal(cards)]))
-    rng = random.Random(seed)
+    rng = random.Random(seed or 0)
     while s.is_chance_node():
         s.apply_action(rng.choice(s.chance_outcomes())[0])
     for z, want in cards.items():
@@ -246,7 +246,7 @@ def test_bundled_games_deal_the_fixed_hands(game: str, players: int) -> None:
     hand = [g.card_names[c] for c in range(size)]
     for seed in (None, 1, 2):
         s = g.new_initial_state(seed, Setup(deals=[Deal({"hand[1]": hand})]))
-        rng = random.Random(seed)
+        rng = random.Random(seed or 0)
         while s.is_chance_node():
             s.apply_action(rng.choice(s.chance_outcomes())[0])
         assert names(g, s, "hand[1]") == hand
@@ -298,3 +298,40 @@ def test_the_examples_of_python_md_run() -> None:
         for block in code:
             exec(compile(block, "docs/python.md", "exec"), ns)  # the docs' own example
     assert out.getvalue() == shown[0]
+
+
+TINY = """\
+game: Tiny
+players: {min: 2, max: 2}
+deck: {suits: [clubs, hearts], ranks: ['2', '3', '4']}
+zones: {stock: {}, a: {}, b: {}}
+actions: {pass: {}}
+phases: {main: {actions: [pass], after: [end deal]}}
+match:
+  deal:
+    - move pack to stock
+    - shuffle stock
+    - deal 2 from stock to a
+    - deal 1 from stock to b
+    - goto main
+  over_when: true
+  winners: players
+"""
+
+
+def test_the_unfixed_cards_are_uniform() -> None:
+    """With a card of `a` fixed, b's card is each of the 5 others equally often (seeded swaps keep it uniform)."""
+    r = compile_text(TINY, "tiny.yaml")
+    assert r.game is not None
+    g = Game(r.game, 2)
+    setup = Setup(deals=[Deal({"a": ["3 of clubs"]})])
+    counts = [0] * g.num_cards
+    runs = 3000
+    for seed in range(runs):
+        s = g.new_initial_state(seed, setup)
+        assert s.z[1][-1] == g.card_id("3 of clubs")
+        counts[s.z[2][0]] += 1
+    assert counts[g.card_id("3 of clubs")] == 0
+    expected = runs / (g.num_cards - 1)
+    assert all(abs(n - expected) < 0.2 * expected for i, n in enumerate(counts) if i != g.card_id("3 of clubs")), \
+        counts

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..dsl import types as T
 from ..dsl.diagnostics import count_of
-from ..dsl.limits import LIMITS
 from ..dsl.suggest import closest
 from .errors import GameError
 
@@ -235,6 +234,7 @@ def deal(s: State, fx: Fixed) -> Any:
     """Run `match: deal` on `s` so that it gives the fixed cards; its result (the phase to enter)."""
     g = s.game
     base = s.clone()
+    left = g.steps[0]  # each run of the deal gets the work a deal without a setup would have left
     plan: list[dict[int, int]] = []
     missed: tuple[int, int] | None = None
     for attempt in range(MAX_PROBES):
@@ -245,7 +245,7 @@ def deal(s: State, fx: Fixed) -> Any:
         if probe.rng is None:
             probe.rng = PROBE_SEED
         probe.stack = Stack(plan)
-        g.steps[0] = LIMITS.steps  # each run of the deal is its own piece of work
+        g.steps[0] = left
         g.match_deal(probe)
         plan, late, problem = _plan(probe, probe.stack, fx)
         if problem is not None:
@@ -255,13 +255,14 @@ def deal(s: State, fx: Fixed) -> Any:
         if attempt:
             s._restore(base)
         s.stack = Stack(plan)
-        g.steps[0] = LIMITS.steps
+        g.steps[0] = left
         try:
             r = g.match_deal(s)
         finally:
             s.stack = None
         missed = _missed(s, fx, late)
-        if missed is None:
+        if missed is None or base.rng is None:
+            # Through chance nodes the outcomes given so far belong to this run's positions: no second run.
             break
     if missed is not None:
         name = g.zone_names[missed[1]]
