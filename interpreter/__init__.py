@@ -16,7 +16,8 @@ from .api import bundled_games, load
 from .dsl.diagnostics import RuleFileError
 from .engine.errors import BadOption, GameError, IllegalAction, RuleError
 from .engine.game import Game, load_game
+from .engine.setup import BadSetup, Deal, Setup
 from .engine.state import CHANCE, TERMINAL, State
 
-__all__ = ["CHANCE", "TERMINAL", "BadOption", "Game", "GameError", "IllegalAction", "RuleError", "RuleFileError",
-           "State", "bundled_games", "load", "load_game"]
+__all__ = ["CHANCE", "TERMINAL", "BadOption", "BadSetup", "Deal", "Game", "GameError", "IllegalAction", "RuleError",
+           "RuleFileError", "Setup", "State", "bundled_games", "load", "load_game"]

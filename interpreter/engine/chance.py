@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from .budget import charge
+from .setup import force
 
 
 class NeedChance(Exception):
@@ -46,6 +47,9 @@ def pick(s: Any, options: Any) -> Any:
 def shuffle(s: Any, zi: int) -> None:
     zone = s.z[zi]
     charge(s.game.steps, len(zone))
+    # A deal set up with fixed cards (engine/setup.py): positions that must hold a given card.
+    stack = s.stack
+    forced = stack.forced() if stack is not None else None
     if s.rng is not None:
         # Sorting by independent uniform keys gives a uniform permutation, and
         # costs half of random.shuffle's per-card Python loop.
@@ -54,13 +58,22 @@ def shuffle(s: Any, zi: int) -> None:
         keys = {c: rr() for c in zone}
         zone.sort(key=keys.__getitem__)
         s.rng = r.getrandbits(64)
+        if stack is not None:
+            force(zone, forced or {})
+            stack.seen.append(zone[:])
         return
     # Explicit chance: choose the card for each position from the top down.
     q = s.chance_queue
+    pinned = {c for p, c in forced.items() if p < len(zone) and c in zone} if forced else set()
     for i in range(len(zone) - 1, 0, -1):
-        if s.chance_pos >= len(q):
-            raise NeedChance(sorted(zone[: i + 1]))
-        c = q[s.chance_pos]
-        s.chance_pos += 1
+        if forced and i in forced and forced[i] in zone[: i + 1]:
+            c = forced[i]  # no chance here: the setup fixed this card
+        else:
+            if s.chance_pos >= len(q):
+                raise NeedChance(sorted(c for c in zone[: i + 1] if c not in pinned))
+            c = q[s.chance_pos]
+            s.chance_pos += 1
         j = zone.index(c, 0, i + 1)
         zone[i], zone[j] = zone[j], zone[i]
+    if stack is not None:
+        stack.seen.append(zone[:])

@@ -26,6 +26,7 @@ from . import budget
 from . import returns as returns_
 from .errors import BadOption, RuleError, describe_failure, failure_code
 from .runtime import HELPERS
+from .setup import Setup
 from .state import State
 
 # The generated code may use these Python builtins and nothing else.
@@ -109,9 +110,6 @@ class Game:
                 f"{spec.min_players} to {spec.max_players} players"
             raise BadOption(f"{spec.name} is for {players}, not {num_players}")
         self.n = num_players
-        # Scenario tests fix the first dealer and the cards of a deal through these.
-        self.first_dealer: int | None = None
-        self.deal_hook: Any = None
         ns: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
         ns.update(RUNTIME_HELPERS)
         ns.update(HELPERS)
@@ -434,8 +432,11 @@ class Game:
         except ValueError:
             raise KeyError(name) from None
 
-    def new_initial_state(self, seed: int | None = None) -> State:
-        return State.initial(self, seed)
+    def new_initial_state(self, seed: int | None = None, setup: Setup | None = None) -> State:
+        """A new match. `seed`: shuffles and picks drawn from it (None: they are chance nodes). `setup`: a
+        position to start from, the first dealer and the cards deals give (docs/python.md); a setup the
+        game cannot play raises BadSetup."""
+        return State.initial(self, seed, setup=setup)
 
     # ------------------------------------------------------------ reading an action's text
     def action_from_string(self, text: str) -> int | None:

@@ -20,6 +20,8 @@ from .chance import NeedChance
 from .errors import IllegalAction, RuleError, describe_failure
 from .returns import final_returns
 from .runtime import _next_active, _prev_active, _shown
+from .setup import Resolved, Setup, Stack, resolve
+from .setup import deal as stacked_deal
 
 if TYPE_CHECKING:  # the game makes states; a state only reads its game
     from .game import Game
@@ -43,7 +45,7 @@ RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, Valu
 class State:
     __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
-                 "history", "moves", "stage", "rets")
+                 "history", "moves", "stage", "rets", "setup", "stack")
 
     game: Game
     z: list[list[int]]  # zones, bottom card first
@@ -69,10 +71,16 @@ class State:
     moves: int
     stage: str  # IN_PHASE, STARTING, DEALING, ENDING_DEAL or OVER
     rets: list[float] | None  # each seat's result, worked out once when the match ends
+    setup: Resolved | None  # the position asked for: first dealer, fixed cards of deals (engine/setup.py)
+    stack: Stack | None  # while a fixed deal's steps run: the shuffles' fixed positions
 
     # ------------------------------------------------------------ construction
     @classmethod
-    def initial(cls, game: Game, seed: int | None = None, log: bool = False) -> State:
+    def initial(cls, game: Game, seed: int | None = None, log: bool = False,
+                setup: Setup | Resolved | None = None) -> State:
+        """The state before the first decision. `setup` (engine/setup.py) fixes the first dealer and cards
+        the deals give; it is checked first, and a setup the game cannot play raises BadSetup."""
+        fixed = resolve(game, setup)
         s = cls.__new__(cls)
         s.game = game
         s.z = [[] for _ in game.zone_names]
@@ -99,6 +107,8 @@ class State:
         s.moves = 0
         s.stage = STARTING
         s.rets = None
+        s.setup = fixed
+        s.stack = None
         s._run(None, None if seed is not None else [])
         return s
 
@@ -128,6 +138,8 @@ class State:
         s.moves = self.moves
         s.stage = self.stage
         s.rets = self.rets  # never changed once set
+        s.setup = self.setup
+        s.stack = None
         return s
 
     def _restore(self, base: State) -> None:
@@ -361,8 +373,8 @@ class State:
         r = g.match_start(self)
         if r is not None:
             raise RuleError("'match: start' may not goto a phase; 'match: deal' does that", g.spec.match.span)
-        if g.first_dealer is not None:
-            self.dealer = g.first_dealer
+        if self.setup is not None and self.setup.dealer is not None:
+            self.dealer = self.setup.dealer
         self._transfer(self._start_deal())
 
     def _start_deal(self) -> int:
@@ -374,9 +386,8 @@ class State:
         self.actor = self.dealer
         if self.log is not None:
             self.log.append(("deal", self.deal_no, self.dealer))
-        r = g.match_deal(self)
-        if g.deal_hook is not None:
-            g.deal_hook(self)
+        fixed = self.setup.deals.get(self.deal_no) if self.setup is not None else None
+        r = g.match_deal(self) if fixed is None else stacked_deal(self, fixed)
         if r is None:
             raise RuleError("'match: deal' must end with 'goto' a phase", g.spec.match.span)
         if r == END_DEAL:

@@ -1,5 +1,8 @@
 """Fixing a deal in a scenario: the `set:` and `deals:` maps, and every value written in them.
 
+Each map becomes the engine's setup of one deal (engine/setup.py, `Deal(exact=True)`): its cards are
+dealt by the deal itself, its variables set after the deal's steps.
+
 Each value is checked against what it fills, with the scenario's line: a zone takes a list of card
 names; a variable takes a value of its declared type (a whole number, a number, true/false, text, a
 suit or rank of the deck, a player `P1`, a card name, or a list of these for `cards`, `players`,
@@ -17,7 +20,7 @@ from ..dsl.diagnostics import count_of
 from ..dsl.suggest import closest
 from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, plain
 from ..engine.game import Game
-from ..engine.state import State
+from ..engine.setup import Deal
 
 
 def _closest(word: str, candidates: Iterable[str]) -> list[str]:
@@ -121,50 +124,37 @@ class DealValues:
         names = self.game.zone_names
         return names.index(name) if name in names else None
 
-    def apply_set(self, s: State, node: YNode) -> None:
+    def deal_of(self, node: YNode) -> Deal:
+        """The engine's setup of one deal from a `set:` map: its zones hold exactly the listed cards."""
         if not isinstance(node, YMap):
             raise self.fail(node, "'set' must map zones and variables to values")
         g = self.game
         placed: dict[int, YNode] = {}
-        rest_zone = 0
+        cards: dict[str, list[int]] = {}
+        values: dict[str, Any] = {}
+        rest: str | None = None
         for key, (ks, vn) in node.items.items():
-            zi = self.zone_index(key)
-            if zi is not None:
+            if self.zone_index(key) is not None:
                 if not isinstance(vn, YList):
                     raise self.fail(vn, f"zone '{key}' must be given a list of cards")
-                cards = []
+                ids = []
                 for item in vn.items:
                     c = self.card(item)
                     if c in placed:
                         raise self.fail(item, f"card '{g.card_names[c]}' is placed twice (first at line "
                                         f"{placed[c].span.line})")
                     placed[c] = item
-                    cards.append(c)
-                for c in cards:
-                    s.loc[c] = zi
-                    s.by[c] = s.dealer
-                s.z[zi] = cards
-                continue
-            if key == "rest":
-                rz = self.zone_index(str(self.scalar(vn, "'rest' names one zone")))
-                if rz is None:
+                    ids.append(c)
+                cards[key] = ids
+            elif key == "rest":
+                rest = str(self.scalar(vn, "'rest' names one zone"))
+                if self.zone_index(rest) is None:
                     raise self.fail(vn, f"unknown zone '{plain(vn)}'")
-                rest_zone = rz
-                continue
-            self.set_var(s, ks, key, vn)
-        # Every card not placed goes to the 'rest' zone (the first zone by default),
-        # removed from wherever the deal put it.
-        named = {self.zone_index(k) for k in node.items if self.zone_index(k) is not None}
-        for zi in range(len(s.z)):
-            if zi not in named:
-                s.z[zi] = [c for c in s.z[zi] if c not in placed]
-        leftovers = [c for c in range(g.num_cards) if c not in placed and s.loc[c] in named]
-        for c in sorted(leftovers):
-            s.z[rest_zone].append(c)
-            s.loc[c] = rest_zone
-        s.legal = None
+            else:
+                values.update(self.var_values(ks, key, vn))
+        return Deal(cards=cards, exact=True, rest=rest, values=values)
 
-    def set_var(self, s: State, ks: YScalar, key: str, vn: YNode) -> None:
+    def var_values(self, ks: YScalar, key: str, vn: YNode) -> dict[str, Any]:
         g = self.game
         m = _TARGET.match(key)
         base = m.group(1) if m else key
@@ -174,20 +164,15 @@ class DealValues:
             raise self.fail(ks, f"'{key}' is neither a zone nor a variable" +
                             (f"; did you mean '{close[0]}'?" if close else ""))
         if base in ("dealer", "current"):
-            setattr(s, "dealer" if base == "dealer" else "cur", self.player(vn))
-            return
+            return {base: self.player(vn)}
         ty = next(v.ty for v, _ in g.var_specs if v.name == base)
         if m.group(2) is not None:
             if key not in g.var_names:
                 raise self.fail(ks, f"'{key}': there is no player {m.group(2)} in a game of {g.n}")
-            s.v[g.var_names.index(key)] = self.value(vn, ty, key)
-            return
+            return {key: self.value(vn, ty, key)}
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == base]
         if len(per) > 1 or g.var_specs[per[0]][1] is not None:  # per player: one value each
             if not isinstance(vn, YList) or len(vn.items) != len(per):
                 raise self.fail(vn, f"'{base}' is per player: give a list of {count_of(len(per), 'value')}")
-            values = [self.value(x, ty, base) for x in vn.items]
-            for i, x in zip(per, values):
-                s.v[i] = x
-        else:
-            s.v[per[0]] = self.value(vn, ty, base)
+            return {base: [self.value(x, ty, base) for x in vn.items]}
+        return {base: self.value(vn, ty, base)}

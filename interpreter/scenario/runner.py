@@ -32,6 +32,7 @@ from ..engine.budget import deep_count
 from ..engine.bundled import bundled_game, bundled_games
 from ..engine.errors import GameError, IllegalAction, describe_failure
 from ..engine.game import Game
+from ..engine.setup import BadSetup, Setup
 from ..engine.state import State
 from .deal import PLAYER as _PLAYER
 from .deal import DealValues, _closest
@@ -189,21 +190,22 @@ class _Runner:
             raise self.fail(where, str(e)) from None
         self.values = DealValues(self.game, self.fail)
         dealer = m.get("dealer")
-        if dealer is not None:
-            self.game.first_dealer = self.values.player(dealer)
-        pending = list(deals)
-
-        def hook(s: State) -> None:
-            if pending:
-                self.values.apply_set(s, pending.pop(0))
-        self.game.deal_hook = hook
+        self.deal_nodes = deals
+        setup = Setup(dealer=self.values.player(dealer) if dealer is not None else None,
+                      deals=[self.values.deal_of(d) for d in deals])
         self.rng = random.Random(seed if isinstance(seed, int) else 0)
-        self.state = State.initial(self.game, seed if isinstance(seed, int) else 0, log=True)
+        try:
+            self.state = State.initial(self.game, seed if isinstance(seed, int) else 0, log=True, setup=setup)
+        except BadSetup as e:
+            raise self.setup_failure(e) from None
         steps = m.get("steps")
         if steps is not None and not isinstance(steps, YList):
             raise self.fail(steps, "'steps' must be a list")
         for step in steps.items if isinstance(steps, YList) else []:
-            self.step(step)
+            try:
+                self.step(step)
+            except BadSetup as e:  # a later deal's setup, met by this step
+                raise self.setup_failure(e) from None
 
     @staticmethod
     def _shown(node: YNode | None) -> str:
@@ -239,6 +241,13 @@ class _Runner:
                     raise self.fail(item, "each item of 'deals' maps zones and variables to values, like 'set'")
                 maps.append(item)
         return maps
+
+    def setup_failure(self, e: BadSetup) -> ScenarioFailure:
+        """A deal the setup could not give, at its map (at the zone's key, if it names one)."""
+        node: YNode | None = self.deal_nodes[e.deal - 1] if 0 < e.deal <= len(self.deal_nodes) else None
+        if isinstance(node, YMap) and e.zone is not None and e.zone in node.items:
+            node = node.items[e.zone][0]
+        return self.fail(node, str(e))
 
     def player(self, node: YNode) -> int:
         return self.values.player(node)
