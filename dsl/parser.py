@@ -241,6 +241,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return A.Eliminate(self._span(meta), c[0])
 
     @v_args(meta=True)
+    def sit_out(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.SitOut(self._span(meta), c[0])
+
+    @v_args(meta=True)
     def do_proc(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.Do(self._span(meta), str(c[0]), c[1] if c[1] is not None else [])
 

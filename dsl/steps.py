@@ -84,6 +84,8 @@ class StepChecker:
                          f"{len(s.values)} value(s) follow it")
         elif isinstance(s, A.Eliminate):
             self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
+        elif isinstance(s, A.SitOut):
+            self.want(s.player, self.expr(s.player), T.PLAYER, "'sit out'")
         elif isinstance(s, A.Do):
             pr = self.procs.get(s.proc)
             if pr is None and (s.proc in self.spec.broken or "procedures" in self.spec.malformed):

@@ -144,6 +144,10 @@ def _describe_event(g: Game, ev: tuple[Any, ...]) -> list[str]:
         return [f"  * {ev[1]}"]
     if kind == "eliminated":
         return [f"  * {g.player_name(ev[1])} is out of the match"]
+    if kind == "sits_out":
+        return [f"  * {g.player_name(ev[1])} sits out this deal"]
+    if kind == "team":
+        return [f"  * {g.player_name(ev[1])} is on team {ev[2]}"]
     if kind == "end_deal":
         lines = [f"  End of deal {ev[1]}"]
         for label, values in ev[2]:
@@ -246,6 +250,10 @@ def _event_record(g: Game, ev: tuple[Any, ...]) -> dict[str, Any]:
         return {"event": "announce", "text": ev[1]}
     if kind == "eliminated":
         return {"event": "eliminated", "player": ev[1]}
+    if kind == "sits_out":
+        return {"event": "sits_out", "player": ev[1]}
+    if kind == "team":
+        return {"event": "team", "player": ev[1], "team": ev[2]}
     if kind == "end_deal":
         return {"event": "end_deal", "deal": ev[1], "report": {label: vals for label, vals in ev[2]}}
     if kind == "over":
