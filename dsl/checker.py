@@ -208,14 +208,7 @@ class Checker(StepChecker, CallChecker):
                 if isinstance(st, A.Goto | A.EndDeal):
                     self.err("C033", st.span, f"{where} cannot '{'goto' if isinstance(st, A.Goto) else 'end deal'}'",
                              "phases start from 'match: deal'; a deal ends with 'end deal' in a phase")
-        for st in _walk_stmts(m.start):
-            if isinstance(st, A.SitOut):
-                self.err("C039", st.span, "'sit out' in 'match: start' does nothing: every player takes part in "
-                         "each new deal", "sit a player out in 'match: deal' or in a phase, for that deal")
-            elif isinstance(st, A.Assign) and st.ref == ("builtin", "team"):
-                self.err("C039", st.span, "setting 'team' in 'match: start' does nothing: every deal starts "
-                         "with the teams of 'players: teams'", "fixed partnerships go in 'players: teams'; "
-                         "sides formed in play are set in 'match: deal' or later")
+        self._undone_by_deals(m.start)
         for f in sp.functions:
             if f.body is not None and f.name not in self.signatures:
                 # Never called (or only where the call nests too deeply): still check it, with
@@ -400,15 +393,7 @@ class Checker(StepChecker, CallChecker):
     def _assign(self, s: A.Assign) -> None:
         vt = self.expr(s.value)
         if s.name == "team":
-            s.ref = ("builtin", "team")
-            if s.index is None:
-                self.err("C012", s.span, "'team' is kept per player: write team[p] = t")
-            else:
-                self.want(s.index, self.expr(s.index), T.PLAYER, "the player index")
-            if s.op != "=":
-                self.err("C014", s.span, f"'{s.op}' cannot change a team: write team[p] = t with a team number")
-            elif not T.compatible(vt, T.INT) or vt == T.NONE:
-                self.err("C001", s.value.span, f"a team is a number from 0 to num_players - 1, not {T.show(vt)}")
+            self._assign_team(s, vt)
             return
         if s.name in ASSIGNABLE_BUILTINS and s.index is None:
             s.ref = ("builtin", s.name)
@@ -440,16 +425,6 @@ class Checker(StepChecker, CallChecker):
                      f"{T.show(target)}")
         elif not T.compatible(vt, target):
             self.err("C001", s.value.span, f"'{s.name}' holds {T.show(target)}, not {T.show(vt)}")
-
-    def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None:
-        """The index of a per-team variable is a team number. Players and numbers mix, so a seat would pass as
-        one: score[p] would silently read the team numbered like p's seat, not p's team."""
-        t = self.expr(index) if t is None else t
-        if t == T.PLAYER:
-            self.err("C001", index.span, f"'{name}' is kept per team: its index is a team number, not a player",
-                     f"write {name}[team[p]] for the team of player p")
-        else:
-            self.want(index, t, T.INT, "the team index")
 
     # ------------------------------------------------------------ expressions
     def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
