@@ -9,10 +9,12 @@ rule files show the runtime checks and the checker's answers.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
+from cardsmith.cli.main import main
 from cardsmith.dsl.pipeline import compile_text
 from cardsmith.engine.errors import RuleError
 from cardsmith.engine.game import Game
@@ -284,3 +286,17 @@ def test_teams_are_state_not_fixed_for_the_game(place: str, code: str) -> None:
 def test_checker_answers(effect: str, code: str) -> None:
     r = compile_text(GAME.format(TEAMS="", EFFECT=effect, DEAL=""), "t.yaml")
     assert code in [d.code for d in r.diagnostics], [d.render() if hasattr(d, "render") else d for d in r.diagnostics]
+
+
+def test_run_tells_who_sits_out_changes_of_team_and_team_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", PARTNERS, "--players", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "sits out this deal" in out
+    assert "    score: team 0 (P0, P2) " in out and ", team 1 (P1, P3) " in out
+    assert "    sitting out: P0 " in out
+    assert main(["run", PARTNERS, "--players", "5", "--seed", "4", "-o", "mode=declarer"]) == 0
+    assert "  * P0 is on team 1\n" in capsys.readouterr().out
+    assert main(["run", PARTNERS, "--players", "4", "--seed", "3", "--json"]) == 0
+    events = json.loads(capsys.readouterr().out)["events"]
+    assert any(e["event"] == "sits_out" and sorted(e) == ["event", "player"] and 0 <= e["player"] < 4
+               for e in events)

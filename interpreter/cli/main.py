@@ -183,6 +183,17 @@ def _var_summary(g: Game, s: State) -> list[str]:
     for name, vals in per.items():
         lines.append(f"    {name}: " + ", ".join(f"{g.player_name(p)} {_fmt(x)}" + (
             " (out)" if s.out[p] else "") for p, x in enumerate(vals)))
+    # Per-team ones for the teams players have now, each with its players: "score: team 0 (P0, P2) 6".
+    teams = sorted(set(s.team))
+    for i, (v, t) in enumerate(g.var_specs):
+        if v.per_team and v.visible == "everyone" and v.scope == "match" and v.name not in reported and t in teams:
+            members = ", ".join(g.player_name(p) for p in range(g.n) if s.team[p] == t)
+            kind = v.ty if v.ty in ("player", "card") else "plain"
+            text = f"team {t} ({members}) {_fmt(_shown(s, s.v[i], kind))}"
+            if t == teams[0]:
+                lines.append(f"    {v.name}: {text}")
+            else:
+                lines[-1] += f", {text}"
     return lines
 
 
