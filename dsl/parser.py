@@ -242,7 +242,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def sit_out(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.SitOut(self._span(meta), c[0])
+        if str(c[0]) != "out":  # `out` is not a word of the language: a zone or variable may be named so
+            raise Refused(Diagnostic("P001", self._span(c[0]), f"expected 'out' after 'sit', not '{c[0]}'",
+                                     "a player sits a deal out with: sit out p"))
+        return A.SitOut(self._span(meta), c[1])
 
     @v_args(meta=True)
     def do_proc(self, meta: Any, c: list[Any]) -> A.Stmt:

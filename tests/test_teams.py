@@ -300,3 +300,11 @@ def test_run_tells_who_sits_out_changes_of_team_and_team_scores(capsys: pytest.C
     events = json.loads(capsys.readouterr().out)["events"]
     assert any(e["event"] == "sits_out" and sorted(e) == ["event", "player"] and 0 <= e["player"] < 4
                for e in events)
+
+
+def test_sit_takes_out_and_out_stays_a_name() -> None:
+    """`sit` is a word of the language; `out` is not (a zone or variable may be called out)."""
+    text = GAME.format(TEAMS="", EFFECT="      - sit out player", DEAL="").replace("  pile: {}", "  pile: {}\n  out: {}")
+    assert compile_text(text, "t.yaml").ok
+    r = compile_text(GAME.format(TEAMS="", EFFECT="      - sit in player", DEAL=""), "t.yaml")
+    assert [(d.code, d.message) for d in r.diagnostics] == [("P001", "expected 'out' after 'sit', not 'in'")]
