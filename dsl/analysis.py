@@ -17,8 +17,8 @@ from . import ast as A
 from .diagnostics import Span
 from .spec import FuncSpec, GameSpec
 
-STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns"}
-STATEFUL_LIBRARY = {"next_active", "is_active", "played_by"}
+STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns", "team", "teams"}
+STATEFUL_LIBRARY = {"next_active", "is_active", "played_by", "teammates", "sitting_out"}
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}  # per node class, the fields that can hold expressions

@@ -189,6 +189,13 @@ class Eliminate(Stmt):
 
 
 @dataclass(eq=False)
+class SitOut(Stmt):
+    """The player takes no part in the rest of the deal (not eliminated: back at the next deal)."""
+
+    player: Expr
+
+
+@dataclass(eq=False)
 class Do(Stmt):
     proc: str
     args: list[Expr]

@@ -196,6 +196,8 @@ class CallChecker:
             return T.list_of(lt)
         if result == "LI":
             return T.list_of(T.INT)
+        if result == "LP":
+            return T.list_of(T.PLAYER)
         if lib.name == "abs" and args:
             return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
         return {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "B": T.BOOL}[result]

@@ -56,6 +56,8 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "player": (T.PLAYER, "the player taking the action (in 'after' and 'end': who acted last)"),
     "deal_number": (T.INT, "1 for the first deal of the match, 2 for the second, ..."),
     "turns": (T.INT, "turns already taken in the current round phase"),
+    "team": (("perplayer", T.INT), "each player's team number this deal, team[p] (assignable: team[p] = t)"),
+    "teams": (T.list_of(T.INT), "the team numbers players have now, smallest first"),
 }
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
 CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
@@ -155,15 +157,19 @@ class Checker(StepChecker, CallChecker):
             if isinstance(z.visible, A.Expr):
                 with self.scope({"owner": T.PLAYER} if z.per_player else {}):
                     self.want(z.visible, self.expr(z.visible), T.list_of(T.PLAYER), "'visible'")
+        if sp.teams is not None:
+            with self.scope({"p": T.PLAYER}):
+                self.want(sp.teams, self.expr(sp.teams), T.INT, "'teams'")
         for v in sp.variables:
+            owner = {"owner": T.PLAYER} if v.per_player else {"owner": T.INT} if v.per_team else {}
             if v.initial is not None:
-                with self.scope({"owner": T.PLAYER} if v.per_player else {}):
+                with self.scope(owner):
                     t = self.expr(v.initial)
                 if not T.compatible(t, v.ty):
                     self.err("C001", v.initial.span, f"initial value of '{v.name}' is {T.show(t)}, "
                              f"but '{v.name}' holds {T.show(v.ty)}")
             if isinstance(v.visible, A.Expr):
-                with self.scope({"owner": T.PLAYER} if v.per_player else {}):
+                with self.scope(owner):
                     self.want(v.visible, self.expr(v.visible), T.list_of(T.PLAYER), "'visible'")
         for f in sp.functions:
             if f.body is not None and not f.params:
@@ -203,6 +209,7 @@ class Checker(StepChecker, CallChecker):
                 if isinstance(st, A.Goto | A.EndDeal):
                     self.err("C033", st.span, f"{where} cannot '{'goto' if isinstance(st, A.Goto) else 'end deal'}'",
                              "phases start from 'match: deal'; a deal ends with 'end deal' in a phase")
+        self._undone_by_deals(m.start)
         for f in sp.functions:
             if f.body is not None and f.name not in self.signatures:
                 # Never called (or only where the call nests too deeply): still check it, with
@@ -404,6 +411,9 @@ class Checker(StepChecker, CallChecker):
 
     def _assign(self, s: A.Assign) -> None:
         vt = self.expr(s.value)
+        if s.name == "team":
+            self._assign_team(s, vt)
+            return
         if s.name in ASSIGNABLE_BUILTINS and s.index is None:
             s.ref = ("builtin", s.name)
             target: Any = T.PLAYER
@@ -413,9 +423,13 @@ class Checker(StepChecker, CallChecker):
             target = v.ty
             if v.per_player and s.index is None:
                 self.err("C012", s.span, f"'{s.name}' is kept per player: write {s.name}[p]")
-            elif not v.per_player and s.index is not None:
+            elif v.per_team and s.index is None:
+                self.err("C012", s.span, f"'{s.name}' is kept per team: write {s.name}[t], e.g. {s.name}[team[p]]")
+            elif not v.per_player and not v.per_team and s.index is not None:
                 self.err("C012", s.span, f"'{s.name}' is a single value, not one per player")
-            if s.index is not None:
+            if s.index is not None and v.per_team:
+                self._team_index(s.index, s.name)
+            elif s.index is not None:
                 self.want(s.index, self.expr(s.index), T.PLAYER, "the player index")
         elif s.name in self.spec.broken:
             return
@@ -449,9 +463,12 @@ class Checker(StepChecker, CallChecker):
             t = _HANDLERS[type(e)](self, e)
         finally:
             self.nesting -= 1
-        if not perplayer and isinstance(t, tuple) and t[0] == "perplayer":
+        if not perplayer and isinstance(t, tuple) and t[0] in ("perplayer", "perteam"):
             name = e.id if isinstance(e, A.Name) else "this"
-            self.err("C012", e.span, f"'{name}' is kept per player: write {name}[p]")
+            if t[0] == "perteam":
+                self.err("C012", e.span, f"'{name}' is kept per team: write {name}[t], e.g. {name}[team[p]]")
+            else:
+                self.err("C012", e.span, f"'{name}' is kept per player: write {name}[p]")
             t = T.ANY
         e.ty = t
         return t
@@ -524,6 +541,8 @@ class Checker(StepChecker, CallChecker):
             e.ref = ("var", v)
             if v.per_player:
                 return ("perplayer", v.ty)
+            if v.per_team:
+                return ("perteam", v.ty)
             return v.ty
         if n in self.zones:
             z = self.zones[n]
@@ -572,6 +591,9 @@ class Checker(StepChecker, CallChecker):
         it = self.expr(e.index)
         if isinstance(t, tuple) and t[0] == "perplayer":
             self.want(e.index, it, T.PLAYER, "the player index")
+            return t[1]
+        if isinstance(t, tuple) and t[0] == "perteam":
+            self._team_index(e.index, e.obj.id if isinstance(e.obj, A.Name) else "this", it)
             return t[1]
         if T.is_list(t):
             self.want(e.index, it, T.INT, "a list index")

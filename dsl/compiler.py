@@ -125,6 +125,10 @@ class Compiler:
             if isinstance(o, A.Name) and o.ref and o.ref[0] in ("var", "zone") and o.ref[1].per_player:
                 arr, base = ("s.v", "V") if o.ref[0] == "var" else ("s.z", "Z")
                 return f"{arr}[{base}_{o.id} + {self._seat(e.index)}]"
+            if isinstance(o, A.Name) and o.ref and o.ref[0] == "var" and o.ref[1].per_team:
+                return f"s.v[V_{o.id} + {self._team(e.index)}]"
+            if isinstance(o, A.Name) and o.ref == ("builtin", "team"):
+                return f"s.team[{self._seat(e.index)}]"
             return f"{self.ex(o)}[{self.ex(e.index)}]"
         if isinstance(e, A.Call):
             return self._call(e)
@@ -189,6 +193,13 @@ class Compiler:
         code = self.ex(e)
         return code if e.ty == T.PLAYER else f"_seat({code}, N)"
 
+    def _team(self, e: A.Expr) -> str:
+        """A team number indexing a per-team variable: checked to be 0 to N - 1, unless it was read from `team`
+        (whose every value the engine checked when it was set)."""
+        code = self.ex(e)
+        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == ("builtin", "team")
+        return code if read else f"_team({code}, N)"
+
     def _card(self, e: A.Expr) -> str:
         """A card index into the card tables: checked unless typed card (cards come only from the pack)."""
         code = self.ex(e)
@@ -217,7 +228,7 @@ class Compiler:
             return {"players": "PLAYERS", "active_players": "_active(s)", "num_players": "N",
                     "suits": "SUITS", "ranks": "RANKS", "pack": "PACK", "dealer": "s.dealer",
                     "current": "s.cur", "player": "s.actor", "deal_number": "s.deal_no",
-                    "turns": "s.turns"}[detail]
+                    "turns": "s.turns", "teams": "_teams(s)"}[detail]
         if kind == "option":
             return f"O_{detail}"
         if kind == "const":
@@ -238,7 +249,11 @@ class Compiler:
         if name == "next_active":
             return f"_next_active(s, {self._seat(e.args[0])})"
         if name == "is_active":
-            return f"(not s.out[{self._seat(e.args[0])}])"
+            return f"_is_active(s, {self._seat(e.args[0])})"
+        if name == "sitting_out":
+            return f"s.sit[{self._seat(e.args[0])}]"
+        if name == "teammates":
+            return f"_teammates(s, {self._seat(e.args[0])})"
         if name == "played_by":
             return f"s.by[{self._card(e.args[0])}]"
         if name == "range":
@@ -296,6 +311,8 @@ class Compiler:
             w.line(f"return {END_DEAL}", sp)
         elif isinstance(s, A.Eliminate):
             w.line(f"_eliminate(s, {self._seat(s.player)})", sp)
+        elif isinstance(s, A.SitOut):
+            w.line(f"_sit_out(s, {self._seat(s.player)})", sp)
         elif isinstance(s, A.Do):
             args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
             w.line(f"_r = pr_{s.proc}(s{args})", sp)
@@ -332,6 +349,10 @@ class Compiler:
         kind, v = s.ref
         vt = s.value.ty
         val = self.ex(s.value)
+        if s.ref == ("builtin", "team"):
+            assert s.index is not None
+            w.line(f"_set_team(s, {self._seat(s.index)}, {val})", sp)
+            return
         if kind == "builtin":
             target = {"dealer": "s.dealer", "current": "s.cur"}[v]
             new = val if s.op == "=" else f"{target} {s.op[0]} {val}"
@@ -341,7 +362,7 @@ class Compiler:
                 w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + v + chr(39))})", sp)
             return
         if s.index is not None:
-            w.line(f"_i = V_{v.name} + {self._seat(s.index)}", sp)
+            w.line(f"_i = V_{v.name} + {self._team(s.index) if v.per_team else self._seat(s.index)}", sp)
             target = "s.v[_i]"
             slot = "_i"
         else:
@@ -553,6 +574,8 @@ class Compiler:
             if isinstance(z.visible, A.Expr):
                 self.efunc(f"vis_zone_{z.name}", ["s", "l_owner"], z.visible,
                            ("_want_players", f"'visible' of zone '{z.name}'"))
+        if sp.teams is not None:
+            self.efunc("teams_of", ["s", "l_p"], sp.teams)
         for v in sp.variables:
             if v.initial is not None:
                 self.efunc(f"init_{v.name}", ["s", "l_owner"], v.initial)

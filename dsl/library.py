@@ -315,6 +315,8 @@ LIBRARY: dict[str, LibFunc] = {f.name: f for f in [
     _lib("next_active", 1, 1, "", "P->P", "the next player clockwise who is still in the match"),
     _lib("is_active", 1, 1, "", "P->B", "true if the player is still in the match"),
     _lib("played_by", 1, 1, "", "C->P", "the player whose action last moved this card"),
+    _lib("teammates", 1, 1, "", "P->LP", "the other players on the player's team this deal, in seat order"),
+    _lib("sitting_out", 1, 1, "", "P->B", "true if the player sits out this deal ('sit out p')"),
 ]}
 
 

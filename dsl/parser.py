@@ -241,6 +241,13 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return A.Eliminate(self._span(meta), c[0])
 
     @v_args(meta=True)
+    def sit_out(self, meta: Any, c: list[Any]) -> A.Stmt:
+        if str(c[0]) != "out":  # `out` is not a word of the language: a zone or variable may be named so
+            raise Refused(Diagnostic("P001", self._span(c[0]), f"expected 'out' after 'sit', not '{c[0]}'",
+                                     "a player sits a deal out with: sit out p"))
+        return A.SitOut(self._span(meta), c[1])
+
+    @v_args(meta=True)
     def do_proc(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.Do(self._span(meta), str(c[0]), c[1] if c[1] is not None else [])
 

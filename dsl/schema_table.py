@@ -24,7 +24,7 @@ class TableSections(Reader):
         m = self.want_map(node, "'players'")
         if m is None:
             return (2, 2)
-        self.keys(m, ["min", "max"], "'players'", ("min", "max"))
+        self.keys(m, ["min", "max", "teams"], "'players'", ("min", "max"))
         lo = self.want_scalar(m.get("min"), "'players: min'", (int,))
         lo = 2 if lo is None else lo  # 0 is a value to refuse, not a missing one
         hi = self.want_scalar(m.get("max"), "'players: max'", (int,))
@@ -34,6 +34,12 @@ class TableSections(Reader):
                      f"1 <= min <= max <= {MAX_PLAYERS}")
             return (2, 2)
         return (lo, hi)
+
+    def teams(self, node: YNode | None) -> A.Expr | None:
+        """`players: teams:`, an expression of the seat `p` giving its team number (read with `players`)."""
+        if not isinstance(node, YMap) or node.get("teams") is None:
+            return None
+        return self.expr(node.get("teams"), "'teams'")
 
     def options(self, node: YNode | None) -> list[OptionSpec]:
         m = self.want_map(node, "'options'")
@@ -239,7 +245,7 @@ class TableSections(Reader):
             vm = self.want_map(vnode, f"variable '{name}'")
             if vm is None:
                 continue
-            self.keys(vm, ["type", "per_player", "initial", "scope", "visible"], f"variable '{name}'",
+            self.keys(vm, ["type", "per_player", "per_team", "initial", "scope", "visible"], f"variable '{name}'",
                       ("type",))
             tname = self.want_scalar(vm.get("type"), "'type'", (str,)) or "int"
             if tname not in VAR_TYPES:
@@ -261,10 +267,17 @@ class TableSections(Reader):
                 else:
                     init = self.expr(inode, f"initial value of '{name}'")
             per_player = bool(self.want_scalar(vm.get("per_player"), "'per_player'", (bool,)))
+            per_team = bool(self.want_scalar(vm.get("per_team"), "'per_team'", (bool,)))
+            if per_player and per_team:
+                tn = vm.get("per_team")
+                self.err("S030", tn.span if tn else vm.span, f"variable '{name}' is kept per player or per team, "
+                         "not both", "per_team: one value per team, read as "
+                         f"{name}[team[p]]; per_player: one value per seat, {name}[p]")
+                per_player = False
             vis = self.visibility(vm.get("visible"), "'visible'", "everyone")
-            if vis == "owner" and not per_player:
+            if vis == "owner" and not per_player and not per_team:
                 vn = vm.get("visible")
                 self.err("S020", vn.span if vn else vm.span,
-                         f"variable '{name}' has no owner: 'owner' needs 'per_player: true'")
-            out.append(VarSpec(name, ks.span, VAR_TYPES[tname], per_player, scope, init, vis))
+                         f"variable '{name}' has no owner: 'owner' needs 'per_player: true' (or 'per_team: true')")
+            out.append(VarSpec(name, ks.span, VAR_TYPES[tname], per_player, scope, init, vis, per_team))
         return out

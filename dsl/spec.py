@@ -80,6 +80,8 @@ class VarSpec:
     scope: str  # match | deal
     initial: A.Expr | None
     visible: str | A.Expr
+    # One value per team (slots 0 to num_players - 1, indexed by a team number: score[team[p]]).
+    per_team: bool = False
 
 
 @dataclass(eq=False)
@@ -186,3 +188,6 @@ class GameSpec:
     rank_spans: dict[str, Span] = field(default_factory=dict)
     # The files the spec was merged from, the one named first (a variant) before the files it extends.
     files: list[str] = field(default_factory=list)
+    # `players: teams:`, the team number of seat `p` at the start of the match and of every deal (None: each
+    # seat is a team of its own, team p).
+    teams: A.Expr | None = None

@@ -84,6 +84,8 @@ class StepChecker:
                          f"{len(s.values)} value(s) follow it")
         elif isinstance(s, A.Eliminate):
             self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
+        elif isinstance(s, A.SitOut):
+            self.want(s.player, self.expr(s.player), T.PLAYER, "'sit out'")
         elif isinstance(s, A.Do):
             pr = self.procs.get(s.proc)
             if pr is None and (s.proc in self.spec.broken or "procedures" in self.spec.malformed):
@@ -110,6 +112,41 @@ class StepChecker:
             with self.scope({}):
                 self.declare(s.var, T.elem(t), s.span)
                 self.block(s.body)
+
+    # ------------------------------------------------------------ teams (see docs/language.md#teams)
+    def _assign_team(self, s: A.Assign, vt: Any) -> None:
+        """team[p] = t: a team number for a player, until the deal ends."""
+        s.ref = ("builtin", "team")
+        if s.index is None:
+            self.err("C012", s.span, "'team' is kept per player: write team[p] = t")
+        else:
+            self.want(s.index, self.expr(s.index), T.PLAYER, "the player index")
+        if s.op != "=":
+            self.err("C014", s.span, f"'{s.op}' cannot change a team: write team[p] = t with a team number")
+        elif not T.compatible(vt, T.INT) or vt == T.NONE:
+            self.err("C001", s.value.span, f"a team is a number from 0 to num_players - 1, not {T.show(vt)}")
+
+    def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None:
+        """The index of a per-team variable is a team number. Players and numbers mix, so a seat would pass as
+        one: score[p] would silently read the team numbered like p's seat, not p's team."""
+        t = self.expr(index) if t is None else t
+        if t == T.PLAYER:
+            self.err("C001", index.span, f"'{name}' is kept per team: its index is a team number, not a player",
+                     f"write {name}[team[p]] for the team of player p")
+        else:
+            self.want(index, t, T.INT, "the team index")
+
+    def _undone_by_deals(self, start: list[A.Stmt]) -> None:
+        """Teams and seats are set again when every deal starts: written in `match: start`, they do nothing
+        (C039). Run after `start` is checked, which records what each assignment refers to."""
+        for st in _walk_stmts(start):
+            if isinstance(st, A.SitOut):
+                self.err("C039", st.span, "'sit out' in 'match: start' does nothing: every player takes part in "
+                         "each new deal", "sit a player out in 'match: deal' or in a phase, for that deal")
+            elif isinstance(st, A.Assign) and st.ref == ("builtin", "team"):
+                self.err("C039", st.span, "setting 'team' in 'match: start' does nothing: every deal starts "
+                         "with the teams of 'players: teams'", "fixed partnerships go in 'players: teams'; "
+                         "sides formed in play are set in 'match: deal' or later")
 
     def _procedures(self) -> None:
         """Check procedures callers first, each with the joined types its calls pass."""

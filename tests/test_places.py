@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 TEMPLATE = """\
 game: Places
-players: {{min: 2, max: 3}}
+players: {{min: 2, max: 3, teams: "{TEAMS}"}}
 options:
   opt: {{type: int, min: 0, max: 9, default: 2}}
   computed:
@@ -111,19 +111,21 @@ PLACES: dict[str, str] = {
     "OVER_WHEN": "deal_number >= 2 or " + N + " < 0",
     "WINNERS": "if " + N + " >= 0 then players else players",
     "REPORT": N,
+    "TEAMS": "if " + N + " >= 0 then p else 0",
 }
 DEFAULTS: dict[str, str] = {
     "OPTION": "opt + 1", "PROPERTY": "rank_index", "WHEN": "true", "WHERE": "true", "VIS_ZONE": "[owner]",
     "VIS_SHARED": "players", "VIS_VAR": "[owner]", "INIT_SHARED": "0", "INIT_PER": "0", "FUNCTION": "1",
     "PROCEDURE": "1", "DOMAIN": "hand[player]", "WHEN_ACTION": "true", "EFFECT": "1", "LET_STEP": "1",
     "FIRST": "left(dealer)", "NEXT_DEALER": "left(dealer)", "OVER_WHEN": "deal_number >= 2", "WINNERS": "players",
-    "REPORT": "1",
+    "REPORT": "1", "TEAMS": "p",
 }
 NAMES = [
     "players", "active_players", "num_players", "suits", "ranks", "pack", "dealer", "current", "player",
     "deal_number", "turns", "opt", "computed", "K", "stock", "pile", "hand[0]", "v", "pv[0]", "owner", "p",
     "card", "c", "z", "rank", "suit", "rank_index", "suit_index", "first(pack).value", "pure(1)",
     "stateful(1)", "indirect(1)", "body()", "next_active(0)", "is_active(0)", "played_by(first(pack))",
+    "team[0]", "teams", "teammates(0)", "sitting_out(0)",
 ]
 WRAPPERS = ["{x}", "let y = {x}; y", "[{x} for q in players]", "count(players, q => len([{x}]) >= 0)",
             "max_by(players, q => len([{x}]))"]
@@ -186,7 +188,8 @@ def test_every_name_in_every_place(place: str) -> None:
 @pytest.mark.parametrize("place", ["OPTION", "PROPERTY", "WHEN", "WHERE"])
 @pytest.mark.parametrize("x", ["dealer", "current", "player", "deal_number", "turns", "active_players", "pack",
                                "pile", "hand[0]", "v", "pv[0]", "pure(1)", "stateful(1)", "indirect(1)",
-                               "next_active(0)", "is_active(0)", "played_by(first(pack))"])
+                               "next_active(0)", "is_active(0)", "played_by(first(pack))", "team[0]", "teams",
+                               "teammates(0)", "sitting_out(0)"])
 def test_static_places_refuse_the_match(place: str, x: str) -> None:
     r = compile_text(rule_file(place, x), "places.yaml")
     assert r.diagnostics and {d.code for d in r.diagnostics} == {"C037"}, [(d.code, d.message) for d in r.diagnostics]

@@ -85,7 +85,8 @@ def snapshot(s: State) -> dict[str, Any]:
         "z": s.z, "v": s.v, "loc": s.loc, "by": s.by, "out": list(s.out), "phase": s.phase, "cur": s.cur,
         "dealer": s.dealer, "deal_no": s.deal_no, "turns": s.turns, "terminal": s.terminal,
         "winners": list(s.winners), "current_player": s.current_player(), "legal": list(s.legal_actions()),
-        "returns": s.returns(), "log": s.log, "chance": s.chance_outcomes(),
+        "returns": s.returns(), "log": s.log, "chance": s.chance_outcomes(), "team": list(s.team),
+        "sit": list(s.sit),
     })
 
 

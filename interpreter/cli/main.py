@@ -144,6 +144,10 @@ def _describe_event(g: Game, ev: tuple[Any, ...]) -> list[str]:
         return [f"  * {ev[1]}"]
     if kind == "eliminated":
         return [f"  * {g.player_name(ev[1])} is out of the match"]
+    if kind == "sits_out":
+        return [f"  * {g.player_name(ev[1])} sits out this deal"]
+    if kind == "team":
+        return [f"  * {g.player_name(ev[1])} is on team {ev[2]}"]
     if kind == "end_deal":
         lines = [f"  End of deal {ev[1]}"]
         for label, values in ev[2]:
@@ -184,6 +188,17 @@ def _var_summary(g: Game, s: State) -> list[str]:
     for name, vals in per.items():
         lines.append(f"    {name}: " + ", ".join(f"{g.player_name(p)} {_fmt(x)}" + (
             " (out)" if s.out[p] else "") for p, x in enumerate(vals)))
+    # Per-team ones for the teams players have now, each with its players: "score: team 0 (P0, P2) 6".
+    teams = sorted(set(s.team))
+    for i, (v, t) in enumerate(g.var_specs):
+        if v.per_team and v.visible == "everyone" and v.scope == "match" and v.name not in reported and t in teams:
+            members = ", ".join(g.player_name(p) for p in range(g.n) if s.team[p] == t)
+            kind = v.ty if v.ty in ("player", "card") else "plain"
+            text = f"team {t} ({members}) {_fmt(_shown(s, s.v[i], kind))}"
+            if t == teams[0]:
+                lines.append(f"    {v.name}: {text}")
+            else:
+                lines[-1] += f", {text}"
     return lines
 
 
@@ -252,6 +267,10 @@ def _event_record(g: Game, ev: tuple[Any, ...]) -> dict[str, Any]:
         return {"event": "announce", "text": ev[1]}
     if kind == "eliminated":
         return {"event": "eliminated", "player": ev[1]}
+    if kind == "sits_out":
+        return {"event": "sits_out", "player": ev[1]}
+    if kind == "team":
+        return {"event": "team", "player": ev[1], "team": ev[2]}
     if kind == "end_deal":
         return {"event": "end_deal", "deal": ev[1], "report": {label: vals for label, vals in ev[2]}}
     if kind == "over":

@@ -142,6 +142,10 @@ class Game:
         self.over_when = ns.get("match_over_when")
         self.winners = ns.get("match_winners")
         self.max_deals = m.max_deals
+        # `players: teams` (None: every seat is a team of its own); lists shared by states until one is written.
+        self.teams_of = ns.get("teams_of")
+        self.own_teams = list(range(num_players))
+        self.all_seated = [False] * num_players
         self.reports = [(label, ns[f"report_{k}"], compiled.report_kinds[k], e.span)
                         for k, (label, e) in enumerate(m.report)]
         returns_.setup(self)
@@ -296,12 +300,14 @@ class Game:
         self.list_slots: list[int] = []
         for v in self.spec.variables:
             ns[f"V_{v.name}"] = len(self.var_names)
-            count = n if v.per_player else 1
+            # A per-team variable has a slot for every team number, 0 to n - 1, as a per-player one for every seat.
+            per = v.per_player or v.per_team
+            count = n if per else 1
             for p in range(count):
                 if T.is_list(v.ty):
                     self.list_slots.append(len(self.var_names))
-                self.var_names.append(f"{v.name}[{p}]" if v.per_player else v.name)
-                self.var_specs.append((v, p if v.per_player else None))
+                self.var_names.append(f"{v.name}[{p}]" if per else v.name)
+                self.var_specs.append((v, p if per else None))
 
     def _initials(self) -> None:
         """Per variable slot: a constant initial value, or the function computing it."""

@@ -34,6 +34,8 @@ def _var_viewers(s: Any, vi: int) -> Any:
     if vis == "nobody":
         return ()
     if vis == "owner":
+        if spec.per_team:  # the players on the team this slot belongs to, as the teams are now
+            return tuple(p for p in range(g.n) if s.team[p] == owner)
         return (owner,)
     return tuple(g.ns[f"vis_var_{spec.name}"](s, owner))
 
@@ -71,7 +73,9 @@ def observe(s: Any, player: int) -> dict[str, Any]:
         "current": None if s.terminal or s.pending is not None else s.cur,
         "dealer": s.dealer,
         "deal": s.deal_no,
-        "active": [p for p in range(g.n) if not s.out[p]],
+        "active": [p for p in range(g.n) if not s.out[p] and not s.sit[p]],
+        "sitting_out": [p for p in range(g.n) if s.sit[p]],
+        "teams": list(s.team),
         "zones": zones,
         "variables": variables,
         "terminal": s.terminal,
@@ -83,6 +87,10 @@ def describe(s: Any) -> str:
     g = s.game
     lines = [f"{g.name}: deal {s.deal_no}, dealer {g.player_name(s.dealer)}, phase "
              f"'{g.phases[s.phase].name}', {'over' if s.terminal else g.player_name(s.cur) + ' to act'}"]
+    if s.team != g.own_teams:
+        lines.append(f"  teams: {', '.join(f'{g.player_name(p)} {t}' for p, t in enumerate(s.team))}")
+    if any(s.sit):
+        lines.append(f"  sitting out: {', '.join(g.player_name(p) for p in range(g.n) if s.sit[p])}")
     for zi, name in enumerate(g.zone_names):
         if s.z[zi]:
             lines.append(f"  {name}: {', '.join(g.card_names[c] for c in s.z[zi])}")

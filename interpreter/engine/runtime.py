@@ -132,7 +132,33 @@ def _deal_each(s: Any, n: int, src: int, base: int) -> None:
             by[c] = actor
 
 
+# Active players take part in the current deal: not eliminated from the match (`s.out`) and not sitting
+# this deal out (`s.sit`, cleared when the next deal starts).
+
+
 def _next_active(s: Any, p: int) -> int:
+    out, sit = s.out, s.sit
+    n = len(out)
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if not out[q] and not sit[q]:
+            return q
+    return p
+
+
+def _prev_active(s: Any, p: int) -> int:
+    out, sit = s.out, s.sit
+    n = len(out)
+    for k in range(1, n + 1):
+        q = (p - k) % n
+        if not out[q] and not sit[q]:
+            return q
+    return p
+
+
+def _next_in_match(s: Any, p: int) -> int:
+    """The next player clockwise who is still in the match, sitting out this deal or not (the dealer's seat
+    passes to a player who sat out the deal that ends)."""
     out = s.out
     n = len(out)
     for k in range(1, n + 1):
@@ -142,19 +168,13 @@ def _next_active(s: Any, p: int) -> int:
     return p
 
 
-def _prev_active(s: Any, p: int) -> int:
-    out = s.out
-    n = len(out)
-    for k in range(1, n + 1):
-        q = (p - k) % n
-        if not out[q]:
-            return q
-    return p
-
-
 def _active(s: Any) -> list[int]:
-    out = s.out
-    return [p for p in range(len(out)) if not out[p]]
+    out, sit = s.out, s.sit
+    return [p for p in range(len(out)) if not out[p] and not sit[p]]
+
+
+def _is_active(s: Any, p: int) -> bool:
+    return not s.out[p] and not s.sit[p]
 
 
 def _eliminate(s: Any, p: int) -> None:
@@ -163,6 +183,43 @@ def _eliminate(s: Any, p: int) -> None:
         s.out[p] = True
         if s.log is not None:
             s.log.append(("eliminated", p))
+
+
+def _sit_out(s: Any, p: int) -> None:
+    """p takes no part in the rest of this deal: skipped like an eliminated player until the next deal starts."""
+    if not s.sit[p]:
+        s.sit = s.sit[:]  # shared between clones until written
+        s.sit[p] = True
+        if s.log is not None:
+            s.log.append(("sits_out", p))
+
+
+def _team(v: Any, n: int) -> int:
+    """A team number: 0 to n - 1, enough for every seat on a team of its own (and a slot of a per-team variable)."""
+    if type(v) is int and 0 <= v < n:
+        return v
+    raise RuleRuntimeError(f"a team must be a number from 0 to {n - 1}", f"got {_kind(v)}")
+
+
+def _set_team(s: Any, p: int, t: Any) -> None:
+    t = _team(t, s.game.n)
+    if s.team[p] != t:
+        s.team = s.team[:]  # shared between clones until written
+        s.team[p] = t
+        if s.log is not None:
+            s.log.append(("team", p, t))
+
+
+def _teammates(s: Any, p: int) -> list[int]:
+    team = s.team
+    charge(s.game.steps, len(team))
+    mine = team[p]
+    return [q for q in range(len(team)) if team[q] == mine and q != p]
+
+
+def _teams(s: Any) -> list[int]:
+    charge(s.game.steps, len(s.team))
+    return sorted(set(s.team))
 
 
 def _fmt(s: Any, value: Any, kind: str) -> str:
@@ -332,6 +389,8 @@ def _kind(v: Any) -> str:
 HELPERS = {
     "_pick": _pick, "_move1": _move1, "_move": _move, "_deal": _deal, "_deal_each": _deal_each, "_shuffle": _shuffle,
     "_next_active": _next_active, "_active": _active, "_eliminate": _eliminate, "_log": _log,
+    "_is_active": _is_active, "_sit_out": _sit_out, "_team": _team, "_set_team": _set_team,
+    "_teammates": _teammates, "_teams": _teams,
     "_want_player": _want_player, "_want_players": _want_players, "_seat": _seat, "_card": _card,
     "_cards": _cards, "_keep": _keep, "_keep_list": _keep_list, "_extend_list": _extend_list,
     "_without": _without,

@@ -19,7 +19,7 @@ from .budget import over
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError, describe_failure
 from .returns import final_returns
-from .runtime import _next_active, _prev_active, _shown
+from .runtime import _next_active, _next_in_match, _prev_active, _shown, _team
 from .setup import Resolved, Setup, Stack, resolve
 from .setup import deal as stacked_deal
 
@@ -45,7 +45,7 @@ RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, Valu
 class State:
     __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
-                 "history", "moves", "stage", "rets", "setup", "stack")
+                 "history", "moves", "stage", "rets", "setup", "stack", "team", "sit")
 
     game: Game
     z: list[list[int]]  # zones, bottom card first
@@ -73,6 +73,8 @@ class State:
     rets: list[float] | None  # each seat's result, worked out once when the match ends
     setup: Resolved | None  # the position asked for: first dealer, fixed cards of deals (engine/setup.py)
     stack: Stack | None  # while a fixed deal's steps run: the shuffles' fixed positions
+    team: list[int]  # seat -> team number, 0 to n - 1 (copied on write; set again at every deal)
+    sit: list[bool]  # seat -> sits out this deal (copied on write; cleared at every deal)
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -109,6 +111,8 @@ class State:
         s.rets = None
         s.setup = fixed
         s.stack = None
+        s.team = game.own_teams
+        s.sit = game.all_seated
         s._run(None, None if seed is not None else [])
         return s
 
@@ -120,6 +124,8 @@ class State:
         s.loc = self.loc[:]
         s.by = self.by[:]
         s.out = self.out  # copied on write by _eliminate
+        s.team = self.team  # copied on write by _set_team
+        s.sit = self.sit  # copied on write by _sit_out
         s.phase = self.phase
         s.cur = self.cur
         s.actor = self.actor
@@ -335,7 +341,10 @@ class State:
         return "the actions " + ", ".join(distinct) if distinct else "without actions"
 
     def n_active(self) -> int:
-        return self.game.n - sum(self.out)
+        """The players taking part in this deal: a round phase waits for each of them."""
+        if self.sit is self.game.all_seated:
+            return self.game.n - sum(self.out)
+        return sum(1 for o, t in zip(self.out, self.sit) if not o and not t)
 
     def _transfer(self, r: int | None) -> None:
         g = self.game
@@ -359,7 +368,7 @@ class State:
                 if ph.first is not None:
                     self.cur = ph.first(self)
                 r = ph.start(self) if ph.start is not None else None
-                if r is None and self.out[self.cur]:
+                if r is None and (self.out[self.cur] or self.sit[self.cur]):
                     self.cur = _next_active(self, self.cur)
             elif r == END_DEAL:
                 r = self._end_deal()
@@ -370,6 +379,7 @@ class State:
         for i, const, vo in g.var_init:
             self.v[i] = const if vo is None else g.initial_value(vo[0], self, vo[1])
         self.actor = self.dealer
+        self._seat_teams()
         r = g.match_start(self)
         if r is not None:
             raise RuleError("'match: start' may not goto a phase; 'match: deal' does that", g.spec.match.span)
@@ -381,6 +391,8 @@ class State:
         g = self.game
         self.stage = DEALING
         self.deal_no += 1
+        self.sit = g.all_seated
+        self._seat_teams()
         for i, const, vo in g.deal_init:
             self.v[i] = const if vo is None else g.initial_value(vo[0], self, vo[1])
         self.actor = self.dealer
@@ -422,8 +434,22 @@ class State:
             if self.log is not None:
                 self.log.append(("over", self.winners, self.rets))
             return None
-        self.dealer = g.next_dealer(self) if g.next_dealer is not None else _next_active(self, self.dealer)
+        self.dealer = g.next_dealer(self) if g.next_dealer is not None else _next_in_match(self, self.dealer)
         return self._start_deal()
+
+    def _seat_teams(self) -> None:
+        """The teams of `players: teams` (each seat its own team without it), at the start of the match and
+        of every deal: sides formed during a deal (team[p] = t) last until the deal ends."""
+        g = self.game
+        if g.teams_of is None:
+            self.team = g.own_teams
+            return
+        self.actor = self.dealer
+        try:
+            self.team = [_team(g.teams_of(self, p), g.n) for p in range(g.n)]
+        except RuleRuntimeError as e:
+            e.at = e.at or (g.spec.teams.span if g.spec.teams is not None else None)  # a value out of range
+            raise
 
     # ------------------------------------------------------------ errors
     def _rule_error(self, e: BaseException) -> RuleError:
