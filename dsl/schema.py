@@ -43,6 +43,7 @@ class _Reader(TableSections, RuleSections):
         spec = GameSpec(self.file, name, summary, lo, hi, options, constants, suits, ranks, props, pack,
                         zones, variables, functions, procedures, actions, phases, match, m.span,
                         suit_spans=suit_spans, rank_spans=rank_spans)
+        spec.constraints = self.constraints(m.get("constraints"))
         declared: set[str] = set()
         for section in ("options", "constants", "zones", "variables", "define", "procedures", "actions",
                         "phases"):
