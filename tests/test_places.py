@@ -121,7 +121,8 @@ PLACES: dict[str, str] = {
     "REPORT": N,
 }
 DEFAULTS: dict[str, str] = {
-    "OPTION": "opt + 1", "BOUND": "9", "CONSTRAINT": "false", "RANGE": "1", "PROPERTY": "rank_index", "WHEN": "true", "WHERE": "true", "VIS_ZONE": "[owner]",
+    "BOUND": "9", "CONSTRAINT": "false", "RANGE": "1",
+    "OPTION": "opt + 1", "PROPERTY": "rank_index", "WHEN": "true", "WHERE": "true", "VIS_ZONE": "[owner]",
     "VIS_SHARED": "players", "VIS_VAR": "[owner]", "INIT_SHARED": "0", "INIT_PER": "0", "FUNCTION": "1",
     "PROCEDURE": "1", "DOMAIN": "hand[player]", "WHEN_ACTION": "true", "EFFECT": "1", "LET_STEP": "1",
     "FIRST": "left(dealer)", "NEXT_DEALER": "left(dealer)", "OVER_WHEN": "deal_number >= 2", "WINNERS": "players",
