@@ -35,6 +35,13 @@ def _names(xs: list[str]) -> str:
 class TableChecker:
     spec: GameSpec
     diags: list[Diagnostic]
+    _state_reads: dict[str, tuple[str, list[str]]] | None = None  # function_state_reads, once needed
+
+    def _reads(self) -> dict[str, tuple[str, list[str]]]:
+        """analysis.function_state_reads, worked out at the first call of a `define:` function met here."""
+        if self._state_reads is None:
+            self._state_reads = function_state_reads(self.spec.functions)
+        return self._state_reads
 
     def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
         raise NotImplementedError  # pragma: no cover
@@ -61,14 +68,28 @@ class TableChecker:
                 self.want(c.cond, self.expr(c.cond), T.BOOL, f"'{'refuse' if c.refuse else 'require'}'")
 
     # ------------------------------------------------------------ what a fixed expression may read
-    def _fixed_problem(self, e: A.Expr, reads: dict[str, tuple[str, list[str]]],
-                       params: frozenset[str] = frozenset()) -> tuple[A.Expr, str] | None:
+    def _fixed_problem(self, e: A.Expr, params: frozenset[str] = frozenset()) -> tuple[A.Expr, str] | None:
         """The first thing in `e` that is not fixed for the game, as (node, words: "read zone 'pile'"),
-        or None. `reads`: analysis.function_state_reads; `params`: local names bound outside `e`."""
+        or None. `params`: local names bound outside `e`."""
         for n in _expr_nodes(e):
-            words = _node_problem(n, reads, params)
+            words = self._node_problem(n, params)
             if words is not None:
                 return n, words
+        return None
+
+    def _node_problem(self, n: A.Expr, params: frozenset[str]) -> str | None:
+        """What node `n` itself reads that is not fixed for the game, in words, or None."""
+        direct = _direct_read(n, with_pack=True)
+        if direct is not None:
+            return direct
+        if isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in params:
+            return f"read parameter '{n.id}'"
+        if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+            r = self._reads().get(n.func)
+            if r is not None:
+                verb, rest = r[0].split(" ", 1)
+                via = f" (through {_names(r[1])})" if r[1] else ""
+                return f"call '{n.func}', which{via} {verb}s {rest}"
         return None
 
     def _static_contexts(self) -> None:
@@ -97,13 +118,10 @@ class TableChecker:
                 if cond is not None:
                     places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
                                    f"'{key}' can read {extra}options, {KNOWN}"))
-        if not places:
-            return
-        reads = function_state_reads(sp.functions)
         for e, what, subject, hint in places:
             # Every place that reads the match, not only the first: each is a line to fix.
             for n in _expr_nodes(e):
-                words = _node_problem(n, reads, frozenset())
+                words = self._node_problem(n, frozenset())
                 if words is not None:
                     self.err("C037", n.span, f"{what}: {subject} cannot {words}", hint)
         self._option_order()
@@ -140,7 +158,6 @@ class TableChecker:
     def _param_domains(self) -> None:
         """Action values are numbered once per game: a text parameter lists its names, and a number
         parameter ranges over range(a, b) with a and b fixed for the game (C005)."""
-        reads: dict[str, tuple[str, list[str]]] | None = None
         for a in self.spec.actions:
             names = frozenset(p.name for p in a.params)
             for p in a.params:
@@ -159,28 +176,11 @@ class TableChecker:
                             and d.ref[0] == "lib"):
                         self.err("C005", d.span, message)
                         continue
-                    reads = function_state_reads(self.spec.functions) if reads is None else reads
                     for x in d.args:
-                        problem = self._fixed_problem(x, reads, names)
+                        problem = self._fixed_problem(x, names)
                         if problem is not None:
                             self.err("C005", d.span, message, f"its bounds cannot {problem[1]}")
                             break
-
-
-def _node_problem(n: A.Expr, reads: dict[str, tuple[str, list[str]]], params: frozenset[str]) -> str | None:
-    """What node `n` itself reads that is not fixed for the game, in words, or None."""
-    direct = _direct_read(n, with_pack=True)
-    if direct is not None:
-        return direct
-    if isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in params:
-        return f"read parameter '{n.id}'"
-    if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
-        r = reads.get(n.func)
-        if r is not None:
-            verb, rest = r[0].split(" ", 1)
-            via = f" (through {_names(r[1])})" if r[1] else ""
-            return f"call '{n.func}', which{via} {verb}s {rest}"
-    return None
 
 
 def option_bounds_text(o: OptionSpec) -> str:
