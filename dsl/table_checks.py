@@ -169,7 +169,8 @@ class TableChecker:
                                           or isinstance(d, A.Name) and d.ref is not None and d.ref[0] == "const"):
                     self.err("C005", d.span, f"parameter '{p.name}' ranges over text: give the choices as a list, "
                              "e.g. ['high', 'low']")
-                elif kind == "int":
+                elif kind == "int" and not (isinstance(d, A.Call) and d.func == "range" and len(d.args) != 2):
+                    # (range with another number of arguments is C010)
                     message = (f"number parameter '{p.name}' must range over range(a, b) with a and b fixed for the "
                                "game (numbers, options, constants, num_players)")
                     if not (isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2 and d.ref is not None
