@@ -378,3 +378,63 @@ def _static(e: A.Expr) -> bool:
         else:
             return False
     return True
+
+
+# ---------------------------------------------------------------- options read through calls
+def latest_options(functions: list[FuncSpec], order: dict[str, int]) -> dict[str, tuple[int, str, str | None]]:
+    """For each function that reads an option, directly or through the functions it calls: the one listed
+    last (its position in `order`, its name) and the callee it is read through (None: its own body).
+
+    An option is worked out when the table is set up, in the order the options are listed, so a default
+    or a bound may call a function only if everything the function reads is already set. Follows checked
+    calls (`Call.ref`); a cycle (an error, C011) is cut where it closes. One walk of every body, then one
+    visit of every call: linear."""
+    funcs = {f.name: f for f in functions if f.body is not None}
+    own: dict[str, tuple[int, str, str | None]] = {}
+    calls: dict[str, list[str]] = {}
+    for name, f in funcs.items():
+        assert f.body is not None
+        found: dict[str, None] = {}
+        for n in _expr_nodes(f.body):
+            if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "option" and n.id in order:
+                if name not in own or order[n.id] > own[name][0]:
+                    own[name] = (order[n.id], n.id, None)
+            elif isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user" and n.func in funcs:
+                found[n.func] = None
+        calls[name] = list(found)
+    out: dict[str, tuple[int, str, str | None]] = {}
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    for root in funcs:
+        if root in state:
+            continue
+        path: list[tuple[str, int]] = [(root, 0)]
+        state[root] = 1
+        while path:
+            name, i = path[-1]
+            todo = calls[name]
+            if i < len(todo):
+                path[-1] = (name, i + 1)
+                if todo[i] not in state:
+                    state[todo[i]] = 1
+                    path.append((todo[i], 0))
+                continue
+            path.pop()
+            state[name] = 2
+            best = own.get(name)
+            for g in todo:
+                hit = out.get(g)
+                if hit is not None and (best is None or hit[0] > best[0]):
+                    best = (hit[0], hit[1], g)
+            if best is not None:
+                out[name] = best
+    return out
+
+
+def through(reads: dict[str, tuple[int, str, str | None]], name: str, limit: int = 4) -> list[str]:
+    """The callees between function `name` and the option `latest_options` says it reads, first ones first."""
+    chain: list[str] = []
+    via = reads[name][2]
+    while via is not None and via not in chain and len(chain) < limit:
+        chain.append(via)
+        via = reads[via][2] if via in reads else None
+    return chain

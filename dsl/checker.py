@@ -16,9 +16,14 @@ What the compiler may rely on after `check()` without errors:
   value (runtime-checked helpers) rather than type-specific code;
 * every call of a `define:` function has `ref = ("user", FuncSpec)`, and
   every name its `ref`;
-* static contexts (option defaults, card properties, pack `when`/`where`)
-  read no state, no `pack` and call no `define:` function (C037): they are
-  compiled without the state `s`;
+* static contexts (option defaults and bounds, constraints, card properties,
+  pack `when`/`where`) read no state and no `pack`, and call only `define:`
+  functions that read neither, through any callee (C037; dsl/table_checks.py):
+  they are compiled without the state `s`; a default or bound calls no
+  function reading an option not set yet (C035);
+* a text parameter's domain is a list of literal names or a constant, a
+  number parameter's is `range(a, b)` with `a`, `b` fixed for the game in
+  the same sense (C005);
 * no local name is bound twice in one scope chain (C020), so a loop cannot
   rebind a local to grow a value;
 * expressions nest at most `4 * LIMITS.expr_depth` levels counting the bodies
@@ -34,7 +39,7 @@ from typing import Any
 
 from . import ast as A
 from . import types as T
-from .analysis import _direct_read, _expr_nodes, function_state_reads, nesting_depths
+from .analysis import nesting_depths
 from .calls import CallChecker, _close
 from .deck import check_tables
 from .diagnostics import Diagnostic, Span
@@ -43,6 +48,7 @@ from .limits import LIMITS
 from .parser import KEYWORDS
 from .spec import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 from .steps import StepChecker, _walk_stmts
+from .table_checks import TableChecker
 
 BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
@@ -65,7 +71,7 @@ CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.IN
 RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
-class Checker(StepChecker, CallChecker):
+class Checker(StepChecker, CallChecker, TableChecker):
     def __init__(self, spec: GameSpec, diags: list[Diagnostic]):
         self.spec = spec
         self.diags = diags
@@ -152,6 +158,7 @@ class Checker(StepChecker, CallChecker):
                     t = self.expr(o.default)
                 want = {"int": T.INT, "bool": T.BOOL, "choice": T.STR}[o.kind]
                 self.want(o.default, t, want, f"default of option '{o.name}'")
+        self._table_types()
         self._deck()
         for z in sp.zones:
             if isinstance(z.visible, A.Expr):
@@ -220,6 +227,7 @@ class Checker(StepChecker, CallChecker):
             self.err("C036", span, f"expressions nest more than {self.max_nesting} levels deep here, counting the "
                      f"body of '{name}' and of the functions it calls")
         self._static_contexts()
+        self._param_domains()
         self.settle()
 
     def _returns(self) -> None:
@@ -234,47 +242,6 @@ class Checker(StepChecker, CallChecker):
             if b is not None:
                 with self.scope({}):
                     self.want(b, self.expr(b), T.NUM, what)
-
-    def _static_contexts(self) -> None:
-        """Option defaults, card properties and pack conditions are worked out while a game is set
-        up, before any match: they are compiled without the state, so they may not read it (C037)."""
-        sp = self.spec
-        known = "constants, num_players, players, suits and ranks"
-        places: list[tuple[A.Expr, str, str, str]] = []
-        for o in sp.options:
-            if isinstance(o.default, A.Expr):
-                places.append((o.default, f"the default of option '{o.name}' is worked out before the game starts",
-                               "it", f"a default can read the options above it, {known}"))
-        for p in sp.properties:
-            if p.expr is not None:
-                places.append((p.expr, f"card property '{p.name}' is fixed for the whole game", "it",
-                               f"a property can read rank, suit, rank_index, suit_index, options, {known}"))
-        for entry in sp.pack:
-            for cond, key, extra in ((entry.when, "when", ""), (entry.where, "where", "card, ")):
-                if cond is not None:
-                    places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
-                                   f"'{key}' can read {extra}options, {known}"))
-        ret = sp.match.returns
-        for b, key in ((ret.min, "min"), (ret.max, "max")) if ret is not None else ():
-            if b is not None:
-                places.append((b, "the bounds of 'returns' are fixed for the whole game", f"'{key}'",
-                               f"'{key}' can read options, {known}"))
-        reads: dict[str, tuple[str, list[str]]] | None = None  # worked out at the first call met
-        for e, what, subject, hint in places:
-            for n in _expr_nodes(e):
-                direct = _direct_read(n, with_pack=True)
-                if direct is not None:
-                    self.err("C037", n.span, f"{what}: {subject} cannot {direct}", hint)
-                elif isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
-                    reads = function_state_reads(sp.functions) if reads is None else reads
-                    r = reads.get(n.func)
-                    if r is None:
-                        why = " (functions of 'define:' run only during a match)"
-                    else:
-                        verb, rest = r[0].split(" ", 1)
-                        through = f" (through {', '.join(repr(g) for g in r[1])})" if r[1] else ""
-                        why = f", which{through} {verb}s {rest}"
-                    self.err("C037", n.span, f"{what}: {subject} cannot call '{n.func}'{why}", hint)
 
     def _names_unique(self) -> None:
         sp = self.spec

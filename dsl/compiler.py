@@ -437,28 +437,19 @@ class Compiler:
             kind = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank", T.BOOL: "bool",
                     T.INT: "int", T.STR: "str"}.get(et, "card")
             info = ParamInfo(p.name, kind, p.span)
+            # The checker accepted the domain's shape (C005): names listed, or range(a, b) fixed for the game.
+            d = p.domain
             if kind == "str":
-                d = p.domain
-                if isinstance(d, A.ListLit) and all(isinstance(i, A.Const) for i in d.items):
+                if isinstance(d, A.ListLit):
                     info.values = [i.value for i in d.items if isinstance(i, A.Const)]
-                elif isinstance(d, A.Name) and d.ref and d.ref[0] == "const":
+                elif isinstance(d, A.Name):
                     info.values = [str(x) for x in self.spec.constants[d.id][0]]
-                else:
-                    self.diags.append(Diagnostic("C005", d.span, f"parameter '{p.name}' ranges over text: "
-                                                 "give the choices as a list, e.g. ['high', 'low']"))
-            elif kind == "int":
-                d = p.domain
-                if isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2 and all(
-                        _static(x) for x in d.args):
-                    lo, hi = f"pb_{self.uid}_lo", f"pb_{self.uid}_hi"
-                    self.uid += 1
-                    self.efunc(lo, [], d.args[0])
-                    self.efunc(hi, [], d.args[1])
-                    info.bounds = (lo, hi)
-                else:
-                    self.diags.append(Diagnostic("C005", d.span, f"number parameter '{p.name}' must range "
-                                                 "over range(a, b) with a and b fixed for the game "
-                                                 "(numbers, options, constants, num_players)"))
+            elif kind == "int" and isinstance(d, A.Call):
+                lo, hi = f"pb_{self.uid}_lo", f"pb_{self.uid}_hi"
+                self.uid += 1
+                self.efunc(lo, [], d.args[0])
+                self.efunc(hi, [], d.args[1])
+                info.bounds = (lo, hi)
             out.append(info)
         return out
 
@@ -562,6 +553,12 @@ class Compiler:
         for o in sp.options:
             if isinstance(o.default, A.Expr):
                 self.efunc(f"optdef_{o.name}", [], o.default)
+            if o.min_expr is not None:
+                self.efunc(f"optmin_{o.name}", [], o.min_expr)
+            if o.max_expr is not None:
+                self.efunc(f"optmax_{o.name}", [], o.max_expr)
+        for i, c in enumerate(sp.constraints):
+            self.efunc(f"constraint_{i}", [], c.cond)
         for p in sp.properties:
             if p.expr is not None:
                 self.efunc(f"prop_{p.name}", ["l_rank", "l_suit", "l_rank_index", "l_suit_index"], p.expr)

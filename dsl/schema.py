@@ -44,6 +44,7 @@ class _Reader(TableSections, RuleSections):
                         zones, variables, functions, procedures, actions, phases, match, m.span,
                         suit_spans=suit_spans, rank_spans=rank_spans)
         spec.teams = self.teams(m.get("players"))
+        spec.constraints = self.constraints(m.get("constraints"))
         declared: set[str] = set()
         for section in ("options", "constants", "zones", "variables", "define", "procedures", "actions",
                         "phases"):

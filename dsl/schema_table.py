@@ -7,7 +7,7 @@ from typing import Any
 from . import ast as A
 from .diagnostics import Span
 from .reader import Reader
-from .spec import MAX_PLAYERS, VAR_TYPES, OptionSpec, PackEntry, PropertySpec, VarSpec, ZoneSpec
+from .spec import MAX_PLAYERS, VAR_TYPES, ConstraintSpec, OptionSpec, PackEntry, PropertySpec, VarSpec, ZoneSpec
 from .yaml_loader import YList, YMap, YNode, YScalar
 
 
@@ -74,13 +74,19 @@ class TableSections(Reader):
                                                                                     (str,)) or ""))
             opt.default_text = str(dnode.value) if isinstance(dnode, YScalar) else ""
             if kind == "int":
-                opt.min = self.want_scalar(om.get("min"), "'min'", (int,))
-                opt.max = self.want_scalar(om.get("max"), "'max'", (int,))
-                if opt.min is None or opt.max is None:
+                mnode, xnode = om.get("min"), om.get("max")
+                opt.min_expr, opt.min_text = self._bound(mnode, f"'min' of option '{name}'")
+                opt.max_expr, opt.max_text = self._bound(xnode, f"'max' of option '{name}'")
+                if opt.min_text and opt.min_expr is None or opt.max_text and opt.max_expr is None:
+                    continue  # the bound's expression could not be read (reported)
+                if not opt.min_text:
+                    opt.min = self.want_scalar(mnode, "'min'", (int,))
+                if not opt.max_text:
+                    opt.max = self.want_scalar(xnode, "'max'", (int,))
+                if (opt.min is None and opt.min_expr is None) or (opt.max is None and opt.max_expr is None):
                     self.err("S014", om.span, f"int option '{name}' needs 'min' and 'max'")
                     continue
-                if opt.min > opt.max:
-                    mnode = om.get("min")
+                if opt.min is not None and opt.max is not None and opt.min > opt.max:
                     self.err("S014", mnode.span if mnode else om.span,
                              f"int option '{name}' has 'min' {opt.min} above 'max' {opt.max}")
                     continue
@@ -88,10 +94,17 @@ class TableSections(Reader):
                     self.err("S015", dnode.span if dnode else om.span,
                              f"default of option '{name}' must be a whole number or '=expression'")
                     continue
-                if isinstance(default, int) and not opt.min <= default <= opt.max:
+                low = opt.min is not None and isinstance(default, int) and default < opt.min
+                high = opt.max is not None and isinstance(default, int) and default > opt.max
+                if (low or high) and opt.min is not None and opt.max is not None:
                     self.err("S015", dnode.span if dnode else om.span,
                              f"default {default} of option '{name}' is not between 'min' {opt.min} and 'max' "
                              f"{opt.max}")
+                    continue
+                if low or high:  # one bound is worked out when the game is set up; the other is written
+                    self.err("S015", dnode.span if dnode else om.span,
+                             f"default {default} of option '{name}' is "
+                             + (f"below 'min' {opt.min}" if low else f"above 'max' {opt.max}"))
                     continue
             elif kind == "bool":
                 if not isinstance(default, (bool, A.Expr)):
@@ -111,6 +124,48 @@ class TableSections(Reader):
                 if not isinstance(default, A.Expr):
                     opt.default = str(default)
             out.append(opt)
+        return out
+
+    def _bound(self, node: YNode | None, where: str) -> tuple[A.Expr | None, str]:
+        """An int option's `min`/`max` written as an expression (`=52 // num_players`, or the text without
+        `=`), worked out when the game is set up; (None, "") for a number or a missing bound."""
+        if not isinstance(node, YScalar) or not isinstance(node.value, str):
+            return None, ""
+        text = node.value
+        if not text.startswith("="):
+            return self.expr(node, where), text.strip()
+        shifted = YScalar(node.span, text[1:], None)
+        shifted.span = Span(node.span.file, node.span.line,
+                            node.span.col + 1 + (1 if node.style in ("'", '"') else 0))
+        return self.expr(shifted, where), text[1:].strip()
+
+    def constraints(self, node: YNode | None) -> list[ConstraintSpec]:
+        """Settings of the table the rules refuse, each with the designer's message."""
+        items = self.want_list(node, "'constraints'")
+        out: list[ConstraintSpec] = []
+        if items is None:
+            return out
+        for item in items.items:
+            m = self.want_map(item, "a constraint")
+            if m is None:
+                continue
+            self.keys(m, ["refuse", "require", "message"], "a constraint", ("message",))
+            if ("refuse" in m.items) == ("require" in m.items):
+                self.err("S031", m.span, "a constraint needs exactly one of 'refuse' and 'require'",
+                         "refuse: CONDITION refuses the table when it holds; require: CONDITION when it does not")
+                continue
+            key = "refuse" if "refuse" in m.items else "require"
+            cnode = m.get(key)
+            cond = self.expr(cnode, f"'{key}'")
+            message = self.want_scalar(m.get("message"), "'message'", (str,))
+            if message is not None and (not message.strip() or not message.isprintable()):
+                mnode = m.get("message")
+                self.err("S010", mnode.span if mnode else m.span,
+                         "a constraint's message must be one printable line of text")
+                continue
+            if cond is not None and message is not None:
+                text = str(cnode.value) if isinstance(cnode, YScalar) else ""
+                out.append(ConstraintSpec(m.span, cond, key == "refuse", message.strip(), text))
         return out
 
     def constants(self, node: YNode | None) -> dict[str, tuple[Any, Span]]:

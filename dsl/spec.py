@@ -23,7 +23,7 @@ VAR_TYPES = {
 REQUIRED_SECTIONS = ("game", "players", "deck", "zones", "actions", "phases", "match")
 
 SECTIONS = ["game", "summary", "players", "options", "constants", "deck", "zones", "variables", "define",
-            "procedures", "actions", "phases", "match", "extends", "new", "remove"]
+            "procedures", "actions", "phases", "match", "extends", "new", "remove", "constraints"]
 
 
 @dataclass(eq=False)
@@ -37,6 +37,22 @@ class OptionSpec:
     values: list[str] = field(default_factory=list)
     doc: str = ""
     default_text: str = ""  # as written, for listings
+    # An int option's bound worked out when the game is set up (`max: =52 // num_players`); min/max are then None.
+    min_expr: A.Expr | None = None
+    max_expr: A.Expr | None = None
+    min_text: str = ""  # the bounds as written, for listings
+    max_text: str = ""
+
+
+@dataclass(eq=False)
+class ConstraintSpec:
+    """A setting of the table the rules refuse: `refuse: EXPR` (or `require: EXPR`, refused when false),
+    with the designer's message."""
+    span: Span
+    cond: A.Expr
+    refuse: bool  # True: refused when cond holds; False (require): refused when it does not
+    message: str
+    text: str = ""  # the condition as written, for listings
 
 
 @dataclass(eq=False)
@@ -191,3 +207,4 @@ class GameSpec:
     # `players: teams:`, the team number of seat `p` at the start of the match and of every deal (None: each
     # seat is a team of its own, team p).
     teams: A.Expr | None = None
+    constraints: list[ConstraintSpec] = field(default_factory=list)  # settings of the table the rules refuse

@@ -16,7 +16,8 @@ def load(game: str | Path, players: int, options: Mapping[str, Any] | None = Non
     """A game ready to play: `game` is a rule file's path or a bundled game's name (`bundled_games()`),
     `players` the number of seats, `options` the table options by name (values as in the rule file, or as
     text as on the command line). A rule file with errors raises RuleFileError (every problem, located);
-    a bad player count or option value raises BadOption."""
+    a bad player count or option value raises BadOption, and so does a table the rule file's `constraints:`
+    refuse (a SetupRefused, whose message is the designer's)."""
     path = resolve(str(game)) if isinstance(game, str) else game
     r = compile_file(path)
     if not r.ok or r.game is None:

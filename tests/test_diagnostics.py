@@ -244,3 +244,10 @@ def test_variants_nested_too_deep(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "error: variants extend each other more than 8 deep [X006]" in out
     assert out.splitlines()[1] == "    extends: v0.yaml"
     assert out.splitlines()[3] == "    hint: the chain: " + " extends ".join(f"v{i}.yaml" for i in range(9, -1, -1))
+
+
+def test_each_code_is_documented_once() -> None:
+    """One code, one meaning: two features that picked the same free number would share a heading."""
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^### `([A-Z]\d{3})`", text, re.M)
+    assert len(headings) == len(set(headings)), sorted({c for c in headings if headings.count(c) > 1})

@@ -16,8 +16,8 @@ Whatever text reaches `compile_text`, the outcome is either a game that runs (or
   deleted, duplicated, swapped or re-indented, characters inserted) on the file itself;
 * the expression fuzzer generates expressions and statements from dsl/grammar.lark (random ones,
   well-typed ones that mostly compile, and token soup) and puts them into a small valid game: as a
-  `define:` function body called from a `when:`, an `after:` step, a report, an option default, a
-  `visible:` rule, a parameter domain, ..., written in the different YAML scalar styles.
+  `define:` function body called from a `when:`, an `after:` step, a report, an option default or bound,
+  a constraint, a `visible:` rule, a parameter domain, ..., written in the different YAML scalar styles.
 
 The other untrusted inputs get the same treatment: scenario files (tests/scenarios/*.yaml broken the
 same ways, then run), and option values, player counts and action ids given to a bundled game.
@@ -470,6 +470,14 @@ options:
     default: $option
     min: 0
     max: 9
+  cap:
+    type: int
+    default: 0
+    min: 0
+    max: $bound
+constraints:
+  - refuse: $constraint
+    message: refused
 constants:
   table: {1: 10, 2: 20}
   limit: 3
@@ -540,6 +548,8 @@ match:
 """)
 FUZZ_PLACES: dict[str, tuple[str, int, str, tuple[tuple[str, str], ...]]] = {
     "option": ("=bonus + 1", 4, "int", ()),
+    "bound": ("=limit + extra", 4, "int", ()),
+    "constraint": ("false", 4, "bool", ()),
     "property": ("2 * rank_index", 4, "int",
                  (("rank_index", "int"), ("suit_index", "int"), ("rank", "rank"), ("suit", "suit"))),
     "where": ("true", 6, "bool", (("card", "card"),)),
@@ -562,7 +572,7 @@ def fuzz_game(draw: Callable[..., Any] | None = None, place: str | None = None, 
     values = {k: json.dumps(v[0]) for k, v in FUZZ_PLACES.items()}
     if place is not None:
         assert draw is not None
-        if place == "option":
+        if place in ("option", "bound"):
             text = "=" + text
         values[place] = yaml_scalar(draw, text, FUZZ_PLACES[place][1])
     return FUZZ_GAME.substitute(values)

@@ -27,8 +27,9 @@ from typing import Any
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import Diagnostic, Span, count_of
 from ..dsl.limits import LIMITS
-from ..engine.errors import GameError, RuleError
+from ..engine.errors import GameError, RuleError, SetupRefused
 from ..engine.game import Game
+from ..engine.options import option_ranges
 from ..engine.state import State
 
 BUDGET = 1_000_000  # actions in all the matches of one file (--deep-budget)
@@ -42,6 +43,7 @@ class DeepReport:
     actions: int
     settings: int = 0  # settings explored
     total_settings: int = 0  # settings there are
+    refused: int = 0  # settings explored that the rules' constraints refuse
 
 
 def _option_values(compiled: CompiledGame) -> list[list[dict[str, Any]]]:
@@ -52,10 +54,37 @@ def _option_values(compiled: CompiledGame) -> list[list[dict[str, Any]]]:
             values: list[Any] = list(o.values)
         elif o.kind == "bool":
             values = [True, False]
-        else:
-            assert o.min is not None and o.max is not None
+        elif o.min is not None and o.max is not None:
             values = sorted({o.min, o.max, (o.min + o.max) // 2})
+        else:  # a range worked out for the player count: its ends and middle there (`_resolve`)
+            values = [_End("min"), _End("mid"), _End("max")]
         out.append([{o.name: v} for v in values])
+    return out
+
+
+@dataclass(frozen=True)
+class _End:
+    """The lowest, middle or highest value of an int option whose range depends on the player count."""
+    which: str
+
+
+def _resolve(compiled: CompiledGame, n: int, opts: dict[str, Any],
+             cache: dict[int, dict[str, tuple[int, int]] | None]) -> dict[str, Any] | None:
+    """`opts` with each `_End` replaced by its value at n players (the other options at their defaults), or
+    None if the game cannot be set up there to tell."""
+    if not any(isinstance(v, _End) for v in opts.values()):
+        return opts
+    if n not in cache:
+        cache[n] = option_ranges(compiled, n)
+    ranges = cache[n]
+    out: dict[str, Any] = {}
+    for k, v in opts.items():
+        if isinstance(v, _End):
+            if ranges is None or k not in ranges:
+                return None
+            lo, hi = ranges[k]
+            v = lo if v.which == "min" else hi if v.which == "max" else (lo + hi) // 2
+        out[k] = v
     return out
 
 
@@ -83,8 +112,9 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
             seed: int = 0, budget: int = BUDGET) -> DeepReport:
     spec = compiled.spec
     found: dict[tuple[str, Any, str], Diagnostic] = {}
-    games = actions = explored = 0
+    games = actions = explored = refused = 0
     spent = 0
+    ranges: dict[int, dict[str, tuple[int, int]] | None] = {}
     total, order = settings(compiled)
     saved = LIMITS.actions
     LIMITS.actions = max_actions
@@ -93,11 +123,20 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
             if spent >= budget:
                 break
             explored += 1
+            resolved = _resolve(compiled, n, opts, ranges)
+            if resolved is None:
+                spent += MATCH_FLOOR
+                continue  # the game cannot be set up at this count: reported by validate itself
+            opts = resolved
             setting = count_of(n, "player") + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
             try:
                 game = Game(compiled, n, opts)
             except RuleError as e:
                 _note(found, e, setting, None, spec.root_span)
+                spent += MATCH_FLOOR
+                continue
+            except SetupRefused:
+                refused += 1  # a table the rules' constraints refuse: nothing to play
                 spent += MATCH_FLOOR
                 continue
             except GameError:
@@ -113,7 +152,7 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
                 spent += max(done, MATCH_FLOOR)
     finally:
         LIMITS.actions = saved
-    return DeepReport(list(found.values()), games, actions, explored, total)
+    return DeepReport(list(found.values()), games, actions, explored, total, refused)
 
 
 def _play(game: Game, seed: int, found: dict[tuple[str, Any, str], Diagnostic], setting: str,

@@ -13,15 +13,18 @@ from dataclasses import fields
 from typing import Any, NoReturn
 
 from ..bots import BOTS
+from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError, clipped, count_of, render_all
 from ..dsl.files import quoted
 from ..dsl.limits import LIMITS, Limits
 from ..dsl.pipeline import compile_file
-from ..dsl.spec import MAX_PLAYERS
+from ..dsl.spec import MAX_PLAYERS, OptionSpec
 from ..dsl.suggest import MAX_CANDIDATES, closest
+from ..dsl.table_checks import bounds_vary_with_players_only, option_bounds_text
 from ..engine.bundled import bundled_games, resolve
-from ..engine.errors import GameError, RuleError
+from ..engine.errors import GameError, RuleError, SetupRefused
 from ..engine.game import Game
+from ..engine.options import option_ranges
 from ..engine.runtime import _shown
 from ..engine.state import State
 from ..engine.text import one_line, say
@@ -91,9 +94,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         # of all of them together is bounded by one budget: 64 counts may not cost 64 budgets.
         problems: list[list[str]] = []
         setup_budget = [LIMITS.steps]
+        refused: list[int] = []  # player counts whose default options the rules' constraints refuse: by design
         for n in range(sp.min_players, sp.max_players + 1):
             try:
                 Game(r.game, n, budget=setup_budget)
+            except SetupRefused:
+                refused.append(n)
             except GameError as e:
                 problems.append(_error_lines(e))
                 problems[-1][0] = f"{count_of(n, 'player')}: {problems[-1][0]}"
@@ -107,6 +113,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         opts = f", {count_of(len(sp.options), 'option')}" if sp.options else ""
         summary = (f"{r.file}: ok: {sp.name}, {_players(sp.min_players, sp.max_players)}, "
                    f"{count_of(len(sp.actions), 'action')}, {count_of(len(sp.phases), 'phase')}{opts}")
+        if refused:
+            summary += f" (the default options are refused with {_counts(refused)})"
         if not args.deep:
             say(summary)
             continue
@@ -117,6 +125,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                        "to explore more)")
         else:
             covered = f"all {report.total_settings:,} settings" if report.total_settings > 1 else "1 setting"
+        if report.refused:
+            covered += f" ({report.refused:,} refused by the rules' constraints)"
         played = f"{covered}, {count_of(report.games, 'random match')}, {count_of(report.actions, 'action')}"
         if report.diagnostics:
             print(render_all(report.diagnostics, r.sources))
@@ -125,6 +135,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
         else:
             say(f"{summary}; deep: {played}, no problems")
     return 1 if bad else 0
+
+
+def _counts(ns: list[int]) -> str:
+    """Player counts in words: '5 players', '2, 3 or 5 players'."""
+    if len(ns) == 1:
+        return count_of(ns[0], "player")
+    return f"{', '.join(str(n) for n in ns[:-1])} or {ns[-1]} players"
 
 
 def _players(lo: int, hi: int) -> str:
@@ -294,7 +311,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             say(f"    file: {path}")
         for o in sp.options:
             if o.kind == "int":
-                allowed = f"{o.min}..{o.max}"
+                allowed = _int_range(r.game, o)
             elif o.kind == "bool":
                 allowed = "yes/no"
             else:
@@ -303,7 +320,31 @@ def cmd_list(args: argparse.Namespace) -> int:
                 ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default)
             doc = f"  {o.doc}" if o.doc else ""
             say(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}")
+        for c in sp.constraints:
+            say(f"    refused {'when' if c.refuse else 'unless'} {c.text}: {c.message}")
     return 1 if bad else 0
+
+
+def _int_range(game: CompiledGame, o: OptionSpec) -> str:
+    """An int option's range for a listing: '1..10'. A range worked out for the player count is shown as
+    written and, when it reads no other option and the game has at most 8 player counts, with its values:
+    '1..52 // num_players: 1..26 with 2 players, 1..17 with 3, ..., 1..8 with 6-7'."""
+    written = option_bounds_text(o)
+    sp = game.spec
+    if not bounds_vary_with_players_only(o) or sp.max_players - sp.min_players >= 8:
+        return written
+    groups: list[tuple[tuple[int, int], list[int]]] = []
+    for n in range(sp.min_players, sp.max_players + 1):
+        ranges = option_ranges(game, n)
+        if ranges is None or o.name not in ranges:
+            return written
+        if groups and groups[-1][0] == ranges[o.name]:
+            groups[-1][1].append(n)
+        else:
+            groups.append((ranges[o.name], [n]))
+    each = [f"{lo}..{hi} with {ns[0] if len(ns) == 1 else f'{ns[0]}-{ns[-1]}'}" for (lo, hi), ns in groups]
+    each[0] += " player" if groups[0][1] == [1] else " players"
+    return f"{written}: {', '.join(each)}"
 
 
 # ---------------------------------------------------------------- test

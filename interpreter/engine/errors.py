@@ -21,6 +21,15 @@ class BadOption(GameError):
     """A table option that does not exist or has a value out of range."""
 
 
+class SetupRefused(BadOption):
+    """A table the rule file's `constraints:` refuse: the designer's message, and where the constraint is."""
+
+    def __init__(self, message: str, span: Span | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
 class RuleError(GameError):
     """A rule failed while the game ran (division by zero, empty max, stuck phase...).
 

@@ -25,6 +25,7 @@ from ..dsl.spec import PhaseSpec, ReturnsSpec
 from . import budget
 from . import returns as returns_
 from .errors import BadOption, RuleError, describe_failure, failure_code
+from .options import check_constraints, parse_option_value, set_options  # noqa: F401  (parse_option_value: re-exported)
 from .runtime import HELPERS
 from .setup import Setup
 from .state import State
@@ -91,8 +92,12 @@ class Game:
     returns_fn: Any  # the compiled `returns` expression, (state, seat) -> value; None: the winners' share
     returns_spec: ReturnsSpec | None
 
+    option_ranges: dict[str, tuple[int, int]]  # each int option's range at this player count (options.py)
+
     def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None,
-                 budget: list[int] | None = None):
+                 budget: list[int] | None = None, *, constraints: bool = True):
+        # constraints=False: set up a table the rules' constraints refuse (to work out option ranges).
+        self.check_constraints = constraints
         try:
             self._setup(compiled, num_players, options, budget)
         except RuleError as e:
@@ -115,6 +120,7 @@ class Game:
         ns.update(HELPERS)
         ns["N"] = num_players
         ns["MISS"] = object()
+        ns["NC"] = 0  # no card before the pack is built (a rule of the setup reading one gets a rule error)
         self.steps = budget if budget is not None else [LIMITS.steps]
         ns.update(_budget_helpers(self.steps))
         ns["PLAYERS"] = list(range(num_players))
@@ -129,6 +135,8 @@ class Game:
         self.options = self._options(options or {})
         for k, v in self.options.items():
             ns[f"O_{k}"] = v
+        if self.check_constraints:
+            check_constraints(self)
         self._build_pack()
         self._layout()
         self._initials()
@@ -152,33 +160,7 @@ class Game:
 
     # ------------------------------------------------------------ options
     def _options(self, given: dict[str, Any]) -> dict[str, Any]:
-        specs = {o.name: o for o in self.spec.options}
-        for k in given:
-            if k not in specs:
-                known = ", ".join(specs) or "none"
-                raise BadOption(f"unknown option '{k}' for {self.spec.name} (options: {known})")
-        out: dict[str, Any] = {}
-        for o in self.spec.options:
-            if o.name in given:
-                v = parse_option_value(o, given[o.name])
-            elif isinstance(o.default, A.Expr):
-                for k, val in out.items():
-                    self.ns[f"O_{k}"] = val
-                try:
-                    v = self.ns[f"optdef_{o.name}"]()
-                except (Exception, MemoryError) as e:  # a rule error while computing a default
-                    message, detail = describe_failure(e)
-                    raise RuleError(f"default of option '{o.name}' failed: {message}", o.span,
-                                    code=failure_code(e), detail=detail) from None
-                try:
-                    v = parse_option_value(o, v)
-                except BadOption as e:
-                    raise RuleError(f"the computed default of option '{o.name}' is out of range: {e}",
-                                    o.span) from None
-            else:
-                v = o.default
-            out[o.name] = v
-        return out
+        return set_options(self, given)
 
     # ------------------------------------------------------------ the pack
     def _build_pack(self) -> None:
@@ -547,38 +529,6 @@ def _parse_params(tables: list[tuple[dict[str, list[int]] | None, int, int, int]
 
 def _budget_helpers(steps: list[int]) -> dict[str, Any]:
     return budget.helpers(steps)
-
-
-_WHOLE = re.compile(r"[+-]?[0-9]{1,4000}\Z")  # int() itself refuses more than 4,300 digits
-
-
-def parse_option_value(o: Any, raw: Any) -> Any:
-    """Check and convert one option value given by a user (text or YAML value)."""
-    if o.kind == "int":
-        v: int | None = None
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            v = raw
-        elif isinstance(raw, float) and raw.is_integer():
-            v = int(raw)
-        elif isinstance(raw, str) and _WHOLE.match(raw.strip()):
-            # Digits 0-9 only: int() would also take '٣', '1_000' and a number thousands of digits long.
-            v = int(raw.strip())
-        if v is None or not (o.min <= v <= o.max):
-            raise BadOption(f"option '{o.name}' takes a whole number from {o.min} to {o.max}, not {raw!r}")
-        return v
-    if o.kind == "bool":
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).lower()
-        if text in ("yes", "true", "on", "1"):
-            return True
-        if text in ("no", "false", "off", "0"):
-            return False
-        raise BadOption(f"option '{o.name}' takes yes or no, not {raw!r}")
-    text = str(raw)
-    if text not in o.values:
-        raise BadOption(f"option '{o.name}' takes one of {', '.join(o.values)}, not {raw!r}")
-    return text
 
 
 def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> Game:

@@ -1,0 +1,205 @@
+"""How the checker checks what is worked out when the table is set up, before any match.
+
+Option defaults and bounds, constraints, card properties, the pack's `when`/`where` and the ranges of
+number parameters are computed once per game (a player count and its options), without a state: they
+may read what is fixed for the game (options, constants, `num_players`, `players`, `suits`, `ranks`)
+and call the `define:` functions that read nothing else, directly or through the functions they call
+(C037; C005 for a number parameter's range). Options are set in the order they are listed, so a default
+or a bound may not read, even through a function, an option listed at or below it (C035).
+
+A mixin of `Checker` (dsl/checker.py), which provides the methods declared here; the decisions are
+made here, after every expression is checked, so the compiler only builds what was accepted.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any
+
+from . import ast as A
+from . import types as T
+from .analysis import _direct_read, _expr_nodes, function_state_reads, latest_options, through
+from .diagnostics import Diagnostic, Span
+from .spec import GameSpec, OptionSpec
+
+KNOWN = "constants, num_players, players, suits and ranks"
+OPTION_TYPES = {"int": T.INT, "bool": T.BOOL, "choice": T.STR}
+PARAM_KINDS = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank", T.BOOL: "bool",
+               T.INT: "int", T.STR: "str"}
+
+
+def _names(xs: list[str]) -> str:
+    return ", ".join(repr(x) for x in xs)
+
+
+class TableChecker:
+    spec: GameSpec
+    diags: list[Diagnostic]
+    _state_reads: dict[str, tuple[str, list[str]]] | None = None  # function_state_reads, once needed
+
+    def _reads(self) -> dict[str, tuple[str, list[str]]]:
+        """analysis.function_state_reads, worked out at the first call of a `define:` function met here."""
+        if self._state_reads is None:
+            self._state_reads = function_state_reads(self.spec.functions)
+        return self._state_reads
+
+    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
+        raise NotImplementedError  # pragma: no cover
+
+    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
+        raise NotImplementedError  # pragma: no cover
+
+    # ------------------------------------------------------------ types
+    def _table_types(self) -> None:
+        """Option bounds are whole numbers, constraints true/false (their reads are checked at the end)."""
+        for o in self.spec.options:
+            for bound, key in ((o.min_expr, "min"), (o.max_expr, "max")):
+                if bound is not None:
+                    with self.scope({}):
+                        self.want(bound, self.expr(bound), T.INT, f"'{key}' of option '{o.name}'")
+        for c in self.spec.constraints:
+            with self.scope({}):
+                self.want(c.cond, self.expr(c.cond), T.BOOL, f"'{'refuse' if c.refuse else 'require'}'")
+
+    # ------------------------------------------------------------ what a fixed expression may read
+    def _fixed_problem(self, e: A.Expr, params: frozenset[str] = frozenset()) -> tuple[A.Expr, str] | None:
+        """The first thing in `e` that is not fixed for the game, as (node, words: "read zone 'pile'"),
+        or None. `params`: local names bound outside `e`."""
+        for n in _expr_nodes(e):
+            words = self._node_problem(n, params)
+            if words is not None:
+                return n, words
+        return None
+
+    def _node_problem(self, n: A.Expr, params: frozenset[str]) -> str | None:
+        """What node `n` itself reads that is not fixed for the game, in words, or None."""
+        direct = _direct_read(n, with_pack=True)
+        if direct is not None:
+            return direct
+        if isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in params:
+            return f"read parameter '{n.id}'"
+        if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+            r = self._reads().get(n.func)
+            if r is not None:
+                verb, rest = r[0].split(" ", 1)
+                via = f" (through {_names(r[1])})" if r[1] else ""
+                return f"call '{n.func}', which{via} {verb}s {rest}"
+        return None
+
+    def _static_contexts(self) -> None:
+        """Option defaults and bounds, constraints, card properties and pack conditions are worked out
+        while a game is set up, before any match: they are compiled without the state, so they may not
+        read it (C037), nor read an option that is not set yet (C035)."""
+        sp = self.spec
+        places: list[tuple[A.Expr, str, str, str]] = []
+        for o in sp.options:
+            if isinstance(o.default, A.Expr):
+                places.append((o.default, f"the default of option '{o.name}' is worked out before the game starts",
+                               "it", f"a default can read the options above it, {KNOWN}"))
+            for bound, key in ((o.min_expr, "min"), (o.max_expr, "max")):
+                if bound is not None:
+                    places.append((bound, f"'{key}' of option '{o.name}' is worked out before the game starts",
+                                   "it", f"a bound can read the options above it, {KNOWN}"))
+        for c in sp.constraints:
+            places.append((c.cond, "a constraint is checked before the game starts", "it",
+                            f"a constraint can read options, {KNOWN}"))
+        for p in sp.properties:
+            if p.expr is not None:
+                places.append((p.expr, f"card property '{p.name}' is fixed for the whole game", "it",
+                               f"a property can read rank, suit, rank_index, suit_index, options, {KNOWN}"))
+        for entry in sp.pack:
+            for cond, key, extra in ((entry.when, "when", ""), (entry.where, "where", "card, ")):
+                if cond is not None:
+                    places.append((cond, "the pack is fixed for the whole game", f"'{key}'",
+                                   f"'{key}' can read {extra}options, {KNOWN}"))
+        ret = sp.match.returns
+        for b, key in ((ret.min, "min"), (ret.max, "max")) if ret is not None else ():
+            if b is not None:
+                places.append((b, "the bounds of 'returns' are fixed for the whole game", f"'{key}'",
+                               f"'{key}' can read options, {KNOWN}"))
+        for e, what, subject, hint in places:
+            # Every place that reads the match, not only the first: each is a line to fix.
+            for n in _expr_nodes(e):
+                words = self._node_problem(n, frozenset())
+                if words is not None:
+                    self.err("C037", n.span, f"{what}: {subject} cannot {words}", hint)
+        self._option_order()
+
+    def _option_order(self) -> None:
+        """A default or a bound calls no function that reads an option not set yet (C035). Names read
+        directly are checked by `Checker.check`, before the names are resolved."""
+        sp = self.spec
+        order = {o.name: k for k, o in enumerate(sp.options)}
+        latest: dict[str, tuple[int, str, str | None]] | None = None
+        for k, o in enumerate(sp.options):
+            for e, what in ((o.default, "the default"), (o.min_expr, "'min'"), (o.max_expr, "'max'")):
+                if not isinstance(e, A.Expr):
+                    continue
+                if what != "the default":
+                    for n in _expr_nodes(e):
+                        if isinstance(n, A.Name) and n.ref == ("option", n.id) and order.get(n.id, -1) >= k:
+                            self.err("C035", n.span, f"{what} of option '{o.name}' reads option '{n.id}', which is "
+                                     "not set yet", "an option's bounds may read only the options above it")
+                for n in _expr_nodes(e):
+                    if not (isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user"):
+                        continue
+                    latest = latest_options(sp.functions, order) if latest is None else latest
+                    hit = latest.get(n.func)
+                    if hit is not None and hit[0] >= k:
+                        chain = through(latest, n.func)
+                        via = f" (through {_names(chain)})" if chain else ""
+                        self.err("C035", n.span, f"{what} of option '{o.name}' calls '{n.func}', which{via} reads "
+                                 f"option '{hit[1]}', not set yet",
+                                 f"{'a default' if what == 'the default' else 'a bound'} may read only the options "
+                                 "above it, also through functions")
+
+    # ------------------------------------------------------------ action parameters
+    def _param_domains(self) -> None:
+        """Action values are numbered once per game: a text parameter lists its names, and a number
+        parameter ranges over range(a, b) with a and b fixed for the game (C005)."""
+        for a in self.spec.actions:
+            names = frozenset(p.name for p in a.params)
+            for p in a.params:
+                d = p.domain
+                if not T.is_list(d.ty):
+                    continue  # reported as C004
+                kind = PARAM_KINDS.get(T.elem(d.ty))
+                if kind == "str" and not (isinstance(d, A.ListLit) and all(isinstance(i, A.Const) for i in d.items)
+                                          or isinstance(d, A.Name) and d.ref is not None and d.ref[0] == "const"):
+                    self.err("C005", d.span, f"parameter '{p.name}' ranges over text: give the choices as a list, "
+                             "e.g. ['high', 'low']")
+                elif kind == "int" and not (isinstance(d, A.Call) and d.func == "range" and len(d.args) != 2):
+                    # (range with another number of arguments is C010)
+                    message = (f"number parameter '{p.name}' must range over range(a, b) with a and b fixed for the "
+                               "game (numbers, options, constants, num_players)")
+                    if not (isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2 and d.ref is not None
+                            and d.ref[0] == "lib"):
+                        self.err("C005", d.span, message)
+                        continue
+                    for x in d.args:
+                        problem = self._fixed_problem(x, names)
+                        if problem is not None:
+                            self.err("C005", d.span, message, f"its bounds cannot {problem[1]}")
+                            break
+
+
+def option_bounds_text(o: OptionSpec) -> str:
+    """An int option's range as written: '1..10', '1..52 // num_players'."""
+    lo = o.min_text or str(o.min)
+    hi = o.max_text or str(o.max)
+    return f"{lo}..{hi}"
+
+
+def bounds_vary_with_players_only(o: OptionSpec) -> bool:
+    """An int option's range is worked out for the player count, and reads no other option and calls no
+    function (which could): its values at each player count are the whole story."""
+    bounds = [e for e in (o.min_expr, o.max_expr) if e is not None]
+    return bool(bounds) and not any(
+        isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "option"
+        or isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user" for e in bounds for n in _expr_nodes(e))
