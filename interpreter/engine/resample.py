@@ -148,7 +148,7 @@ def _choices(t: State, p: int, truth: _Truth, i: int, rng: random.Random) -> Ite
     g = t.game
     who, action, _, _ = truth.steps[i]
     actions: list[int | None] = [action]
-    if _secret(truth, i, p):
+    if action is not None and _secret(truth, i, p):
         if t.pending is not None or t.terminal:
             return
         text = g.public_action_string(action)
@@ -170,7 +170,7 @@ def _choices(t: State, p: int, truth: _Truth, i: int, rng: random.Random) -> Ite
         combos = list(product(actions, *(range(n) for _, n in picks)))
         rng.shuffle(combos)
         for a, *values in combos:
-            yield a, outcomes(tuple(values))
+            yield a, outcomes(tuple(int(v) for v in values))  # type: ignore[arg-type]
         return
     for _ in range(MAX_FILLS if shuffles else MAX_BRANCH):
         yield rng.choice(actions), outcomes(tuple(rng.randrange(n) for _, n in picks))
