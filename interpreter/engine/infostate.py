@@ -15,6 +15,7 @@ action away from one whose text was asked extends that text; otherwise the histo
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
@@ -80,12 +81,13 @@ def _indent(text: str) -> list[str]:
     return ["  " + line for line in text.split("\n")]
 
 
+_KEY = re.compile(r"[^:=]*")
+
+
 def _key(line: str) -> str:
     """What a line of an observation string is about: its zone or variable, or the first two lines."""
-    for i, ch in enumerate(line):
-        if ch == ":" or ch == "=":
-            return line[:i]
-    return line
+    m = _KEY.match(line)
+    return m.group(0) if m else line
 
 
 def changes(before: str | None, after: str) -> list[str]:
