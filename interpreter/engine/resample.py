@@ -10,7 +10,8 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
 2. Propose a history: in each shuffle, the cards not seen for it are dealt out anew among the places of
    its order they held (a random arrangement of those cards: the proposal uses where unseen cards were,
    never which ones were where); every `pick` is drawn anew, and every action of another player whose
-   public text hides something (`secret:`) is any legal action with the same public text.
+   public text hides something (`secret:`) is any legal action with the same public text (and the same
+   card where the player saw that card later: a face-down card turned up).
 3. Replay it step by step, a depth-first search over the picks and secret actions: a step is kept if its
    action is legal and the player's observation after it is the one the player had. So an opponent's
    past move stays legal (a failure to follow suit keeps that suit out of their hand) and every card the
@@ -72,10 +73,14 @@ class _Truth:
             if last[c] >= 0:
                 self.shuffles[last[c]].seen.add(c)
 
+        secret_cards: list[list[tuple[int, int, int]]] = []  # per step: (parameter, card, its last shuffle)
         for i, (who, action, outcomes, _) in enumerate(self.steps):
+            secret_cards.append([])
             if who is not None and action is not None and (who == p or _public(g, action)):
-                for c in _cards_of(g, action):
+                for _, c in _cards_of(g, action):
                     saw(c)
+            elif who is not None and action is not None:
+                secret_cards[-1] = [(k, c, last[c]) for k, c in _cards_of(g, action)]
             trace: list[Any] = []
             play_group(t, action, outcomes, trace)
             picks = []
@@ -98,6 +103,9 @@ class _Truth:
                     if isinstance(x, str) and x in names:
                         saw(names[x])
         self.ends_pending = t.pending is not None
+        # A card of a secret action that the player saw later (a face-down card turned up) stays that card.
+        self.fixed: list[list[tuple[int, int]]] = [
+            [(k, c) for k, c, j in step if j < 0 or c in self.shuffles[j].seen] for step in secret_cards]
         self.by_step: list[list[_Shuffle]] = [[] for _ in self.steps]
         for sh in self.shuffles:
             self.by_step[sh.step].append(sh)
@@ -116,10 +124,19 @@ def _secret(truth: _Truth, i: int, p: int) -> bool:
     return who is not None and who != p and action is not None and not _public(truth.game, action)
 
 
-def _cards_of(g: Any, a: int) -> list[int]:
+def _cards_of(g: Any, a: int) -> list[tuple[int, int]]:
+    """(parameter position, card) of each card parameter of action a."""
     info = g.action_for(a)
     vals = info.decode(a - info.offset)
-    return [v for prm, v in zip(info.params, vals) if prm.kind == "card"]
+    return [(k, v) for k, (prm, v) in enumerate(zip(info.params, vals)) if prm.kind == "card"]
+
+
+def _keeps(g: Any, a: int, fixed: list[tuple[int, int]]) -> bool:
+    if not fixed:
+        return True
+    info = g.action_for(a)
+    vals = info.decode(a - info.offset)
+    return all(vals[k] == c for k, c in fixed)
 
 
 def _fill(truth: _Truth, i: int, rng: random.Random) -> list[int]:
@@ -152,7 +169,8 @@ def _choices(t: State, p: int, truth: _Truth, i: int, rng: random.Random) -> Ite
         if t.pending is not None or t.terminal:
             return
         text = g.public_action_string(action)
-        actions = [a for a in t.legal_actions() if g.public_action_string(a) == text]
+        actions = [a for a in t.legal_actions() if g.public_action_string(a) == text and
+                   _keeps(g, a, truth.fixed[i])]
     picks = truth.picks[i]
     shuffles = any(sh.unseen for sh in truth.by_step[i])
 
