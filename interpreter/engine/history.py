@@ -140,6 +140,9 @@ def blank(game: Game, seed: int | None) -> State:
     s.stage = "start"
     s.seen = None
     s.trace = None
+    # A slot State.initial sets and this function does not would fail later, far from here.
+    missing = [name for name in State.__slots__ if not hasattr(s, name)]
+    assert not missing, f"history.blank does not set {missing}: keep it in step with State.initial"
     return s
 
 
