@@ -1,0 +1,250 @@
+"""The state interface search and learning use: histories with chance, strings, serialization, resampling.
+
+Over every bundled rule file at every player count, with states reached by random play, some with a
+seed (chance drawn inside) and some without (chance nodes given random outcomes):
+
+* chance outcome probabilities are uniform and sum to 1, and stay within `max_chance_outcomes()`;
+* `serialize()` / `deserialize_state()` give back the same state, mid-game and at chance nodes, and the
+  two go on alike; garbage gives a GameError;
+* the strings hide what they should: permuting the cards a player cannot see changes neither of its
+  strings, and a resampled state gives the player the same information state string;
+* resampling depends on the player's information only: two states that differ in cards hidden from the
+  player give the same resampled state for the same seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from cardsmith.engine.errors import GameError
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import CHANCE, State
+from conftest import GAME_CASES, game_for
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+from test_observation import hidden_places, permute_hidden
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+cases = pytest.mark.parametrize(("rule_file", "num_players"), GAME_CASES)
+# Resampling replays the match many times: fewer examples, shorter matches.
+fewer = settings(max_examples=max(4, settings().max_examples // 3))
+
+
+def play(g: Game, seeded: bool, seed: int, steps: int) -> State:
+    """A state after `steps` random events (a chance outcome counts as one) of a match."""
+    rng = random.Random(seed)
+    s = State.initial(g, seed if seeded else None)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            la = s.legal_actions()
+            s.apply_action(la[rng.randrange(len(la))])
+    return s
+
+
+def same(a: State, b: State) -> None:
+    """a and b are the same state as far as the interface shows."""
+    g = a.game
+    assert a.history() == b.history()
+    assert a.full_history() == b.full_history()
+    assert a.current_player() == b.current_player()
+    assert a.is_chance_node() == b.is_chance_node()
+    assert a.legal_actions() == b.legal_actions()
+    assert a.chance_outcomes() == b.chance_outcomes()
+    assert a.z == b.z and a.v == b.v
+    for p in range(g.n):
+        assert a.observation_string(p) == b.observation_string(p)
+    p = len(a.trail and a.history()) % g.n  # one player's recall: each replays the match
+    assert a.information_state_string(p) == b.information_state_string(p)
+
+
+# ---------------------------------------------------------------- histories and bounds
+@cases
+@given(seed=SEEDS, steps=st.integers(0, 300))
+def test_chance_outcomes_sum_to_one_and_history_records_them(rule_file: str, num_players: int, seed: int,
+                                                             steps: int) -> None:
+    g = game_for(rule_file, num_players)
+    rng = random.Random(seed)
+    s = State.initial(g, None)
+    expected: list[tuple[int, int]] = []
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            probs = [pr for _, pr in outcomes]
+            assert abs(sum(probs) - 1.0) < 1e-9 and len(set(probs)) == 1
+            assert len(outcomes) <= g.max_chance_outcomes()
+            a = outcomes[rng.randrange(len(outcomes))][0]
+            expected.append((CHANCE, a))
+        else:
+            la = s.legal_actions()
+            a = la[rng.randrange(len(la))]
+            expected.append((s.current_player(), a))
+        s.apply_action(a)
+        assert s.full_history() == expected
+    assert s.history() == [a for _, a in expected]
+    assert len(s.history()) <= g.max_game_length()
+    assert s.chance_outcomes() == [] or s.is_chance_node()
+
+
+@cases
+@given(seed=SEEDS, steps=st.integers(0, 200))
+def test_seeded_history_is_the_player_actions(rule_file: str, num_players: int, seed: int, steps: int) -> None:
+    g = game_for(rule_file, num_players)
+    rng = random.Random(seed)
+    s = State.initial(g, seed)
+    actions = []
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        la = s.legal_actions()
+        actions.append((s.current_player(), la[rng.randrange(len(la))]))
+        s.apply_action(actions[-1][1])
+    assert s.full_history() == actions
+    assert s.history() == [a for _, a in actions]
+
+
+# ---------------------------------------------------------------- serialization
+@cases
+@given(seed=SEEDS, steps=st.integers(0, 200), seeded=st.booleans(), more=st.integers(0, 30))
+def test_serialize_round_trips(rule_file: str, num_players: int, seed: int, steps: int, seeded: bool,
+                               more: int) -> None:
+    g = game_for(rule_file, num_players)
+    s = play(g, seeded, seed, steps)
+    text = s.serialize()
+    t = g.deserialize_state(text)
+    same(s, t)
+    assert t.serialize() == text
+    # They go on alike (a seeded state's seed is part of it).
+    rng = random.Random(seed + 1)
+    for _ in range(more):
+        if s.is_terminal():
+            break
+        options = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        a = options[rng.randrange(len(options))]
+        s.apply_action(a)
+        t.apply_action(a)
+    assert s.history() == t.history() and s.z == t.z
+
+
+@cases
+@given(seed=SEEDS, steps=st.integers(0, 100), cut=st.integers(0, 10**6), junk=st.text(max_size=20))
+def test_deserialize_refuses_garbage(rule_file: str, num_players: int, seed: int, steps: int, cut: int,
+                                     junk: str) -> None:
+    g = game_for(rule_file, num_players)
+    text = play(g, seed % 2 == 0, seed, steps).serialize()
+    data = json.loads(text)
+    bad = [text[: cut % (len(text) + 1)] + junk, junk, "null", "[]", json.dumps({**data, "version": 2}),
+           json.dumps({**data, "players": num_players + 1}), json.dumps({**data, "seed": "x"}),
+           json.dumps({**data, "history": [[0, -5]] + data["history"]}),
+           json.dumps({**data, "history": data["history"] + [[num_players + 3, 0]]}),
+           json.dumps({**data, "history": data["history"] + [[-1, 10**9]]}),
+           json.dumps({**data, "history": [[-1, x] for x in range(200)]})]
+    for b in bad:
+        try:
+            g.deserialize_state(b)
+        except GameError:
+            continue
+        # A text that is not refused must be a state its own serialization describes.
+        assert json.loads(g.deserialize_state(b).serialize())["history"] == json.loads(b)["history"]
+
+
+# ---------------------------------------------------------------- strings hide what they should
+@cases
+@given(seed=SEEDS, steps=st.integers(0, 300), seeded=st.booleans(), shuffle_seed=SEEDS)
+def test_strings_ignore_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int, seeded: bool,
+                                     shuffle_seed: int) -> None:
+    g = game_for(rule_file, num_players)
+    s = play(g, seeded, seed, steps)
+    prng = random.Random(shuffle_seed)
+    for p in range(g.n):
+        info = s.information_state_string(p)
+        assert info.startswith(f"information state of P{p} ")
+        if not hidden_places(s, p):
+            continue
+        t = permute_hidden(s, p, prng)
+        assert s.observation_string(p) == t.observation_string(p)
+        assert info == t.information_state_string(p)
+
+
+@cases
+@fewer
+@given(seed=SEEDS, steps=st.integers(0, 80), seeded=st.booleans(), player=st.integers(0, 7), rseed=SEEDS)
+def test_resampled_state_keeps_the_information_state(rule_file: str, num_players: int, seed: int, steps: int,
+                                                     seeded: bool, player: int, rseed: int) -> None:
+    g = game_for(rule_file, num_players)
+    s = play(g, seeded, seed, steps)
+    p = player % g.n
+    r = s.resample_from_infostate(p, rseed)
+    note(f"real: {s.designer_view()}\nresampled: {r.designer_view()}")
+    assert r.information_state_string(p) == s.information_state_string(p)
+    assert r.observation_string(p) == s.observation_string(p)
+    assert r.current_player() == s.current_player() and r.is_terminal() == s.is_terminal()
+    # Every card the player sees is where it is; the other players' views may differ.
+    assert r.observation(p) == s.observation(p)
+    # A resampled state is a state like any other: it serializes and goes on.
+    same(r, g.deserialize_state(r.serialize()))
+
+
+@cases
+@fewer
+@given(seed=SEEDS, steps=st.integers(0, 80), seeded=st.booleans(), player=st.integers(0, 7), first=SEEDS,
+       second=SEEDS)
+def test_resampling_ignores_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int, seeded: bool,
+                                         player: int, first: int, second: int) -> None:
+    g = game_for(rule_file, num_players)
+    s = play(g, seeded, seed, steps)
+    p = player % g.n
+    other = s.resample_from_infostate(p, first)  # differs from s only in what p cannot see
+    a = s.resample_from_infostate(p, second)
+    b = other.resample_from_infostate(p, second)
+    assert a.full_history() == b.full_history()
+    assert a.z == b.z and a.v == b.v
+
+
+# ---------------------------------------------------------------- accessors
+def test_accessors_and_game_bounds() -> None:
+    from conftest import GAMES_DIR
+    g = game_for(str(GAMES_DIR / "thirty-one.yaml"), 3)
+    s = g.new_initial_state(4)
+    assert g.num_players() == 3
+    assert g.num_distinct_actions() == g.num_actions == g.num_distinct_actions
+    assert g.max_chance_outcomes() == g.num_cards
+    assert s.zone("hand", 0) == [g.card_names[c] for c in s.zone_cards("hand", 0)]
+    assert len(s.zone("hand", 1)) == 3 and s.zone("centre") == [g.card_names[c] for c in s.z[g.ns["Z_centre"]]]
+    assert s.var("lives_left", 2) == 3
+    for bad in (lambda: s.zone("hands", 0), lambda: s.zone("hand"), lambda: s.zone("hand", 3),
+                lambda: s.zone("centre", 0), lambda: s.var("lives_left"), lambda: s.var("nope"),
+                lambda: s.observation_string(5), lambda: s.information_state_string(-1),
+                lambda: s.resample_from_infostate(0, "seed")):
+        with pytest.raises(GameError):
+            bad()
+    # A seeded state resampled draws its future chance from the new seed.
+    r = s.resample_from_infostate(0, random.Random(3))
+    assert r.rng is not None and r.information_state_string(0) == s.information_state_string(0)
+
+
+# ---------------------------------------------------------------- the examples of docs/python.md
+PYTHON_DOC_HEADINGS = ("## The state", "## Histories and serialization", "## Information states and resampling")
+
+
+def test_python_doc_examples_run() -> None:
+    """The Python examples under this interface's headings of docs/python.md run, in order, as written."""
+    import re
+
+    from conftest import ROOT
+    text = (ROOT / "docs" / "python.md").read_text()
+    sections = re.split(r"(?m)^(?=## )", text)
+    blocks = [b for sec in sections if sec.startswith(PYTHON_DOC_HEADINGS)
+              for b in re.findall(r"```python\n(.*?)```", sec, re.S)]
+    assert len(blocks) == 3
+    scope: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, "docs/python.md", "exec"), scope)  # the docs' own text, not a rule file's
