@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ import numpy as np
 import pyspiel
 
 from .api import load as _load_cardsmith
+from .dsl.pipeline import compile_file
+from .engine.bundled import resolve
 from .engine import tensors
 from .engine.game import Game
 
@@ -80,10 +83,18 @@ def _utility(g: Game) -> tuple[Any, float | None]:
     """The OpenSpiel utility type of a game and the sum of its returns (None when it varies)."""
     if getattr(g, "zero_sum", False):
         return pyspiel.GameType.Utility.ZERO_SUM, 0.0
-    total = getattr(g, "constant_sum", None)
+    total = getattr(g, "utility_sum", None)
     if total is not None:
         return pyspiel.GameType.Utility.CONSTANT_SUM, float(total)
     return pyspiel.GameType.Utility.GENERAL_SUM, None
+
+
+def _bound(g: Game, name: str, default: float) -> float:
+    """A utility bound of the game: a rule file's `returns` may leave one open (None: unbounded)."""
+    value = getattr(g, name, default)
+    if value is None:
+        return -float("inf") if name == "min_utility" else float("inf")
+    return float(value)
 
 
 def _call_or(g: Game, name: str, default: int) -> int:
@@ -91,6 +102,32 @@ def _call_or(g: Game, name: str, default: int) -> int:
     if attr is None:
         return default
     return int(attr() if callable(attr) else attr)
+
+
+def _instance(file: str, players: int, options: str) -> Game:
+    """The cardsmith game for these parameters. pyspiel makes a new game object for every state it
+    deserialises, so compiled games are kept, keyed by the file's path, size and time of change too."""
+    path = resolve(file)
+    try:
+        st = path.stat()
+        stamp: tuple[int, int] = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (0, 0)
+    return _cached(str(path), stamp, players, options)
+
+
+@lru_cache(maxsize=32)
+def _cached(path: str, stamp: tuple[int, int], players: int, options: str) -> Game:
+    return _load_cardsmith(Path(path), players, parse_options(options))
+
+
+def _fewest(file: str) -> int:
+    """The fewest players the rule file allows (compiling it reports its errors, if any)."""
+    r = compile_file(resolve(file))
+    if not r.ok or r.game is None:
+        from .dsl.diagnostics import RuleFileError
+        raise RuleFileError(r.diagnostics, r.sources)
+    return int(r.game.spec.min_players)
 
 
 class CardsmithGame(pyspiel.Game):
@@ -101,19 +138,16 @@ class CardsmithGame(pyspiel.Game):
         p.update(params or {})
         file, players, options = str(p["file"]), int(p["players"]), str(p["options"])
         if players <= 0:
-            from .dsl.pipeline import compile_file
-            from .engine.bundled import resolve
-            r = compile_file(resolve(file))
-            players = r.game.spec.min_players if r.ok and r.game is not None else 2
-        self.cardsmith: Game = _load_cardsmith(file, players, parse_options(options))
+            players = _fewest(file)
+        self.cardsmith: Game = _instance(file, players, options)
         g = self.cardsmith
         utility, total = _utility(g)
         info = pyspiel.GameInfo(
             num_distinct_actions=_call_or(g, "num_distinct_actions", 0),
             max_chance_outcomes=_call_or(g, "max_chance_outcomes", g.num_cards),
             num_players=g.n,
-            min_utility=float(getattr(g, "min_utility", 0.0)),
-            max_utility=float(getattr(g, "max_utility", 1.0)),
+            min_utility=_bound(g, "min_utility", 0.0),
+            max_utility=_bound(g, "max_utility", 1.0),
             utility_sum=total,
             max_game_length=_call_or(g, "max_game_length", 1_000_000))
         spec = g.spec
@@ -122,6 +156,13 @@ class CardsmithGame(pyspiel.Game):
 
     def new_initial_state(self) -> CardsmithState:
         return CardsmithState(self)
+
+    def initial_inner(self) -> Any:
+        """A new cardsmith initial state (without a seed), cloned from one made once."""
+        first = self.__dict__.get("_initial")
+        if first is None:
+            first = self.__dict__["_initial"] = self.cardsmith.new_initial_state()
+        return first.clone()
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardsmithObserver:
         return CardsmithObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
@@ -134,17 +175,21 @@ class CardsmithGame(pyspiel.Game):
 
 
 class _Inner:
-    """The cardsmith state inside a pyspiel state. pyspiel clones a Python state by deep-copying its
-    attributes (this cheap clone shares the compiled game) and serialises it by pickling them: pickled,
-    it is empty and is rebuilt from the pyspiel history, which holds every action and chance outcome."""
+    """The cardsmith state inside a pyspiel state, and how often each player took each action (for the
+    information state tensor). pyspiel clones a Python state by deep-copying its attributes (this cheap
+    copy clones the state and shares the compiled game) and serialises it by pickling them: pickled, it is
+    empty and is rebuilt from the pyspiel history, which holds every action and chance outcome."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "own")
 
-    def __init__(self, state: Any = None) -> None:
+    def __init__(self, state: Any = None, own: list[dict[int, float]] | None = None) -> None:
         self.state = state
+        self.own = own
 
     def __deepcopy__(self, memo: Any) -> _Inner:
-        return _Inner(None if self.state is None else self.state.clone())
+        if self.state is None or self.own is None:
+            return _Inner()
+        return _Inner(self.state.clone(), [dict(d) for d in self.own])
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (_Inner, ())
@@ -153,19 +198,23 @@ class _Inner:
 class CardsmithState(pyspiel.State):
     """A cardsmith state made without a seed, so every shuffle and `pick` is an explicit chance node."""
 
-    def __init__(self, game: CardsmithGame, inner: Any = None) -> None:
+    def __init__(self, game: CardsmithGame, inner: Any = None, own: list[dict[int, float]] | None = None) -> None:
         super().__init__(game)
-        self._held = _Inner(inner)
+        self._held = _Inner(inner, own)
 
     @property
     def inner(self) -> Any:
         """The cardsmith `State` (made on first use: pyspiel makes a new state for every clone)."""
         held = self._held
-        if held.state is None:
-            s = self.get_game().cardsmith.new_initial_state()
-            for a in self.history():
-                s.apply_action(a)
-            held.state = s
+        if held.state is None or held.own is None:
+            game = self.get_game()
+            s = game.initial_inner()
+            own: list[dict[int, float]] = [{} for _ in range(game.cardsmith.n)]
+            for pa in self.full_history():
+                if pa.player >= 0:
+                    own[pa.player][pa.action] = own[pa.player].get(pa.action, 0.0) + 1.0
+                s.apply_action(pa.action)
+            held.state, held.own = s, own
         return held.state
 
     def current_player(self) -> int:
@@ -186,7 +235,17 @@ class CardsmithState(pyspiel.State):
         return sorted(self.inner.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        self.inner.apply_action(int(action))
+        s, a = self.inner, int(action)
+        p = s.current_player()
+        s.apply_action(a)
+        if p >= 0:
+            own = self._held.own[p]  # type: ignore[index]
+            own[a] = own.get(a, 0.0) + 1.0
+
+    def own_actions(self, player: int) -> dict[int, float]:
+        """How many times the player took each action id so far."""
+        self.inner  # noqa: B018 (made on first use)
+        return self._held.own[player]  # type: ignore[index]
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.inner.action_to_string(player, int(action)))
@@ -199,7 +258,8 @@ class CardsmithState(pyspiel.State):
         only as far as the player knows it: the returned state is for search, not for serialising)."""
         seed = int(sampler() * 2**53) if callable(sampler) else random.getrandbits(53)
         inner = self.inner.resample_from_infostate(player, random.Random(seed))
-        return CardsmithState(self.get_game(), inner)
+        # The player's own actions are the same in every state they cannot tell apart.
+        return CardsmithState(self.get_game(), inner, [dict(d) for d in self._held.own])  # type: ignore[union-attr]
 
     def __str__(self) -> str:
         return str(self.inner)
@@ -217,6 +277,7 @@ class CardsmithObserver:
         g = game.cardsmith
         layout = tensors.tensor_layout(g, self.perfect_recall)
         self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
+        self._own_at = sum(size for name, size in layout if name != "own_actions")
         self.dict: dict[str, Any] = {}
         at = 0
         for name, size in layout:
@@ -224,8 +285,12 @@ class CardsmithObserver:
             at += size
 
     def set_from(self, state: CardsmithState, player: int) -> None:
-        fn = tensors.information_state_tensor if self.perfect_recall else tensors.observation_tensor
-        self.tensor[:] = fn(state.inner, player)
+        s = state.inner
+        out = self.tensor
+        out.fill(0.0)
+        s._evaluating(tensors.write_observation, player, out)  # rule errors of `visible` rules located
+        if self.perfect_recall:
+            tensors.write_own_actions(s.game, state.own_actions(player), out, self._own_at)
 
     def string_from(self, state: CardsmithState, player: int) -> str:
         s = state.inner

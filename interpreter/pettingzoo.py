@@ -116,7 +116,7 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self._num_actions, np.int8)
         if not s.is_terminal() and s.current_player() == p:
             mask[s.legal_actions()] = 1
-        obs = np.asarray(tensors.observation_tensor(s, p), dtype=np.float32)
+        obs = np.asarray(s.observation_tensor(p), dtype=np.float32)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:

@@ -1,8 +1,9 @@
 """Fixed-size numeric views of a state for one player: the observation and information state tensors.
 
 The encoding is derived from the rule file alone (its seats, pack, zones, variables, phases and actions),
-the same way for every game, and is read from `observation.observe(s, p)`: the tensor holds nothing the
-player's observation does not, so cards hidden from the player cannot reach it.
+the same way for every game. It shows what `observation.observe(s, p)` shows and decides what the player
+may see the same way (the `visible` rules of zones and variables), so cards hidden from the player cannot
+reach it.
 
 Every seat in the tensor is written *relative to the player* (slot 0 is the player, slot 1 the next seat
 clockwise, ...), so a learner sees its own hand in the same place whatever its seat; the player's absolute
@@ -27,10 +28,11 @@ in the tensor (the strings keep it). Shapes are fixed for a game at its player c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..dsl import types as T
-from .observation import observe
+from .observation import _var_viewers, _zone_viewers
 
 MAX_ACTION_IDS = 65_536
 
@@ -92,7 +94,6 @@ class _Index:
     """Per game: card names to ids and where each zone and variable slot starts."""
 
     def __init__(self, g: Any) -> None:
-        self.card = {name: i for i, name in enumerate(g.card_names)}
         self.suit = {s: i for i, s in enumerate(g.spec.suits)}
         self.rank = {r: i for i, r in enumerate(g.spec.ranks)}
         n, c = g.n, g.num_cards
@@ -122,104 +123,130 @@ def _index(g: Any) -> _Index:
     return idx  # type: ignore[no-any-return]
 
 
-def _fill(s: Any, p: int, out: list[float]) -> None:
+def write_observation(s: Any, p: int, out: Any) -> None:
+    """Write p's observation tensor into `out` (a list or numpy array of the right size, all zeros)."""
+    ones, values = _sparse(s, p)
+    if isinstance(out, list):
+        for i in ones:
+            out[i] = 1.0
+    else:
+        out[ones] = 1.0
+    for i, v in values:
+        out[i] += v
+
+
+def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
+    """The tensor as the positions holding 1 and (position, value) pairs to add.
+
+    What p may see is decided exactly as `observation.observe` decides it (`_zone_viewers`,
+    `_var_viewers`); the values are read from the state directly, which saves naming every card."""
     g = s.game
     n, c = g.n, g.num_cards
     idx = _index(g)
-    obs = observe(s, p)
+    ones: list[int] = [p]
+    values: list[tuple[int, float]] = []
 
     def rel(q: int) -> int:
         return (q - p) % n
 
-    out[p] = 1.0
-    cp = s.current_player()
     if s.is_terminal():
-        out[n + n + 1] = 1.0
-    elif cp < 0:
-        out[n + n] = 1.0
+        ones.append(n + n + 1)
+    elif s.is_chance_node():
+        ones.append(n + n)
     else:
-        out[n + rel(cp)] = 1.0
+        ones.append(n + rel(s.current_player()))
     base = 2 * n + 2
-    out[base + rel(obs["dealer"])] = 1.0
+    ones.append(base + rel(s.dealer))
     base += n
-    for q in obs["active"]:
-        out[base + rel(q)] = 1.0
+    ones.extend(base + rel(q) for q in range(n) if not s.out[q])
     base += n
-    out[base] = float(obs["deal"])
-    base += 1
-    out[base + s.phase] = 1.0
-    card = idx.card
-    for zi, name in enumerate(g.zone_names):
+    values.append((base, float(s.deal_no)))
+    ones.append(base + 1 + s.phase)
+    for zi, cards in enumerate(s.z):
         at, owner = idx.zone_at[zi]
-        at += (rel(owner) if owner is not None else 0) * (2 + c)
-        shown = obs["zones"][name]
-        if isinstance(shown, int):
-            out[at + 1] = shown / c
-        else:
-            out[at] = 1.0
-            out[at + 1] = len(shown) / c
-            for cn in shown:
-                out[at + 2 + card[cn]] = 1.0
-    variables = obs["variables"]
-    for vi, name in enumerate(g.var_names):
-        if name not in variables:
+        if owner is not None:
+            at += rel(owner) * (2 + c)
+        if cards:
+            values.append((at + 1, len(cards) / c))
+        viewers = _zone_viewers(s, zi)
+        if viewers is None or p in viewers:
+            ones.append(at)
+            at += 2
+            ones.extend(at + card for card in cards)
+    for vi, value in enumerate(s.v):
+        viewers = _var_viewers(s, vi)
+        if viewers is not None and p not in viewers:
             continue
         at, width, owner = idx.var_at[vi]
-        at += (rel(owner) if owner is not None else 0) * width
-        out[at] = 1.0
-        _put(idx, g.var_specs[vi][0].ty, variables[name], out, at + 1, rel)
+        if owner is not None:
+            at += rel(owner) * width
+        ones.append(at)
+        if value is not None:
+            _put(idx, g.var_specs[vi][0].ty, value, ones, values, at + 1, rel)
+    return ones, values
 
 
-def _put(idx: _Index, ty: Any, value: Any, out: list[float], at: int, rel: Any) -> None:
-    if value is None:
-        return
+def _put(idx: _Index, ty: Any, value: Any, ones: list[int], values: list[tuple[int, float]], at: int,
+         rel: Any) -> None:
     if ty in (T.INT, T.NUM):
-        out[at] = float(value)
+        values.append((at, float(value)))
     elif ty == T.BOOL:
-        out[at] = 1.0 if value else 0.0
+        if value:
+            ones.append(at)
     elif ty == T.STR:
-        out[at] = 1.0 if value != "" else 0.0
+        if value != "":
+            ones.append(at)
     elif ty == T.PLAYER:
-        out[at + rel(value)] = 1.0
+        ones.append(at + rel(value))
     elif ty == T.CARD:
-        out[at + idx.card[value]] = 1.0
+        ones.append(at + value)
     elif ty == T.SUIT:
-        out[at + idx.suit[value]] = 1.0
+        ones.append(at + idx.suit[value])
     elif ty == T.RANK:
-        out[at + idx.rank[value]] = 1.0
+        ones.append(at + idx.rank[value])
     elif T.is_list(ty):
         el = T.elem(ty)
         if el == T.CARD:
-            for cn in value:
-                out[at + idx.card[cn]] = 1.0
+            ones.extend(at + card for card in value)
         elif el == T.PLAYER:
-            for q in value:
-                out[at + rel(q)] += 1.0
+            values.extend((at + rel(q), 1.0) for q in value)
         else:
-            out[at] = float(len(value))
-            out[at + 1] = float(sum(value))
+            values.append((at, float(len(value))))
+            values.append((at + 1, float(sum(value))))
 
 
 def observation_tensor(s: Any, p: int) -> list[float]:
     """Player p's observation of state s as a flat list of floats (the layout of the module's docstring)."""
-    g = s.game
-    out = [0.0] * _index(g).size
-    _fill(s, p, out)
+    out = [0.0] * _index(s.game).size
+    write_observation(s, p, out)
     return out
 
 
-def information_state_tensor(s: Any, p: int) -> list[float]:
-    """The observation tensor followed by the counts of p's own actions in the match so far."""
+def write_own_actions(g: Any, own: Mapping[int, float], out: Any, at: int) -> None:
+    """Write the `own_actions` block (counts per action id: `own`) into `out` from position `at`."""
+    by_id = _num_distinct(g) <= MAX_ACTION_IDS
+    for a, count in own.items():
+        out[at + (a if by_id else g.action_for(a).index)] += count
+
+
+def information_state_tensor(s: Any, p: int, own: Mapping[int, float] | None = None) -> list[float]:
+    """The observation tensor followed by the counts of p's own actions in the match so far.
+
+    `own`: how many times p took each action id; by default counted from the state's `full_history()`
+    (an adapter that keeps its own counts passes them)."""
     g = s.game
     out = observation_tensor(s, p)
-    own = [0.0] * _own_width(g)
-    by_id = _num_distinct(g) <= MAX_ACTION_IDS
-    for actor, a in _acted(s):
+    base = len(out)
+    out.extend([0.0] * _own_width(g))
+    write_own_actions(g, own if own is not None else own_actions(s.full_history(), p), out, base)
+    return out
+
+
+def own_actions(history: Any, p: int) -> dict[int, float]:
+    """Counts of p's actions in a history: (player, action) pairs or objects with `player` and `action`."""
+    counts: dict[int, float] = {}
+    for it in history:
+        actor, a = (it[0], it[1]) if isinstance(it, tuple) else (it.player, it.action)
         if actor == p:
-            own[a if by_id else g.action_for(a).index] += 1.0
-    return out + own
-
-
-def _acted(s: Any) -> list[tuple[int, int]]:
-    """(player, action id) of every player action taken so far, oldest first."""
-    raise NotImplementedError
+            counts[int(a)] = counts.get(int(a), 0.0) + 1.0
+    return counts
