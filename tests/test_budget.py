@@ -161,7 +161,7 @@ def test_enumerating_action_parameters_is_charged() -> None:
 
 
 def test_memo_tables_hold_a_bounded_number_of_items(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardsmith import budget
+    from cardsmith.engine import budget
     monkeypatch.setattr(budget, "MEMO_ITEMS", 5_000)
     LIMITS.steps = 10_000_000
     s = play('"n = f([i, i + 1, i + 2] + xs)"', 200, "f(zs): sum([z * 2 for z in zs])")

@@ -29,7 +29,7 @@ options:
 
 
 def test_bundled_games_are_the_games_package() -> None:
-    import games
+    import cardsmith.games as games
 
     found = files.bundled_games()
     assert set(found) == {p.stem for p in GAMES_DIR.glob("*.yaml")}
@@ -97,9 +97,8 @@ def test_a_path_still_names_a_file_even_beside_a_bundled_name(tmp_path: Path) ->
 
 def test_a_bundled_game_extending_itself_is_a_cycle(tmp_path: Path) -> None:
     # The games package copied, with one game naming itself by name: X007 at its extends line.
-    site = tmp_path / "site"
-    shutil.copytree(GAMES_DIR, site / "games")
-    own = site / "games" / "schwimmen.yaml"
+    site = _site(tmp_path)
+    own = site / "cardsmith" / "games" / "schwimmen.yaml"
     own.write_text("extends: Schwimmen\n" + own.read_text(encoding="utf-8"), encoding="utf-8")
     r = _installed(site, ["validate", "schwimmen"], tmp_path)
     assert r.returncode == 1
@@ -107,10 +106,20 @@ def test_a_bundled_game_extending_itself_is_a_cycle(tmp_path: Path) -> None:
                                         "[X007]")
 
 
+def _site(tmp_path: Path) -> Path:
+    """A copy of the package laid out as `pip install .` lays it out: interpreter/ as cardsmith/, dsl/ as
+    cardsmith/dsl/, games/ as cardsmith/games/."""
+    site = tmp_path / "site"
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "interpreter", site / "cardsmith", ignore=ignore)
+    shutil.copytree(ROOT / "dsl", site / "cardsmith" / "dsl", ignore=ignore)
+    shutil.copytree(GAMES_DIR, site / "cardsmith" / "games", ignore=ignore)
+    return site
+
+
 def _installed(site: Path, argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`cardsmith ARGV` with the `games` package taken from `site` (as an installed copy would be), and
-    dsl/ and interpreter/ from the checkout."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    """`cardsmith ARGV` run from the copy in `site`, as an installed copy would run."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
     return subprocess.run([sys.executable, "-m", "cardsmith", *argv], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
 
@@ -118,9 +127,8 @@ def _installed(site: Path, argv: list[str], cwd: Path) -> subprocess.CompletedPr
 def test_an_installed_copy_is_found_wherever_it_is(tmp_path: Path) -> None:
     """As after `pip install .`: the bundled games are wherever the `games` package is, not beside the
     variant nor in the working directory; `cardsmith list` says where."""
-    site = tmp_path / "site"
-    shutil.copytree(GAMES_DIR, site / "games")
-    installed = site / "games" / "stichln.yaml"
+    site = _site(tmp_path)
+    installed = site / "cardsmith" / "games" / "stichln.yaml"
     installed.write_text(installed.read_text(encoding="utf-8").replace("game: Stichln", "game: Installed Stichln"),
                          encoding="utf-8")
     work = tmp_path / "designer"

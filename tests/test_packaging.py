@@ -1,0 +1,38 @@
+"""The installed distribution is one package, `cardsmith` (issue 10: no top-level `dsl`, `interpreter` or
+`games` module in site-packages; `interpreter` is the name of another popular package)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from conftest import ROOT
+
+
+def test_the_wheel_holds_only_the_cardsmith_package(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                        "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    (wheel,) = tmp_path.glob("cardsmith-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert top == {"cardsmith"}
+    # The language, the rule files and the grammar are inside it, and the command is `cardsmith`.
+    for needed in ("cardsmith/__init__.py", "cardsmith/dsl/grammar.lark", "cardsmith/games/stichln.yaml",
+                   "cardsmith/engine/state.py", "cardsmith/py.typed"):
+        assert needed in names
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "cardsmith = cardsmith.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def test_import_cardsmith_gives_the_api() -> None:
+    import cardsmith
+
+    game = cardsmith.load("stichln", players=4)
+    state = game.new_initial_state(seed=3)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert sum(state.returns()) == 1.0
+    assert isinstance(game, cardsmith.Game) and isinstance(state, cardsmith.State)
