@@ -23,7 +23,7 @@ from ..dsl.limits import LIMITS, raise_hint
 from ..dsl.pipeline import compile_file
 from ..dsl.spec import PhaseSpec
 from . import budget
-from .errors import BadOption, RuleError, describe_failure, failure_code
+from .errors import BadOption, GameError, RuleError, describe_failure, failure_code
 from .runtime import HELPERS
 from .state import State
 
@@ -62,6 +62,13 @@ class PhaseInfo:
     round: bool
     next: str
     then: int | None
+
+
+class _Count(int):
+    """The number of action ids, which may also be called: `game.num_distinct_actions()` as in OpenSpiel."""
+
+    def __call__(self) -> int:
+        return int(self)
 
 
 def _is_pass(fn: Any) -> bool:
@@ -360,7 +367,9 @@ class Game:
                                            ns[f"decode_{a.name}"], ns[f"eff_{a.name}"], a.label,
                                            ns[f"run_{a.name}"], a.secret))
             offset += size
-        self.num_distinct_actions = offset
+        self.num_actions = offset
+        # OpenSpiel's name is a method; code that reads the count as an attribute keeps working (_Count).
+        self.num_distinct_actions = _Count(offset)
         self._offsets = [a.offset for a in self.actions]
         # id -> (run function, offset), for the engine's step; bisect for huge id spaces.
         self.action_table: list[tuple[Any, int]] | None = None
@@ -387,7 +396,7 @@ class Game:
         return f"P{p}"
 
     def action_to_string(self, player: int | None, a: int) -> str:
-        if not 0 <= a < self.num_distinct_actions:
+        if not 0 <= a < self.num_actions:
             return f"<no action {a}>"
         info = self.action_for(a)
         vals = info.decode(a - info.offset)
@@ -422,6 +431,42 @@ class Game:
 
     def new_initial_state(self, seed: int | None = None) -> State:
         return State.initial(self, seed)
+
+    # ------------------------------------------------------------ OpenSpiel's game queries
+    def num_players(self) -> int:
+        return self.n
+
+    def max_chance_outcomes(self) -> int:
+        """A bound on the outcomes of one chance node (see bounds.py)."""
+        from .bounds import max_chance_outcomes
+        return max_chance_outcomes(self)
+
+    def max_game_length(self) -> int:
+        """A bound, not the exact longest match, on the length of a history (see bounds.py)."""
+        from .bounds import max_game_length
+        return max_game_length(self)
+
+    def deserialize_state(self, text: str) -> State:
+        """The state `State.serialize` wrote, replayed on this game; bad text raises a GameError."""
+        from .history import deserialize
+        return deserialize(self, text)
+
+    def slot_of(self, kind: str, name: Any, player: int | None) -> int:
+        """The slot of zone or variable `name` (kind "zone" or "variable"), of `player` if it is per player."""
+        specs = self.spec.zones if kind == "zone" else self.spec.variables
+        found = next((x for x in specs if x.name == name), None)
+        if found is None:
+            known = ", ".join(x.name for x in specs) or "none"
+            raise GameError(f"{self.spec.name} has no {kind} {name!r} ({kind}s: {known})")
+        base = self.ns[f"{'Z' if kind == 'zone' else 'V'}_{found.name}"]
+        if not found.per_player:
+            if player is not None:
+                raise GameError(f"{kind} '{found.name}' is not per player: give no player")
+            return int(base)
+        if type(player) is not int or not 0 <= player < self.n:
+            raise GameError(f"{kind} '{found.name}' is per player: give a seat from 0 to {self.n - 1}, "
+                            f"not {player!r}")
+        return int(base) + player
 
     def observation_tensor_shape(self) -> list[int]:
         """The shape of `State.observation_tensor` for this game (fixed by players and options)."""

@@ -18,6 +18,7 @@ from ..dsl.limits import LIMITS, raise_hint
 from .budget import over
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError, describe_failure
+from .history import entries
 from .runtime import _next_active, _prev_active, _shown
 
 if TYPE_CHECKING:  # the game makes states; a state only reads its game
@@ -42,7 +43,7 @@ RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, Valu
 class State:
     __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
-                 "history", "moves", "stage")
+                 "trail", "moves", "stage", "seed0", "seen", "trace")
 
     game: Game
     z: list[list[int]]  # zones, bottom card first
@@ -64,9 +65,12 @@ class State:
     chance_queue: list[int]
     chance_pos: int
     pending: Any  # at a chance node: (base state, action, outcomes possible, outcomes given, kind)
-    history: Any  # (previous, action) pairs: O(1) to extend and share between clones
+    trail: Any  # the history: (previous, who, what) triples (history.py), O(1) to extend and share
     moves: int
     stage: str  # IN_PHASE, STARTING, DEALING, ENDING_DEAL or OVER
+    seed0: int | None  # the seed the state was made with
+    seen: Any  # per player, the information state worked out so far (infostate.py); shared, copied on write
+    trace: list[Any] | None  # while replaying: where each shuffle and pick took its outcomes (resample.py)
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -93,9 +97,12 @@ class State:
         s.chance_queue = []
         s.chance_pos = 0
         s.pending = None
-        s.history = ()
+        s.trail = ()
         s.moves = 0
         s.stage = STARTING
+        s.seed0 = seed
+        s.seen = None
+        s.trace = None
         s._run(None, None if seed is not None else [])
         return s
 
@@ -121,9 +128,12 @@ class State:
         s.chance_queue = self.chance_queue
         s.chance_pos = self.chance_pos
         s.pending = self.pending
-        s.history = self.history
+        s.trail = self.trail
         s.moves = self.moves
         s.stage = self.stage
+        s.seed0 = self.seed0
+        s.seen = self.seen
+        s.trace = None
         return s
 
     def _restore(self, base: State) -> None:
@@ -196,6 +206,50 @@ class State:
         from .observation import observe
         return self._evaluating(observe, player)
 
+    # ------------------------------------------------------------ history, strings, serialization
+    def history(self) -> list[int]:
+        """OpenSpiel's history: player actions and the chance outcomes given at chance nodes, in order. A state
+        made with a seed draws its chance itself, and its history holds the player actions only."""
+        return [what for who, what in entries(self.trail) if who >= CHANCE]
+
+    def full_history(self) -> list[tuple[int, int]]:
+        """The history as (player, action) pairs, the player CHANCE (-1) for chance outcomes."""
+        return [(who, what) for who, what in entries(self.trail) if who >= CHANCE]
+
+    def observation_string(self, player: int) -> str:
+        """What `player` sees now (observation()), as deterministic text."""
+        from .infostate import observation_string
+        return observation_string(self, player)
+
+    def information_state_string(self, player: int) -> str:
+        """Everything `player` has perceived since the match began: its perfect recall, as text."""
+        from .infostate import information_state_string
+        return self._evaluating(information_state_string, player)  # type: ignore[no-any-return]
+
+    def serialize(self) -> str:
+        """The state as text (`Game.deserialize_state` reads it back): the game, the seed and the history."""
+        from .history import serialize
+        return serialize(self)
+
+    def resample_from_infostate(self, player: int, rng: Any) -> State:
+        """A state `player` cannot tell from this one, its hidden cards redrawn; see resample.py."""
+        from .resample import resample
+        return resample(self, player, rng)
+
+    # ------------------------------------------------------------ reading zones and variables
+    def zone(self, name: str, player: int | None = None) -> list[str]:
+        """The names of the cards in a zone, bottom first (a per-player zone needs the player)."""
+        return [self.game.card_names[c] for c in self.zone_cards(name, player)]
+
+    def zone_cards(self, name: str, player: int | None = None) -> list[int]:
+        """The ids of the cards in a zone, bottom first."""
+        return list(self.z[self.game.slot_of("zone", name, player)])
+
+    def var(self, name: str, player: int | None = None) -> Any:
+        """A variable's value (a per-player variable needs the player); cards by id, as the rules hold them."""
+        v = self.v[self.game.slot_of("variable", name, player)]
+        return list(v) if isinstance(v, list) else v
+
     def observation_tensor(self, player: int) -> list[float]:
         """The player's observation as a fixed-size list of floats (layout: `engine/tensors.py`)."""
         from .tensors import observation_tensor
@@ -226,9 +280,11 @@ class State:
             base, act, options, outcomes, _ = self.pending
             if action not in options:
                 raise IllegalAction(f"chance outcome {action} is not possible here")
+            trail = (self.trail, CHANCE, action)
             self._restore(base)
             self.pending = None
             self._run(act, outcomes + [action])
+            self.trail = trail
             return
         legal = self.legal if self.legal is not None else self.legal_actions()
         if action not in legal:
@@ -236,10 +292,10 @@ class State:
             # never the legal ones (they would show the hand of the player to act).
             g = self.game
             name = g.action_to_string(self.cur, action) if type(action) is int and \
-                0 <= action < g.num_distinct_actions else repr(action)
+                0 <= action < g.num_actions else repr(action)
             raise IllegalAction(f"action {action!r} ({name}) is not legal for {g.player_name(self.cur)} in phase "
                                 f"'{g.phases[self.phase].name}'")
-        self.history = (self.history, action)
+        self.trail = (self.trail, self.cur, action)
         self._run(action, None if self.rng is not None else [])
 
     def _run(self, action: int | None, outcomes: list[int] | None) -> None:
@@ -255,8 +311,11 @@ class State:
             self._restore(base)
             self.pending = (base, action, nc.options, outcomes, nc.kind)
             return
+        used = self.chance_pos
         self.chance_queue = []
         self.chance_pos = 0
+        if used < len(outcomes):  # only a replayed history (history.py) can give too many
+            raise IllegalAction(f"{count_of(len(outcomes) - used, 'chance outcome')} more than the step uses")
 
     def _guarded(self, action: int | None) -> None:
         self.legal = None
@@ -317,10 +376,11 @@ class State:
 
     def _recent_actions(self) -> str:
         names: list[str] = []
-        h = self.history
+        h = self.trail
         while h and len(names) < 12:
-            h, a = h
-            names.append(self.game.action_for(a).name)
+            h, who, a = h
+            if who >= 0:
+                names.append(self.game.action_for(a).name)
         names.reverse()
         distinct = list(dict.fromkeys(names))
         return "the actions " + ", ".join(distinct) if distinct else "without actions"

@@ -1,0 +1,221 @@
+"""A state's history: what it records, how it is read, replayed, written and read back.
+
+`State.trail` is a linked list of `(previous, who, what)` triples, newest last, so extending it is O(1) and
+clones share it. `who` is a seat (a player's action id), `CHANCE` (an outcome given at a chance node: a
+card of a shuffle or the index of a `pick`), or, for a state that draws its own chance from a seed,
+`SHUFFLED` (`what` is the zone's new order) or `PICKED` (the index), and `RESEED` (the state's seed was
+replaced by `what`: a resampled state draws its future chance afresh). OpenSpiel's `history()` is the
+player actions and the outcomes given at chance nodes; what a seed drew is not in it.
+
+A history is replayed group by group: a player's action and the chance outcomes its step takes (the
+first group has no action: the start of the match), each group in one run of the step, so a replay costs
+what playing did and not one run per outcome.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .chance import PICKED, SHUFFLED
+from .errors import GameError, IllegalAction
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import State
+
+CHANCE = -1
+RESEED = -12
+
+FORMAT = "cardsmith-state"
+VERSION = 1
+MAX_TEXT = 50_000_000  # characters of a serialized state
+
+
+def entries(trail: Any) -> list[tuple[int, Any]]:
+    """The (who, what) entries of a trail, oldest first."""
+    out: list[tuple[int, Any]] = []
+    h = trail
+    while h:
+        h, who, what = h
+        out.append((who, what))
+    out.reverse()
+    return out
+
+
+def extend(trail: Any, who: int, whats: list[int]) -> Any:
+    for x in whats:
+        trail = (trail, who, x)
+    return trail
+
+
+def explicit(items: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """The entries with what a seed drew written as chance outcomes, as a state without a seed takes them.
+
+    A shuffle's outcomes are the cards of its new order from the top down, all but the last (see chance.py);
+    a new seed is dropped: the replay gives every outcome."""
+    out: list[tuple[int, Any]] = []
+    for who, what in items:
+        if who == SHUFFLED:
+            out.extend((CHANCE, c) for c in reversed(what[1:]))
+        elif who == PICKED:
+            out.append((CHANCE, what))
+        elif who != RESEED:
+            out.append((who, what))
+    return out
+
+
+# One step: (who acts or None for the start of the match, the action, its chance outcomes, a new seed after).
+Group = tuple[int | None, int | None, list[int], int | None]
+
+
+def groups(items: list[tuple[int, Any]]) -> list[Group]:
+    """Split entries into steps: the start of the match, then one per player action; what a seed drew is
+    left out (the replay draws it again from the same seed)."""
+    out: list[Group] = []
+    who0: int | None = None
+    action: int | None = None
+    outcomes: list[int] = []
+    reseed: int | None = None
+    for who, what in items:
+        if who >= 0:
+            out.append((who0, action, outcomes, reseed))
+            who0, action, outcomes, reseed = who, what, [], None
+        elif who == CHANCE:
+            if reseed is not None:
+                raise IllegalAction("chance outcomes after a new seed")
+            outcomes.append(what)
+        elif who == RESEED:
+            reseed = what
+        # SHUFFLED and PICKED: drawn again from the seed
+    out.append((who0, action, outcomes, reseed))
+    return out
+
+
+def play_group(s: State, action: int | None, outcomes: list[int], trace: list[Any] | None = None) -> None:
+    """Run one step of a replay on `s`: a player's action (checked legal) and the chance outcomes it takes
+    (checked possible; none for a state with a seed, which draws its own)."""
+    if action is not None:
+        if s.terminal or s.pending is not None:
+            raise IllegalAction("the history goes on after the match ended or at a chance node")
+        if action not in s.legal_actions():
+            raise IllegalAction(f"action {action} is not legal for {s.game.player_name(s.cur)} here")
+        s.trail = (s.trail, s.cur, action)
+    if s.rng is not None:
+        if outcomes:
+            raise IllegalAction("chance outcomes given to a state that draws its own from a seed")
+        s._run(action, None)
+        return
+    trail = s.trail
+    s.trace = trace
+    try:
+        s._run(action, list(outcomes))
+    finally:
+        s.trace = None
+    s.trail = extend(trail, CHANCE, outcomes)
+
+
+def blank(game: Game, seed: int | None) -> State:
+    """A state before the match starts (State.initial runs the start at once)."""
+    from .state import State
+    s: State = State.__new__(State)
+    # State.initial with its start step cut off: the replay runs the start as its first group.
+    s.game = game
+    s.z = [[] for _ in game.zone_names]
+    s.z[0] = list(range(game.num_cards))
+    s.loc = [0] * game.num_cards
+    s.by = [0] * game.num_cards
+    s.v = [None] * len(game.var_names)
+    s.out = [False] * game.n
+    s.phase = s.cur = s.actor = s.turns = s.dealer = s.deal_no = s.moves = s.chance_pos = 0
+    s.rng = s.seed0 = seed
+    s.terminal = False
+    s.winners = []
+    s.log = None
+    s.legal = None
+    s.chance_queue = []
+    s.pending = None
+    s.trail = ()
+    s.stage = "start"
+    s.seen = None
+    s.trace = None
+    return s
+
+
+def replay(game: Game, seed: int | None, steps: list[Group],
+           after: Callable[[State, int], None] | None = None) -> State:
+    """The state the steps lead to from a new match; `after(state, i)` is called after step i."""
+    s = blank(game, seed)
+    for i, (who, action, outcomes, reseed) in enumerate(steps):
+        if who is not None and (s.pending is not None or s.terminal or s.cur != who):
+            raise IllegalAction(f"step {i} is an action of {game.player_name(who)}, who is not to act then")
+        play_group(s, action, outcomes)
+        if reseed is not None:
+            if s.pending is not None:
+                raise IllegalAction("a new seed at a chance node")
+            s.rng = reseed
+            s.trail = (s.trail, RESEED, reseed)
+        if after is not None:
+            after(s, i)
+    return s
+
+
+# ---------------------------------------------------------------- text
+def serialize(s: State) -> str:
+    """The state as one line of JSON: the game, the seed and the history, enough to replay it."""
+    events: list[list[Any]] = []
+    for who, what in entries(s.trail):
+        if who >= 0 or who == CHANCE:
+            events.append([who, what])
+        elif who == RESEED:
+            events.append(["seed", what])
+    g = s.game
+    return json.dumps({"format": FORMAT, "version": VERSION, "game": g.name, "players": g.n,
+                       "options": g.options, "seed": s.seed0, "history": events}, separators=(",", ":"))
+
+
+def _whole(x: Any) -> bool:
+    return type(x) is int
+
+
+def deserialize(game: Game, text: Any) -> State:
+    """The state `serialize` wrote, replayed on `game`; anything else raises a GameError saying why."""
+    if not isinstance(text, str):
+        raise GameError(f"a serialized state is text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise GameError(f"a serialized state is at most {MAX_TEXT:,} characters")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise GameError("not a serialized cardsmith state: the text is not JSON") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GameError("not a serialized cardsmith state")
+    if data.get("version") != VERSION:
+        raise GameError(f"a serialized state of version {data.get('version')!r}; this cardsmith reads {VERSION}")
+    if data.get("game") != game.name or data.get("players") != game.n:
+        raise GameError(f"the state is of {str(data.get('game'))[:80]!r} for {str(data.get('players'))[:20]} "
+                        f"players, not {game.name!r} for {game.n}")
+    if data.get("options") != game.options:
+        raise GameError("the state was played under other table options")
+    seed = data.get("seed")
+    if seed is not None and not _whole(seed):
+        raise GameError("the seed of a serialized state is a whole number or null")
+    events = data.get("history")
+    if not isinstance(events, list):
+        raise GameError("the history of a serialized state is a list")
+    items: list[tuple[int, Any]] = []
+    for k, e in enumerate(events):
+        if not (isinstance(e, list) and len(e) == 2 and _whole(e[1])):
+            raise GameError(f"event {k} of the history is not a pair [who, number]")
+        who = e[0]
+        if who == "seed":
+            items.append((RESEED, e[1]))
+        elif _whole(who) and -1 <= who < game.n:
+            items.append((who, e[1]))
+        else:
+            raise GameError(f"event {k} of the history names no player nor chance: {str(who)[:20]}")
+    try:
+        return replay(game, seed, groups(items))
+    except IllegalAction as e:
+        raise GameError(f"the history cannot be replayed: {e}") from None
