@@ -36,6 +36,7 @@ SHORT_NAME = "cardsmith"
 DEFAULT_PARAMS: dict[str, Any] = {"file": "schwimmen", "players": 0, "options": ""}
 # What the registered type promises for any rule file; each game's own type narrows the utility and counts.
 _MAX_PLAYERS = 64
+_INT_MAX = 2**31 - 1
 
 
 def _game_type(utility: Any, min_players: int, max_players: int) -> Any:
@@ -149,7 +150,8 @@ class CardsmithGame(pyspiel.Game):
             min_utility=_bound(g, "min_utility", 0.0),
             max_utility=_bound(g, "max_utility", 1.0),
             utility_sum=total,
-            max_game_length=_call_or(g, "max_game_length", 1_000_000))
+            # OpenSpiel keeps these in a C++ int; the engine's bound on a history can be larger.
+            max_game_length=min(_call_or(g, "max_game_length", 1_000_000), _INT_MAX))
         spec = g.spec
         super().__init__(_game_type(utility, spec.min_players, spec.max_players), info,
                          {"file": file, "players": players, "options": options})

@@ -113,6 +113,10 @@ class _Index:
                 self.var_at.append((pos, width, p if v.per_player else None))
             pos += count * width
         self.size = pos
+        # The fixed visibility of each zone and variable ("everyone", "nobody", "owner"), or None where a rule
+        # decides: then `_zone_viewers` / `_var_viewers` run it. The same answers as theirs, worked out once.
+        self.zone_vis = [z.visible if isinstance(z.visible, str) else None for z in g.zone_specs]
+        self.var_vis = [v.visible if isinstance(v.visible, str) else None for v, _ in g.var_specs]
         assert pos == sum(size for _, size in tensor_layout(g)), "the index and the layout disagree"
 
 
@@ -168,22 +172,31 @@ def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
             at += rel(owner) * (2 + c)
         if cards:
             values.append((at + 1, len(cards) / c))
-        viewers = _zone_viewers(s, zi)
-        if viewers is None or p in viewers:
+        if _sees(idx.zone_vis[zi], owner, p, _zone_viewers, s, zi):
             ones.append(at)
             at += 2
             ones.extend(at + card for card in cards)
     for vi, value in enumerate(s.v):
-        viewers = _var_viewers(s, vi)
-        if viewers is not None and p not in viewers:
-            continue
         at, width, owner = idx.var_at[vi]
+        if not _sees(idx.var_vis[vi], owner, p, _var_viewers, s, vi):
+            continue
         if owner is not None:
             at += rel(owner) * width
         ones.append(at)
         if value is not None:
             _put(idx, g.var_specs[vi][0].ty, value, ones, values, at + 1, rel)
     return ones, values
+
+
+def _sees(vis: str | None, owner: int | None, p: int, viewers: Any, s: Any, i: int) -> bool:
+    if vis == "everyone":
+        return True
+    if vis == "owner":
+        return owner == p
+    if vis == "nobody":
+        return False
+    shown = viewers(s, i)
+    return shown is None or p in shown
 
 
 def _put(idx: _Index, ty: Any, value: Any, ones: list[int], values: list[tuple[int, float]], at: int,
