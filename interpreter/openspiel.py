@@ -28,8 +28,8 @@ import pyspiel
 
 from .api import load as _load_cardsmith
 from .dsl.pipeline import compile_file
-from .engine.bundled import resolve
 from .engine import tensors
+from .engine.bundled import resolve
 from .engine.game import Game
 
 SHORT_NAME = "cardsmith"
@@ -98,13 +98,6 @@ def _bound(g: Game, name: str, default: float) -> float:
     return float(value)
 
 
-def _call_or(g: Game, name: str, default: int) -> int:
-    attr = getattr(g, name, None)
-    if attr is None:
-        return default
-    return int(attr() if callable(attr) else attr)
-
-
 def _instance(file: str, players: int, options: str) -> Game:
     """The cardsmith game for these parameters. pyspiel makes a new game object for every state it
     deserialises, so compiled games are kept, keyed by the file's path, size and time of change too."""
@@ -144,14 +137,14 @@ class CardsmithGame(pyspiel.Game):
         g = self.cardsmith
         utility, total = _utility(g)
         info = pyspiel.GameInfo(
-            num_distinct_actions=_call_or(g, "num_distinct_actions", 0),
-            max_chance_outcomes=_call_or(g, "max_chance_outcomes", g.num_cards),
+            num_distinct_actions=g.num_distinct_actions(),
+            max_chance_outcomes=g.max_chance_outcomes(),
             num_players=g.n,
             min_utility=_bound(g, "min_utility", 0.0),
             max_utility=_bound(g, "max_utility", 1.0),
             utility_sum=total,
             # OpenSpiel keeps these in a C++ int; the engine's bound on a history can be larger.
-            max_game_length=min(_call_or(g, "max_game_length", 1_000_000), _INT_MAX))
+            max_game_length=min(g.max_game_length(), _INT_MAX))
         spec = g.spec
         super().__init__(_game_type(utility, spec.min_players, spec.max_players), info,
                          {"file": file, "players": players, "options": options})

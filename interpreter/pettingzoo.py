@@ -37,13 +37,8 @@ from .engine.text import one_line
 from .table.play import _show
 
 
-def _distinct(g: Game) -> int:
-    nd = g.num_distinct_actions
-    return int(nd() if callable(nd) else nd)
-
-
 class CardsmithEnv(AECEnv):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "name": "cardsmith_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "cardsmith_v0", "is_parallelizable": False}
 
     def __init__(self, game: str | Path | Game, players: int | None = None,
                  options: Mapping[str, Any] | None = None, render_mode: str | None = None) -> None:
@@ -66,7 +61,7 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{p}" for p in range(g.n)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         size = tensors.observation_tensor_shape(g)[0]
-        self._num_actions = _distinct(g)
+        self._num_actions = g.num_distinct_actions()
         self.observation_spaces = {
             a: spaces.Dict({
                 "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),

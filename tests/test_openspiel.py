@@ -44,8 +44,8 @@ def test_game_type_and_parameters() -> None:
     assert (t.min_num_players, t.max_num_players) == (2, 8)
     assert game.num_players() == 3
     assert game.get_parameters() == {"file": "schwimmen", "players": 3, "options": ""}
-    assert game.num_distinct_actions() == game.cardsmith.num_distinct_actions() \
-        if callable(game.cardsmith.num_distinct_actions) else game.cardsmith.num_distinct_actions
+    assert game.num_distinct_actions() == game.cardsmith.num_distinct_actions()
+    assert game.max_chance_outcomes() == game.cardsmith.max_chance_outcomes()
     assert game.observation_tensor_shape() == game.cardsmith.observation_tensor_shape()
     assert game.information_state_tensor_shape() == game.cardsmith.information_state_tensor_shape()
     # The game's string loads the same game back (what serialising a state relies on).

@@ -62,7 +62,7 @@ def test_same_seed_same_match() -> None:
         e = env("thirty-one", 2)
         e.reset(seed=seed)
         actions = []
-        for agent in e.agent_iter(300):
+        for _agent in e.agent_iter(300):
             obs, _, termination, truncation, _ = e.last()
             a = None if termination or truncation else int(np.flatnonzero(obs["action_mask"])[0])
             actions.append(-1 if a is None else a)

@@ -9,16 +9,18 @@ Every seat in the tensor is written *relative to the player* (slot 0 is the play
 clockwise, ...), so a learner sees its own hand in the same place whatever its seat; the player's absolute
 seat is one block of its own. The blocks, in order (`tensor_layout(game)` lists them with their sizes):
 
-| block | size | value |
-| --- | --- | --- |
-| `seat` | n | one-hot: the player's absolute seat |
-| `turn` | n + 2 | one-hot: the seat to act (relative), then chance node, then match over |
-| `dealer` | n | one-hot: the dealer (relative) |
-| `active` | n | 1 for each seat still in the match (relative) |
-| `deal` | 1 | the deal number (raw) |
-| `phase` | phases | one-hot: the current phase, in the order of the rule file |
-| `zone:<name>` | per slot: 2 + C | each zone in rule-file order; a per-player zone has one slot per seat (relative). A slot is: 1 if the player sees its cards, the number of cards divided by the pack size C, then one bit per card of the pack that is in the zone (all 0 when the player does not see it) |
-| `var:<name>` | per slot: 1 + v | each variable in rule-file order (per-player ones one slot per seat, relative): 1 if visible to the player, then the value (all 0 when hidden), with v by type: `int`/`number` 1 (raw value), `bool` 1 (0/1), `player` n (one-hot, relative), `card` C (one-hot), `suit`/`rank` one-hot over the deck's suits/ranks, `text` 1 (1 when set and not empty), `cards` C (one bit per card), `players` n (count per seat, relative), `numbers` 2 (length, sum) |
+- `seat` (n): one-hot, the player's absolute seat;
+- `turn` (n + 2): one-hot, the seat to act (relative), then "chance node", then "match over";
+- `dealer` (n): one-hot, the dealer (relative); `active` (n): 1 for each seat still in (relative);
+- `deal` (1): the deal number (raw); `phase` (number of phases): one-hot, in rule-file order;
+- `zone:<name>`, each zone in rule-file order, one slot of 2 + C (C: the pack's size) per seat for a
+  per-player zone (relative), else one: 1 if the player sees the zone's cards, the number of cards / C,
+  then one bit per card of the pack that is in the zone (all 0 when the player does not see them);
+- `var:<name>`, each variable in rule-file order, one slot per seat for a per-player one (relative): 1 if
+  the player sees it, then its value (all 0 when hidden or none), by type: `int`/`number` 1 (raw),
+  `bool` 1 (0/1), `player` n (one-hot, relative), `card` C (one-hot), `suit`/`rank` one-hot over the
+  deck's suits/ranks, `text` 1 (1 when not empty), `cards` C (a bit per card), `players` n (a count
+  per seat, relative), `numbers` 2 (length and sum).
 
 The information state tensor is the observation tensor followed by `own_actions`: for each action id,
 how many times the player took it in the match so far (when the game has more than `MAX_ACTION_IDS` ids,
@@ -78,8 +80,7 @@ def _own_width(g: Any) -> int:
 
 
 def _num_distinct(g: Any) -> int:
-    nd = g.num_distinct_actions
-    return int(nd() if callable(nd) else nd)
+    return int(g.num_distinct_actions())
 
 
 def observation_tensor_shape(g: Any) -> list[int]:
