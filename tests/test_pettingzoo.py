@@ -7,6 +7,8 @@ action mask, and `render_mode="ansi"` shows the table as the player to act sees 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("pettingzoo")
@@ -35,8 +37,9 @@ def test_observations_masks_and_rewards() -> None:
     e = env("schwimmen", 3)
     e.reset(seed=3)
     size = e.game.observation_tensor_shape()[0]
+    rng = random.Random(3)
     steps = 0
-    for agent in e.agent_iter():
+    for agent in e.agent_iter(max_iter=20_000):
         obs, reward, termination, truncation, _ = e.last()
         assert obs["observation"].shape == (size,) and obs["observation"].dtype == np.float32
         p = int(agent.split("_")[1])
@@ -51,7 +54,7 @@ def test_observations_masks_and_rewards() -> None:
         # Another agent's mask is empty while it is not its turn.
         other = e.possible_agents[(p + 1) % 3]
         assert not e.observe(other)["action_mask"].any()
-        e.step(legal[steps % len(legal)])
+        e.step(rng.choice(legal))
         steps += 1
     assert steps > 0
     assert e.state is not None and e.state.is_terminal()
