@@ -471,6 +471,15 @@ class Game:
                             f"not {player!r}")
         return int(base) + player
 
+    def observation_tensor_shape(self) -> list[int]:
+        """The shape of `State.observation_tensor` for this game (fixed by players and options)."""
+        from .tensors import observation_tensor_shape
+        return observation_tensor_shape(self)
+
+    def information_state_tensor_shape(self) -> list[int]:
+        from .tensors import information_state_tensor_shape
+        return information_state_tensor_shape(self)
+
     # ------------------------------------------------------------ reading an action's text
     def action_from_string(self, text: str) -> int | None:
         """The lowest action id that action_to_string prints as `text`, or None."""

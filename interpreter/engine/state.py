@@ -285,6 +285,16 @@ class State:
         v = self.v[self.game.slot_of("variable", name, player)]
         return list(v) if isinstance(v, list) else v
 
+    def observation_tensor(self, player: int) -> list[float]:
+        """The player's observation as a fixed-size list of floats (layout: `engine/tensors.py`)."""
+        from .tensors import observation_tensor
+        return self._evaluating(observation_tensor, player)  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """The observation tensor followed by counts of the player's own actions (`engine/tensors.py`)."""
+        from .tensors import information_state_tensor
+        return self._evaluating(information_state_tensor, player)  # type: ignore[no-any-return]
+
     def __str__(self) -> str:
         from .observation import describe
         return self._evaluating(describe)

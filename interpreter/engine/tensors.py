@@ -1,0 +1,266 @@
+"""Fixed-size numeric views of a state for one player: the observation and information state tensors.
+
+The encoding is derived from the rule file alone (its seats, pack, zones, variables, phases and actions),
+the same way for every game. It shows what `observation.observe(s, p)` shows and decides what the player
+may see the same way (the `visible` rules of zones and variables), so cards hidden from the player cannot
+reach it.
+
+Every seat in the tensor is written *relative to the player* (slot 0 is the player, slot 1 the next seat
+clockwise, ...), so a learner sees its own hand in the same place whatever its seat; the player's absolute
+seat is one block of its own. The blocks, in order (`tensor_layout(game)` lists them with their sizes):
+
+- `seat` (n): one-hot, the player's absolute seat;
+- `turn` (n + 2): one-hot, the seat to act (relative), then "chance node", then "match over";
+- `dealer` (n): one-hot, the dealer (relative); `active` (n): 1 for each seat still in (relative);
+- `deal` (1): the deal number (raw); `phase` (number of phases): one-hot, in rule-file order;
+- `zone:<name>`, each zone in rule-file order, one slot of 2 + C (C: the pack's size) per seat for a
+  per-player zone (relative), else one: 1 if the player sees the zone's cards, the number of cards / C,
+  then one bit per card of the pack that is in the zone (all 0 when the player does not see them);
+- `var:<name>`, each variable in rule-file order, one slot per seat for a per-player one (relative): 1 if
+  the player sees it, then its value (all 0 when hidden or none), by type: `int`/`number` 1 (raw),
+  `bool` 1 (0/1), `player` n (one-hot, relative), `card` C (one-hot), `suit`/`rank` one-hot over the
+  deck's suits/ranks, `text` 1 (1 when not empty), `cards` C (a bit per card), `players` n (a count
+  per seat, relative), `numbers` 2 (length and sum).
+
+The information state tensor is the observation tensor followed by `own_actions`: for each action id,
+how many times the player took it in the match so far (when the game has more than `MAX_ACTION_IDS` ids,
+one count per declared action instead). Cards are multi-hot, so the order of cards within a zone is not
+in the tensor (the strings keep it). Shapes are fixed for a game at its player count and options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..dsl import types as T
+from .observation import _var_viewers, _zone_viewers
+
+MAX_ACTION_IDS = 65_536
+
+
+def _var_width(g: Any, ty: Any) -> int:
+    if ty in (T.INT, T.NUM, T.BOOL, T.STR):
+        return 1
+    if ty == T.PLAYER:
+        return int(g.n)
+    if ty == T.CARD:
+        return int(g.num_cards)
+    if ty == T.SUIT:
+        return len(g.spec.suits)
+    if ty == T.RANK:
+        return len(g.spec.ranks)
+    if T.is_list(ty):
+        el = T.elem(ty)
+        if el == T.CARD:
+            return int(g.num_cards)
+        if el == T.PLAYER:
+            return int(g.n)
+        return 2
+    return 1
+
+
+def tensor_layout(g: Any, info_state: bool = False) -> list[tuple[str, int]]:
+    """The tensor's blocks, (name, size) in order; see the module's docstring."""
+    n, c = g.n, g.num_cards
+    out: list[tuple[str, int]] = [("seat", n), ("turn", n + 2), ("dealer", n), ("active", n), ("deal", 1),
+                                  ("phase", len(g.phases))]
+    for z in g.spec.zones:
+        out.append((f"zone:{z.name}", (n if z.per_player else 1) * (2 + c)))
+    for v in g.spec.variables:
+        out.append((f"var:{v.name}", (n if v.per_player else 1) * (1 + _var_width(g, v.ty))))
+    if info_state:
+        out.append(("own_actions", _own_width(g)))
+    return out
+
+
+def _own_width(g: Any) -> int:
+    nd = _num_distinct(g)
+    return nd if nd <= MAX_ACTION_IDS else len(g.actions)
+
+
+def _num_distinct(g: Any) -> int:
+    return int(g.num_distinct_actions())
+
+
+def observation_tensor_shape(g: Any) -> list[int]:
+    return [sum(size for _, size in tensor_layout(g))]
+
+
+def information_state_tensor_shape(g: Any) -> list[int]:
+    return [sum(size for _, size in tensor_layout(g, True))]
+
+
+class _Index:
+    """Per game: card names to ids and where each zone and variable slot starts."""
+
+    def __init__(self, g: Any) -> None:
+        self.suit = {s: i for i, s in enumerate(g.spec.suits)}
+        self.rank = {r: i for i, r in enumerate(g.spec.ranks)}
+        n, c = g.n, g.num_cards
+        pos = 4 * n + 3 + len(g.phases)
+        self.head = pos
+        self.zone_at: list[tuple[int, int | None]] = []  # flat zone -> (offset of seat 0's slot, owner)
+        for z in g.spec.zones:
+            count = n if z.per_player else 1
+            for p in range(count):
+                self.zone_at.append((pos, p if z.per_player else None))
+            pos += count * (2 + c)
+        self.var_at: list[tuple[int, int, int | None]] = []  # flat variable -> (offset of seat 0, width, owner)
+        for v in g.spec.variables:
+            width = 1 + _var_width(g, v.ty)
+            count = n if v.per_player else 1
+            for p in range(count):
+                self.var_at.append((pos, width, p if v.per_player else None))
+            pos += count * width
+        self.size = pos
+        # The fixed visibility of each zone and variable ("everyone", "nobody", "owner"), or None where a rule
+        # decides: then `_zone_viewers` / `_var_viewers` run it. The same answers as theirs, worked out once.
+        self.zone_vis = [z.visible if isinstance(z.visible, str) else None for z in g.zone_specs]
+        self.var_vis = [v.visible if isinstance(v.visible, str) else None for v, _ in g.var_specs]
+        assert pos == sum(size for _, size in tensor_layout(g)), "the index and the layout disagree"
+
+
+def _index(g: Any) -> _Index:
+    idx = g.__dict__.get("_tensor_index")
+    if idx is None:
+        idx = g.__dict__["_tensor_index"] = _Index(g)
+    return idx  # type: ignore[no-any-return]
+
+
+def write_observation(s: Any, p: int, out: Any) -> None:
+    """Write p's observation tensor into `out` (a list or numpy array of the right size, all zeros)."""
+    ones, values = _sparse(s, p)
+    if isinstance(out, list):
+        for i in ones:
+            out[i] = 1.0
+    else:
+        out[ones] = 1.0
+    for i, v in values:
+        out[i] += v
+
+
+def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
+    """The tensor as the positions holding 1 and (position, value) pairs to add.
+
+    What p may see is decided exactly as `observation.observe` decides it (`_zone_viewers`,
+    `_var_viewers`); the values are read from the state directly, which saves naming every card."""
+    g = s.game
+    n, c = g.n, g.num_cards
+    idx = _index(g)
+    ones: list[int] = [p]
+    values: list[tuple[int, float]] = []
+
+    def rel(q: int) -> int:
+        return (q - p) % n
+
+    if s.is_terminal():
+        ones.append(n + n + 1)
+    elif s.is_chance_node():
+        ones.append(n + n)
+    else:
+        ones.append(n + rel(s.current_player()))
+    base = 2 * n + 2
+    ones.append(base + rel(s.dealer))
+    base += n
+    ones.extend(base + rel(q) for q in range(n) if not s.out[q])
+    base += n
+    values.append((base, float(s.deal_no)))
+    ones.append(base + 1 + s.phase)
+    for zi, cards in enumerate(s.z):
+        at, owner = idx.zone_at[zi]
+        if owner is not None:
+            at += rel(owner) * (2 + c)
+        if cards:
+            values.append((at + 1, len(cards) / c))
+        if _sees(idx.zone_vis[zi], owner, p, _zone_viewers, s, zi):
+            ones.append(at)
+            at += 2
+            ones.extend(at + card for card in cards)
+    for vi, value in enumerate(s.v):
+        at, width, owner = idx.var_at[vi]
+        if not _sees(idx.var_vis[vi], owner, p, _var_viewers, s, vi):
+            continue
+        if owner is not None:
+            at += rel(owner) * width
+        ones.append(at)
+        if value is not None:
+            _put(idx, g.var_specs[vi][0].ty, value, ones, values, at + 1, rel)
+    return ones, values
+
+
+def _sees(vis: str | None, owner: int | None, p: int, viewers: Any, s: Any, i: int) -> bool:
+    if vis == "everyone":
+        return True
+    if vis == "owner":
+        return owner == p
+    if vis == "nobody":
+        return False
+    shown = viewers(s, i)
+    return shown is None or p in shown
+
+
+def _put(idx: _Index, ty: Any, value: Any, ones: list[int], values: list[tuple[int, float]], at: int,
+         rel: Any) -> None:
+    if ty in (T.INT, T.NUM):
+        values.append((at, float(value)))
+    elif ty == T.BOOL:
+        if value:
+            ones.append(at)
+    elif ty == T.STR:
+        if value != "":
+            ones.append(at)
+    elif ty == T.PLAYER:
+        ones.append(at + rel(value))
+    elif ty == T.CARD:
+        ones.append(at + value)
+    elif ty == T.SUIT:
+        ones.append(at + idx.suit[value])
+    elif ty == T.RANK:
+        ones.append(at + idx.rank[value])
+    elif T.is_list(ty):
+        el = T.elem(ty)
+        if el == T.CARD:
+            ones.extend(at + card for card in value)
+        elif el == T.PLAYER:
+            values.extend((at + rel(q), 1.0) for q in value)
+        else:
+            values.append((at, float(len(value))))
+            values.append((at + 1, float(sum(value))))
+
+
+def observation_tensor(s: Any, p: int) -> list[float]:
+    """Player p's observation of state s as a flat list of floats (the layout of the module's docstring)."""
+    out = [0.0] * _index(s.game).size
+    write_observation(s, p, out)
+    return out
+
+
+def write_own_actions(g: Any, own: Mapping[int, float], out: Any, at: int) -> None:
+    """Write the `own_actions` block (counts per action id: `own`) into `out` from position `at`."""
+    by_id = _num_distinct(g) <= MAX_ACTION_IDS
+    for a, count in own.items():
+        out[at + (a if by_id else g.action_for(a).index)] += count
+
+
+def information_state_tensor(s: Any, p: int, own: Mapping[int, float] | None = None) -> list[float]:
+    """The observation tensor followed by the counts of p's own actions in the match so far.
+
+    `own`: how many times p took each action id; by default counted from the state's `full_history()`
+    (an adapter that keeps its own counts passes them)."""
+    g = s.game
+    out = observation_tensor(s, p)
+    base = len(out)
+    out.extend([0.0] * _own_width(g))
+    write_own_actions(g, own if own is not None else own_actions(s.full_history(), p), out, base)
+    return out
+
+
+def own_actions(history: Any, p: int) -> dict[int, float]:
+    """Counts of p's actions in a history: (player, action) pairs or objects with `player` and `action`."""
+    counts: dict[int, float] = {}
+    for it in history:
+        actor, a = (it[0], it[1]) if isinstance(it, tuple) else (it.player, it.action)
+        if actor == p:
+            counts[int(a)] = counts.get(int(a), 0.0) + 1.0
+    return counts

@@ -1,0 +1,305 @@
+"""Any rule file as an OpenSpiel game (`pyspiel`), for OpenSpiel's algorithms and tests.
+
+    import pyspiel
+    import cardsmith.openspiel  # registers the game "cardsmith"
+    game = pyspiel.load_game("cardsmith", {"file": "schwimmen", "players": 3})
+
+Parameters: `file` (a rule file's path or a bundled game's name), `players` (0: the rule file's fewest)
+and `options` (table options as `name:value` pairs joined by `;`, e.g. `"lives:2;variant:short"`).
+`cardsmith.openspiel.load(game, players, options)` does the same from Python values.
+
+The game is sequential, with explicit stochastic chance (every shuffle and `pick` is a chance node: the
+state is made without a seed), imperfect information, terminal rewards; its utility type comes from the
+rule file (zero-sum, constant-sum or general-sum). Strings come from the state's own
+`observation_string` / `information_state_string`, tensors from `cardsmith.engine.tensors`. Needs the
+`rl` extra (`pip install cardsmith[rl]`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .api import load as _load_cardsmith
+from .dsl.pipeline import compile_file
+from .engine import tensors
+from .engine.bundled import resolve
+from .engine.game import Game
+
+SHORT_NAME = "cardsmith"
+DEFAULT_PARAMS: dict[str, Any] = {"file": "schwimmen", "players": 0, "options": ""}
+# What the registered type promises for any rule file; each game's own type narrows the utility and counts.
+_MAX_PLAYERS = 64
+_INT_MAX = 2**31 - 1
+
+
+def _game_type(utility: Any, min_players: int, max_players: int) -> Any:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="cardsmith rule file",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS,
+    )
+
+
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM, 1, _MAX_PLAYERS)
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """`"a:1;b:yes"` -> {"a": "1", "b": "yes"} (values as text, as on the command line)."""
+    out: dict[str, str] = {}
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition(":")
+        if not sep:
+            raise ValueError(f"option '{part}' must be written name:value")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def format_options(options: Mapping[str, Any]) -> str:
+    def text(v: Any) -> str:
+        return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+    return ";".join(f"{k}:{text(v)}" for k, v in options.items())
+
+
+def _utility(g: Game) -> tuple[Any, float | None]:
+    """The OpenSpiel utility type of a game and the sum of its returns (None when it varies)."""
+    if getattr(g, "zero_sum", False):
+        return pyspiel.GameType.Utility.ZERO_SUM, 0.0
+    total = getattr(g, "utility_sum", None)
+    if total is not None:
+        return pyspiel.GameType.Utility.CONSTANT_SUM, float(total)
+    return pyspiel.GameType.Utility.GENERAL_SUM, None
+
+
+def _bound(g: Game, name: str, default: float) -> float:
+    """A utility bound of the game: a rule file's `returns` may leave one open (None: unbounded)."""
+    value = getattr(g, name, default)
+    if value is None:
+        return -float("inf") if name == "min_utility" else float("inf")
+    return float(value)
+
+
+def _instance(file: str, players: int, options: str) -> Game:
+    """The cardsmith game for these parameters. pyspiel makes a new game object for every state it
+    deserialises, so compiled games are kept, keyed by the file's path, size and time of change too."""
+    path = resolve(file)
+    try:
+        st = path.stat()
+        stamp: tuple[int, int] = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (0, 0)
+    return _cached(str(path), stamp, players, options)
+
+
+@lru_cache(maxsize=32)
+def _cached(path: str, stamp: tuple[int, int], players: int, options: str) -> Game:
+    return _load_cardsmith(Path(path), players, parse_options(options))
+
+
+def _fewest(file: str) -> int:
+    """The fewest players the rule file allows (compiling it reports its errors, if any)."""
+    r = compile_file(resolve(file))
+    if not r.ok or r.game is None:
+        from .dsl.diagnostics import RuleFileError
+        raise RuleFileError(r.diagnostics, r.sources)
+    return int(r.game.spec.min_players)
+
+
+class CardsmithGame(pyspiel.Game):
+    """A rule file at a player count and options, as a pyspiel game."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        p = dict(DEFAULT_PARAMS)
+        p.update(params or {})
+        file, players, options = str(p["file"]), int(p["players"]), str(p["options"])
+        if players <= 0:
+            players = _fewest(file)
+        self.cardsmith: Game = _instance(file, players, options)
+        g = self.cardsmith
+        utility, total = _utility(g)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=g.num_distinct_actions(),
+            max_chance_outcomes=g.max_chance_outcomes(),
+            num_players=g.n,
+            min_utility=_bound(g, "min_utility", 0.0),
+            max_utility=_bound(g, "max_utility", 1.0),
+            utility_sum=total,
+            # OpenSpiel keeps these in a C++ int; the engine's bound on a history can be larger.
+            max_game_length=min(g.max_game_length(), _INT_MAX))
+        spec = g.spec
+        super().__init__(_game_type(utility, spec.min_players, spec.max_players), info,
+                         {"file": file, "players": players, "options": options})
+
+    def new_initial_state(self) -> CardsmithState:
+        return CardsmithState(self)
+
+    def initial_inner(self) -> Any:
+        """A new cardsmith initial state (without a seed), cloned from one made once."""
+        first = self.__dict__.get("_initial")
+        if first is None:
+            first = self.__dict__["_initial"] = self.cardsmith.new_initial_state()
+        return first.clone()
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardsmithObserver:
+        return CardsmithObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+    def observation_tensor_shape(self) -> list[int]:
+        return tensors.observation_tensor_shape(self.cardsmith)
+
+    def information_state_tensor_shape(self) -> list[int]:
+        return tensors.information_state_tensor_shape(self.cardsmith)
+
+
+class _Inner:
+    """The cardsmith state inside a pyspiel state, and how often each player took each action (for the
+    information state tensor). pyspiel clones a Python state by deep-copying its attributes (this cheap
+    copy clones the state and shares the compiled game) and serialises it by pickling them: pickled, it is
+    empty and is rebuilt from the pyspiel history, which holds every action and chance outcome."""
+
+    __slots__ = ("state", "own")
+
+    def __init__(self, state: Any = None, own: list[dict[int, float]] | None = None) -> None:
+        self.state = state
+        self.own = own
+
+    def __deepcopy__(self, memo: Any) -> _Inner:
+        if self.state is None or self.own is None:
+            return _Inner()
+        return _Inner(self.state.clone(), [dict(d) for d in self.own])
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return (_Inner, ())
+
+
+class CardsmithState(pyspiel.State):
+    """A cardsmith state made without a seed, so every shuffle and `pick` is an explicit chance node."""
+
+    def __init__(self, game: CardsmithGame, inner: Any = None, own: list[dict[int, float]] | None = None) -> None:
+        super().__init__(game)
+        self._held = _Inner(inner, own)
+
+    @property
+    def inner(self) -> Any:
+        """The cardsmith `State` (made on first use: pyspiel makes a new state for every clone)."""
+        held = self._held
+        if held.state is None or held.own is None:
+            game = self.get_game()
+            s = game.initial_inner()
+            own: list[dict[int, float]] = [{} for _ in range(game.cardsmith.n)]
+            for pa in self.full_history():
+                if pa.player >= 0:
+                    own[pa.player][pa.action] = own[pa.player].get(pa.action, 0.0) + 1.0
+                s.apply_action(pa.action)
+            held.state, held.own = s, own
+        return held.state
+
+    def current_player(self) -> int:
+        s = self.inner
+        if s.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if s.is_chance_node():
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(s.current_player())
+
+    def is_terminal(self) -> bool:
+        return bool(self.inner.is_terminal())
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.inner.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return sorted(self.inner.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        s, a = self.inner, int(action)
+        p = s.current_player()
+        s.apply_action(a)
+        if p >= 0:
+            own = self._held.own[p]  # type: ignore[index]
+            own[a] = own.get(a, 0.0) + 1.0
+
+    def own_actions(self, player: int) -> dict[int, float]:
+        """How many times the player took each action id so far."""
+        self.inner  # noqa: B018 (made on first use)
+        return self._held.own[player]  # type: ignore[index]
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self.inner.action_to_string(player, int(action)))
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.inner.returns()]
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> CardsmithState:
+        """A state the player cannot tell from this one, drawn by the cardsmith state (its history kept
+        only as far as the player knows it: the returned state is for search, not for serialising)."""
+        seed = int(sampler() * 2**53) if callable(sampler) else random.getrandbits(53)
+        inner = self.inner.resample_from_infostate(player, random.Random(seed))
+        # The player's own actions are the same in every state they cannot tell apart.
+        return CardsmithState(self.get_game(), inner, [dict(d) for d in self._held.own])  # type: ignore[union-attr]
+
+    def __str__(self) -> str:
+        return str(self.inner)
+
+
+class CardsmithObserver:
+    """OpenSpiel's observer interface (`make_py_observer`): perfect recall gives the information state,
+    otherwise the observation. Only the full view of one player (public and the player's private
+    information) is offered: a rule file does not split its state into public and private parts."""
+
+    def __init__(self, game: CardsmithGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        g = game.cardsmith
+        layout = tensors.tensor_layout(g, self.perfect_recall)
+        self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
+        self._own_at = sum(size for name, size in layout if name != "own_actions")
+        self.dict: dict[str, Any] = {}
+        at = 0
+        for name, size in layout:
+            self.dict[name] = self.tensor[at:at + size]
+            at += size
+
+    def set_from(self, state: CardsmithState, player: int) -> None:
+        s = state.inner
+        out = self.tensor
+        out.fill(0.0)
+        s._evaluating(tensors.write_observation, player, out)  # rule errors of `visible` rules located
+        if self.perfect_recall:
+            tensors.write_own_actions(s.game, state.own_actions(player), out, self._own_at)
+
+    def string_from(self, state: CardsmithState, player: int) -> str:
+        s = state.inner
+        text = s.information_state_string(player) if self.perfect_recall else s.observation_string(player)
+        return str(text)
+
+
+pyspiel.register_game(_GAME_TYPE, CardsmithGame)
+
+
+def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None = None) -> Any:
+    """The rule file `game` (a path or a bundled game's name) as a pyspiel game."""
+    return pyspiel.load_game(SHORT_NAME, {"file": str(game), "players": players,
+                                          "options": format_options(options or {})})
+
+
+__all__ = ["CardsmithGame", "CardsmithObserver", "CardsmithState", "load", "parse_options", "format_options"]

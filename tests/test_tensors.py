@@ -1,0 +1,142 @@
+"""Observation and information state tensors (interpreter/engine/tensors.py).
+
+For every bundled rule file at every allowed player count: the tensors have the game's fixed shape at every
+point of random matches, permuting the cards a player cannot see leaves both of that player's tensors
+unchanged, and the blocks hold what the layout says (the player's own hand in its seat's slot, only counts
+for hidden zones, the counts of the player's own actions).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cardsmith.engine import tensors
+from cardsmith.engine.observation import _var_viewers, _zone_viewers
+from cardsmith.engine.state import State
+from conftest import GAME_CASES, game_for
+from hypothesis import given
+from hypothesis import strategies as st
+from test_observation import hidden_places, permute_hidden
+
+
+def _play(rule_file: str, num_players: int, seed: int, steps: int) -> State:
+    g = game_for(rule_file, num_players)
+    rng = random.Random(seed)
+    s = State.initial(g, seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        la = s.legal_actions()
+        s.apply_action(la[rng.randrange(len(la))])
+    return s
+
+
+def _blocks(g: object, t: list[float], info_state: bool = False) -> dict[str, list[float]]:
+    out, at = {}, 0
+    for name, size in tensors.tensor_layout(g, info_state):
+        out[name] = t[at:at + size]
+        at += size
+    assert at == len(t)
+    return out
+
+
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 400), shuffle_seed=st.integers(0, 2**31))
+def test_tensors_ignore_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int,
+                                     shuffle_seed: int) -> None:
+    s = _play(rule_file, num_players, seed, steps)
+    g = s.game
+    prng = random.Random(shuffle_seed)
+    for p in range(g.n):
+        if not hidden_places(s, p):
+            continue
+        t = permute_hidden(s, p, prng)
+        assert s.observation_tensor(p) == t.observation_tensor(p), \
+            f"P{p}'s observation tensor changed when hidden cards were permuted"
+        assert s.information_state_tensor(p) == t.information_state_tensor(p), \
+            f"P{p}'s information state tensor changed when hidden cards were permuted"
+
+
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+def test_shapes_are_fixed(rule_file: str, num_players: int) -> None:
+    g = game_for(rule_file, num_players)
+    obs_size, = g.observation_tensor_shape()
+    info_size, = g.information_state_tensor_shape()
+    assert info_size > obs_size
+    rng = random.Random(7)
+    s = State.initial(g, 7)
+    for step in range(2000):
+        if step % 7 == 0 or s.is_terminal():
+            for p in range(g.n):
+                assert len(s.observation_tensor(p)) == obs_size
+                assert len(s.information_state_tensor(p)) == info_size
+        if s.is_terminal():
+            break
+        s.apply_action(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> None:
+    g = game_for(rule_file, num_players)
+    n, c = g.n, g.num_cards
+    s = _play(rule_file, num_players, 3, 25)
+    for p in range(n):
+        b = _blocks(g, s.observation_tensor(p))
+        assert b["seat"] == [1.0 if q == p else 0.0 for q in range(n)]
+        if not s.is_terminal() and not s.is_chance_node():
+            assert b["turn"][(s.current_player() - p) % n] == 1.0 and sum(b["turn"]) == 1.0
+        assert b["phase"][s.phase] == 1.0 and sum(b["phase"]) == 1.0
+        for zi, cards in enumerate(s.z):
+            spec, owner = g.zone_specs[zi], g.zone_owner[zi]
+            slot = 0 if owner is None else (owner - p) % n
+            block = b[f"zone:{spec.name}"][slot * (2 + c):(slot + 1) * (2 + c)]
+            viewers = _zone_viewers(s, zi)
+            assert block[1] == pytest.approx(len(cards) / c)
+            if viewers is None or p in viewers:
+                assert block[0] == 1.0
+                assert [i for i, x in enumerate(block[2:]) if x] == sorted(cards)
+            else:
+                assert block[0] == 0.0 and not any(block[2:])
+        for vi in range(len(g.var_names)):
+            spec, owner = g.var_specs[vi]
+            width = len(b[f"var:{spec.name}"]) // (n if spec.per_player else 1)
+            slot = 0 if owner is None else (owner - p) % n
+            block = b[f"var:{spec.name}"][slot * width:(slot + 1) * width]
+            viewers = _var_viewers(s, vi)
+            if viewers is None or p in viewers:
+                assert block[0] == 1.0
+            else:
+                assert not any(block), f"hidden variable {g.var_names[vi]} shown to P{p}"
+
+
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES[::5])
+def test_information_state_counts_own_actions(rule_file: str, num_players: int) -> None:
+    g = game_for(rule_file, num_players)
+    rng = random.Random(5)
+    s = State.initial(g, 5)
+    taken: list[list[int]] = [[] for _ in range(g.n)]
+    for _ in range(60):
+        if s.is_terminal():
+            break
+        a = rng.choice(s.legal_actions())
+        taken[s.current_player()].append(a)
+        s.apply_action(a)
+    for p in range(g.n):
+        own = _blocks(g, s.information_state_tensor(p), True)["own_actions"]
+        assert sum(own) == len(taken[p])
+        for a in set(taken[p]):
+            assert own[a] == taken[p].count(a)
+
+
+def test_seats_are_relative_to_the_player() -> None:
+    """Each player finds its own hand in the first slot of a per-player zone."""
+    rule_file, num_players = next((f, n) for f, n in (c.values for c in GAME_CASES) if "schwimmen" in f)
+    g = game_for(rule_file, num_players)
+    s = _play(rule_file, num_players, 1, 3)
+    c = g.num_cards
+    for p in range(g.n):
+        hand = _blocks(g, s.observation_tensor(p))["zone:hand"]
+        mine = [i for i, x in enumerate(hand[2:2 + c]) if x]
+        assert mine == sorted(s.z[g.zone_names.index(f"hand[{p}]")])
+        assert hand[0] == 1.0 and all(hand[k * (2 + c)] == 0.0 for k in range(1, g.n))
