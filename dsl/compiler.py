@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import abi, weights
 from . import ast as A
 from . import types as T
-from . import weights
 from .analysis import (  # noqa: F401  (re-exported: the analyses used to live here)
     STATEFUL_BUILTINS,
     STATEFUL_LIBRARY,
@@ -36,9 +36,9 @@ from .diagnostics import Diagnostic, Span
 from .library import BIG
 from .spec import ActionSpec, GameSpec, PhaseSpec
 
-# Return codes of compiled effect blocks: a phase index (>= 0) means goto.
-END_DEAL = -1
-CARD_FIELDS = ("suit", "rank", "rank_index", "suit_index", "name")
+# Return codes of compiled effect blocks (abi.py): a phase index (>= 0) means goto. Re-exported.
+END_DEAL = abi.END_DEAL
+MEMO_ITEM_MAX = abi.MEMO_ITEM_MAX
 # Library functions of one list that read every item of it (charged for the items).
 WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "flatten", "any", "all"}
 # What a list variable holds, for the check of a value whose type the checker could not know.
@@ -87,6 +87,8 @@ class CompiledGame:
     report_kinds: list[str] = field(default_factory=list)
     # The texts of the rule file and the files it extends, by name: a rule error shows its line from here.
     sources: dict[str, str] = field(default_factory=dict)
+    # The generated functions whose block of steps is empty (phase `start`/`after`, ...): the engine skips them.
+    empty: frozenset[str] = frozenset()
 
 
 class _Writer:
@@ -110,6 +112,7 @@ class Compiler:
         self.phase_index = {p.name: i for i, p in enumerate(spec.phases)}
         self.params: dict[str, list[ParamInfo]] = {}
         self.uid = 0
+        self.empty: set[str] = set()
 
     # ------------------------------------------------------------ expressions
     def ex(self, e: A.Expr) -> str:
@@ -118,15 +121,15 @@ class Compiler:
         if isinstance(e, A.Name):
             return self._name(e)
         if isinstance(e, A.Attr):
-            table = f"C_{e.name.upper()}" if e.name in CARD_FIELDS else f"P_{e.name}"
+            table = abi.card_table(e.name) if e.name in abi.CARD_FIELDS else abi.property_table(e.name)
             return f"{table}[{self._card(e.obj)}]"
         if isinstance(e, A.Index):
             o = e.obj
             if isinstance(o, A.Name) and o.ref and o.ref[0] in ("var", "zone") and o.ref[1].per_player:
-                arr, base = ("s.v", "V") if o.ref[0] == "var" else ("s.z", "Z")
-                return f"{arr}[{base}_{o.id} + {self._seat(e.index)}]"
+                arr, base = ("s.v", abi.var(o.id)) if o.ref[0] == "var" else ("s.z", abi.zone(o.id))
+                return f"{arr}[{base} + {self._seat(e.index)}]"
             if isinstance(o, A.Name) and o.ref and o.ref[0] == "var" and o.ref[1].per_team:
-                return f"s.v[V_{o.id} + {self._team(e.index)}]"
+                return f"s.v[{abi.var(o.id)} + {self._team(e.index)}]"
             if isinstance(o, A.Name) and o.ref == ("builtin", "team"):
                 return f"s.team[{self._seat(e.index)}]"
             return f"{self.ex(o)}[{self.ex(e.index)}]"
@@ -230,19 +233,19 @@ class Compiler:
                     "current": "s.cur", "player": "s.actor", "deal_number": "s.deal_no",
                     "turns": "s.turns", "teams": "_teams(s)"}[detail]
         if kind == "option":
-            return f"O_{detail}"
+            return abi.option(detail)
         if kind == "const":
-            return f"K_{detail}"
+            return abi.const(detail)
         if kind == "var":
-            return f"s.v[V_{detail.name}]"
+            return f"s.v[{abi.var(detail.name)}]"
         if kind == "zone":
-            return f"s.z[Z_{detail.name}]"
+            return f"s.z[{abi.zone(detail.name)}]"
         raise AssertionError(kind)  # pragma: no cover
 
     def _call(self, e: A.Call) -> str:
         kind, f = e.ref
         if kind == "user":
-            return f"fn_{f.name}(s{''.join(', ' + self.ex(a) for a in e.args)})"
+            return f"{abi.function(f.name)}(s{''.join(', ' + self.ex(a) for a in e.args)})"
         name = f.name
         if name in ("left", "right"):
             return f"(({self.ex(e.args[0])} {'+' if name == 'left' else '-'} 1) % N)"
@@ -275,9 +278,9 @@ class Compiler:
             self.stmt(s)
 
     def _zone(self, z: A.ZoneRef) -> str:
-        if z.ref.per_player:
-            return f"Z_{z.name} + {self._seat(z.index)}" if z.index is not None else f"Z_{z.name}"
-        return f"Z_{z.name}"
+        if z.ref.per_player and z.index is not None:
+            return f"{abi.zone(z.name)} + {self._seat(z.index)}"
+        return abi.zone(z.name)
 
     def stmt(self, s: A.Stmt) -> None:
         w = self.w
@@ -300,7 +303,7 @@ class Compiler:
                 w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", sp)
         elif isinstance(s, A.Deal):
             if s.dest.ref.per_player and s.dest.index is None:
-                w.line(f"_deal_each(s, {self.ex(s.count)}, {self._zone(s.src)}, Z_{s.dest.name})", sp)
+                w.line(f"_deal_each(s, {self.ex(s.count)}, {self._zone(s.src)}, {abi.zone(s.dest.name)})", sp)
             else:
                 w.line(f"_deal(s, {self.ex(s.count)}, {self._zone(s.src)}, {self._zone(s.dest)})", sp)
         elif isinstance(s, A.Shuffle):
@@ -315,7 +318,7 @@ class Compiler:
             w.line(f"_sit_out(s, {self._seat(s.player)})", sp)
         elif isinstance(s, A.Do):
             args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
-            w.line(f"_r = pr_{s.proc}(s{args})", sp)
+            w.line(f"_r = {abi.procedure(s.proc)}(s{args})", sp)
             w.line("if _r is not None: return _r")
         elif isinstance(s, A.Log):
             vals = "".join(f", ({self.ex(v)}, {_kind(v.ty)!r})" for v in s.values)
@@ -362,12 +365,12 @@ class Compiler:
                 w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + v + chr(39))})", sp)
             return
         if s.index is not None:
-            w.line(f"_i = V_{v.name} + {self._team(s.index) if v.per_team else self._seat(s.index)}", sp)
+            w.line(f"_i = {abi.var(v.name)} + {self._team(s.index) if v.per_team else self._seat(s.index)}", sp)
             target = "s.v[_i]"
             slot = "_i"
         else:
-            target = f"s.v[V_{v.name}]"
-            slot = f"V_{v.name}"
+            slot = abi.var(v.name)
+            target = f"s.v[{slot}]"
         ty = v.ty
         if T.is_list(ty):
             kind_ = LIST_KINDS.get(T.elem(ty))
@@ -393,18 +396,24 @@ class Compiler:
         else:
             w.line(f"{target} = _keep(s, {new}, {str(ty)!r})", sp)
 
-    def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span) -> None:
+    def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span, charged: bool = False) -> None:
+        """A block of steps as a function of the state. `charged`: a call costs the body's size (procedures,
+        as functions do). An empty block is recorded, so the engine need not call it."""
+        if not body:
+            self.empty.add(name)
         self.w.line(f"def {name}(s{''.join(', l_' + p for p in params)}):", span)
         self.w.indent += 1
-        if name.startswith("pr_"):
-            self._charge_line(str(weights.size(body)))  # a procedure call costs its body, as a function's
+        if charged:
+            self._charge_line(str(weights.size(body)))
         self.block(body)
         self.w.indent -= 1
         self.w.line("")
 
-    def efunc(self, name: str, params: list[str], e: A.Expr, want: tuple[str, str] | None = None) -> None:
+    def efunc(self, name: str, params: list[str], e: A.Expr, want: tuple[str, str] | None = None,
+              user: bool = False) -> None:
         """A function returning `e`; `want` = (helper, what) checks the value where the engine needs a
-        player or a list of players (`none` passes the checker, which cannot know it will be there).
+        player or a list of players (`none` passes the checker, which cannot know it will be there);
+        `user`: a `define:` function, whose result is checked where it may carry a growing number.
         Each evaluation is charged its size; a function without the state (an option default, a card
         property, the pack) gets `s=None`, so that no rule can reach a state that is not there."""
         w = self.w
@@ -417,13 +426,13 @@ class Compiler:
         code = self.ex(e)
         if want is not None:
             w.line(f"    return {want[0]}(s, {code}, {want[1]!r})", e.span)
-        elif name.startswith(("fn_", "fi_")) and e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
+        elif user and e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
             # A number leaving a function stays within +-10**18: calls cannot double it without end. (A
             # function of cards, suits and ranks alone computes a bounded expression of bounded values.)
             w.line(f"    _r = {code}", e.span)
             w.line(f"    if _r is not None and not {-BIG} <= _r <= {BIG}: f_num(_r)")
             w.line("    return _r")
-        elif name.startswith(("fn_", "fi_")) and e.ty == T.ANY:
+        elif user and e.ty == T.ANY:
             w.line(f"    return f_num({code})", e.span)
         else:
             w.line(f"    return {code}", e.span)
@@ -445,7 +454,7 @@ class Compiler:
                 elif isinstance(d, A.Name):
                     info.values = [str(x) for x in self.spec.constants[d.id][0]]
             elif kind == "int" and isinstance(d, A.Call):
-                lo, hi = f"pb_{self.uid}_lo", f"pb_{self.uid}_hi"
+                lo, hi = abi.param_bound(self.uid, "lo"), abi.param_bound(self.uid, "hi")
                 self.uid += 1
                 self.efunc(lo, [], d.args[0])
                 self.efunc(hi, [], d.args[1])
@@ -469,7 +478,10 @@ class Compiler:
             # Never before an earlier conjunct: `and` guards what follows it.
             level = max([level] + [names.index(n) + 1 for n in used if n in names])
             levels.setdefault(level, []).append(c)
-        w.line(f"def legal_{a.name}(s, out):", a.span)
+        off, radix, stride = abi.action_offset(a.name), abi.action_radix(a.name), abi.action_stride(a.name)
+        low, digit, value = abi.action_low(a.name), abi.action_digit(a.name), abi.action_values(a.name)
+        # The encoding is interpreter/engine/codec.py's, written inline: its tables, read by their abi names.
+        w.line(f"def {abi.legal(a.name)}(s, out):", a.span)
         w.indent += 1
         if levels.get(0):
             w.line(f"if not ({' and '.join(self.ex(c) for c in levels[0])}): return", levels[0][0].span)
@@ -488,40 +500,29 @@ class Compiler:
             w.indent += 1
             idx = {"card": f"l_{p.name}", "player": f"l_{p.name}", "suit": f"SUIT_POS[l_{p.name}]",
                    "rank": f"RANK_POS[l_{p.name}]", "bool": f"(1 if l_{p.name} else 0)",
-                   "int": f"(l_{p.name} - LO_{a.name}[{i}])", "str": f"VAL_{a.name}[{i}][l_{p.name}]"}[info.kind]
+                   "int": f"(l_{p.name} - {low}[{i}])", "str": f"{digit}[{i}][l_{p.name}]"}[info.kind]
             if info.kind == "int":
-                w.line(f"if not 0 <= {idx} < RADIX_{a.name}[{i}]: continue")
+                w.line(f"if not 0 <= {idx} < {radix}[{i}]: continue")
             if info.kind == "str":
-                w.line(f"if l_{p.name} not in VAL_{a.name}[{i}]: continue")
+                w.line(f"if l_{p.name} not in {digit}[{i}]: continue")
             if levels.get(i + 1):
                 w.line(f"if not ({' and '.join(self.ex(c) for c in levels[i + 1])}): continue",
                        levels[i + 1][0].span)
-            enc_terms.append(idx if i == 0 else f"{idx} * STRIDE_{a.name}[{i}]")
+            enc_terms.append(idx if i == 0 else f"{idx} * {stride}[{i}]")
         enc = " + ".join(enc_terms) if enc_terms else "0"
-        w.line(f"out.append(OFF_{a.name} + {enc})")
+        w.line(f"out.append({off} + {enc})")
         w.indent = 0
         w.line("")
-        # decode_<a>(k) -> tuple of parameter values
-        w.line(f"def decode_{a.name}(k):")
-        w.indent += 1
-        vals = []
-        for i, info in enumerate(infos):
-            w.line(f"k, i{i} = divmod(k, RADIX_{a.name}[{i}])")
-            vals.append({"card": f"i{i}", "player": f"i{i}", "suit": f"SUITS[i{i}]", "rank": f"RANKS[i{i}]",
-                         "bool": f"i{i} == 1", "int": f"LO_{a.name}[{i}] + i{i}",
-                         "str": f"VALS_{a.name}[{i}][i{i}]"}[info.kind])
-        w.line("return (" + "".join(v + ", " for v in vals) + ")")
-        w.indent = 0
-        w.line("")
-        self.func(f"eff_{a.name}", [p.name for p in a.params], a.effect, a.span)
         # run_<a>(s, k): decode inline and run the effect (the engine's hot path).
-        w.line(f"def run_{a.name}(s, k):", a.span)
+        w.line(f"def {abi.run(a.name)}(s, k):", a.span)
         w.indent += 1
-        for i, (p, val) in enumerate(zip(a.params, vals)):
-            if len(infos) == 1 and infos[0].kind in ("card", "player"):
+        for i, (p, info) in enumerate(zip(a.params, infos)):
+            if len(infos) == 1 and info.kind in ("card", "player"):
                 w.line(f"l_{p.name} = k")
                 break
-            w.line(f"k, i{i} = divmod(k, RADIX_{a.name}[{i}])")
+            w.line(f"k, i{i} = divmod(k, {radix}[{i}])")
+            val = {"card": f"i{i}", "player": f"i{i}", "suit": f"SUITS[i{i}]", "rank": f"RANKS[i{i}]",
+                   "bool": f"i{i} == 1", "int": f"{low}[{i}] + i{i}", "str": f"{value}[{i}][i{i}]"}[info.kind]
             w.line(f"l_{p.name} = {val}")
         self.block(a.effect)
         w.indent = 0
@@ -529,16 +530,16 @@ class Compiler:
 
     def phase(self, i: int, ph: PhaseSpec) -> None:
         if ph.first is not None:
-            self.efunc(f"first_{i}", ["s"], ph.first, ("_want_player", f"'first' of phase '{ph.name}'"))
-        self.func(f"start_{i}", [], ph.start, ph.span)
-        self.func(f"after_{i}", [], ph.after, ph.span)
-        self.func(f"end_{i}", [], ph.end, ph.span)
+            self.efunc(abi.phase_first(i), ["s"], ph.first, ("_want_player", f"'first' of phase '{ph.name}'"))
+        self.func(abi.phase_start(i), [], ph.start, ph.span)
+        self.func(abi.phase_after(i), [], ph.after, ph.span)
+        self.func(abi.phase_end(i), [], ph.end, ph.span)
         names = [n for n, _ in ph.actions]
         w = self.w
-        w.line(f"def phlegal_{i}(s):")
+        w.line(f"def {abi.phase_legal(i)}(s):")
         w.line("    out = []")
         for n in names:
-            w.line(f"    legal_{n}(s, out)")
+            w.line(f"    {abi.legal(n)}(s, out)")
         if len(names) > 1 or any(self.spec.actions[k].params for k in range(len(self.spec.actions))
                                  if self.spec.actions[k].name in names):
             w.line("    out.sort()")
@@ -552,32 +553,32 @@ class Compiler:
         w.line("# generated by cardsmith from a checked rule file; do not edit")
         for o in sp.options:
             if isinstance(o.default, A.Expr):
-                self.efunc(f"optdef_{o.name}", [], o.default)
+                self.efunc(abi.option_default(o.name), [], o.default)
             if o.min_expr is not None:
-                self.efunc(f"optmin_{o.name}", [], o.min_expr)
+                self.efunc(abi.option_bound(o.name, "min"), [], o.min_expr)
             if o.max_expr is not None:
-                self.efunc(f"optmax_{o.name}", [], o.max_expr)
+                self.efunc(abi.option_bound(o.name, "max"), [], o.max_expr)
         for i, c in enumerate(sp.constraints):
-            self.efunc(f"constraint_{i}", [], c.cond)
+            self.efunc(abi.constraint(i), [], c.cond)
         for p in sp.properties:
             if p.expr is not None:
-                self.efunc(f"prop_{p.name}", ["l_rank", "l_suit", "l_rank_index", "l_suit_index"], p.expr)
+                self.efunc(abi.property_fn(p.name), ["l_rank", "l_suit", "l_rank_index", "l_suit_index"], p.expr)
         for i, e in enumerate(sp.pack):
             if e.when is not None:
-                self.efunc(f"pack_when_{i}", [], e.when)
+                self.efunc(abi.pack_when(i), [], e.when)
             if e.where is not None:
-                self.efunc(f"pack_where_{i}", ["l_card"], e.where)
+                self.efunc(abi.pack_where(i), ["l_card"], e.where)
         for z in sp.zones:
             if isinstance(z.visible, A.Expr):
-                self.efunc(f"vis_zone_{z.name}", ["s", "l_owner"], z.visible,
+                self.efunc(abi.zone_visible(z.name), ["s", "l_owner"], z.visible,
                            ("_want_players", f"'visible' of zone '{z.name}'"))
         if sp.teams is not None:
-            self.efunc("teams_of", ["s", "l_p"], sp.teams)
+            self.efunc(abi.TEAMS_OF, ["s", "l_p"], sp.teams)
         for v in sp.variables:
             if v.initial is not None:
-                self.efunc(f"init_{v.name}", ["s", "l_owner"], v.initial)
+                self.efunc(abi.initial(v.name), ["s", "l_owner"], v.initial)
             if isinstance(v.visible, A.Expr):
-                self.efunc(f"vis_var_{v.name}", ["s", "l_owner"], v.visible,
+                self.efunc(abi.var_visible(v.name), ["s", "l_owner"], v.visible,
                            ("_want_players", f"'visible' of variable '{v.name}'"))
         # Memoize the pure functions that the rules call from outside other pure
         # functions: their callees are then computed once per distinct argument anyway.
@@ -587,24 +588,25 @@ class Compiler:
             if f.body is None:
                 continue
             params = ["s"] + [f"l_{p}" for p in f.params]
+            fn, fi, memo = abi.function(f.name), abi.function_body(f.name), abi.memo(f.name)
             if f.name not in pure:
-                self.efunc(f"fn_{f.name}", params, f.body)
+                self.efunc(fn, params, f.body, user=True)
                 continue
             # A function that reads no state is memoized on its arguments: hand
             # values and rankings are asked for again and again with the same cards.
-            self.efunc(f"fi_{f.name}", params, f.body)
+            self.efunc(fi, params, f.body, user=True)
             # A list argument whose order cannot change the result is sorted in the
             # key, so the 3! orders of one hand share one entry.
             free = order_free_params(sp, f)
-            w.line(f"M_{f.name} = {{}}")
-            w.line(f"MEMOS.append(M_{f.name})")
-            w.line(f"def fn_{f.name}({', '.join(params)}):", f.span)
+            w.line(f"{memo} = {{}}")
+            w.line(f"MEMOS.append({memo})")
+            w.line(f"def {fn}({', '.join(params)}):", f.span)
             w.indent += 1
             # Building the key walks the list arguments: charged, like any walk.
             for name in f.params:
                 w.line(f"if type(l_{name}) is list:")
                 # Too big to remember (budget.MEMO_ITEM_MAX): computed, and charged, without a key.
-                w.line(f"    if len(l_{name}) > {MEMO_ITEM_MAX}: return fi_{f.name}({', '.join(params)})")
+                w.line(f"    if len(l_{name}) > {MEMO_ITEM_MAX}: return {fi}({', '.join(params)})")
                 w.line(f"    _S[0] -= len(l_{name})")
                 w.line(f"    _k_{name} = tuple({'sorted(' if name in free else '('}l_{name}))")
                 w.line("else:")
@@ -614,36 +616,38 @@ class Compiler:
             w.indent -= 1
             w.line(f"    k = ({''.join(f'_k_{p}, ' for p in f.params)})")
             w.line("    try:")
-            w.line(f"        r = M_{f.name}.get(k, MISS)")
+            w.line(f"        r = {memo}.get(k, MISS)")
             w.line("    except TypeError:")
-            w.line(f"        return fi_{f.name}({', '.join(params)})")
+            w.line(f"        return {fi}({', '.join(params)})")
             w.line("    if r is MISS:")
-            w.line(f"        r = fi_{f.name}({', '.join(params)})")
-            w.line(f"        _remember(M_{f.name}, k, r)")
+            w.line(f"        r = {fi}({', '.join(params)})")
+            w.line(f"        _remember({memo}, k, r)")
             w.line("    return r")
             w.line("")
         for pr in sp.procedures:
-            self.func(f"pr_{pr.name}", pr.params, pr.body, pr.span)
+            self.func(abi.procedure(pr.name), pr.params, pr.body, pr.span, charged=True)
         for a in sp.actions:
             self.action(a)
         for i, ph in enumerate(sp.phases):
             self.phase(i, ph)
         m = sp.match
-        self.func("match_start", [], m.start, m.span)
-        self.func("match_deal", [], m.deal, m.span)
-        self.func("match_end_deal", [], m.end_deal, m.span)
-        wants = {"next_dealer": ("_want_player", "'next_dealer'"), "winners": ("_want_players", "'winners'")}
-        for name, me in (("next_dealer", m.next_dealer), ("over_when", m.over_when), ("winners", m.winners)):
-            if me is not None:
-                self.efunc(f"match_{name}", ["s"], me, wants.get(name))
+        self.func(abi.MATCH_START, [], m.start, m.span)
+        self.func(abi.MATCH_DEAL, [], m.deal, m.span)
+        self.func(abi.MATCH_END_DEAL, [], m.end_deal, m.span)
+        if m.next_dealer is not None:
+            self.efunc(abi.MATCH_NEXT_DEALER, ["s"], m.next_dealer, ("_want_player", "'next_dealer'"))
+        if m.over_when is not None:
+            self.efunc(abi.MATCH_OVER_WHEN, ["s"], m.over_when)
+        if m.winners is not None:
+            self.efunc(abi.MATCH_WINNERS, ["s"], m.winners, ("_want_players", "'winners'"))
         for k, (_, re_) in enumerate(m.report):
-            self.efunc(f"report_{k}", ["s", "l_p"], re_)
+            self.efunc(abi.report(k), ["s", "l_p"], re_)
         if m.returns is not None:
             # The engine checks each value (a finite number within the bounds): State._returns.
-            self.efunc("match_returns", ["s", "l_p"], m.returns.value)
+            self.efunc(abi.MATCH_RETURNS, ["s", "l_p"], m.returns.value)
             for key, b in (("min", m.returns.min), ("max", m.returns.max)):
                 if b is not None:
-                    self.efunc(f"returns_{key}", [], b)
+                    self.efunc(abi.returns_bound(key), [], b)
         source = "\n".join(w.lines) + "\n"
         filename = f"<cardsmith {sp.file}>"
         try:
@@ -658,10 +662,7 @@ class Compiler:
                                          "move inner steps into a procedure or a `define:` function"))
             return None
         return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck,
-                            [_kind(e.ty) for _, e in m.report])
-
-
-MEMO_ITEM_MAX = 2_000  # a memo key or result with more items is not remembered (interpreter/engine/budget.py)
+                            [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty))
 
 
 def _kind(t: object) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dsl import compiler
+from ..dsl import abi
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BudgetExceeded
 from ..dsl.limits import LIMITS, raise_hint
@@ -29,7 +29,7 @@ from ..dsl.limits import LIMITS, raise_hint
 # this the memo tables are emptied, so memory stays bounded however many distinct hands the rules meet.
 MEMO_ITEMS = 2_000_000
 # A call whose key and result hold more items than this is computed but not remembered.
-MEMO_ITEM_MAX = compiler.MEMO_ITEM_MAX
+MEMO_ITEM_MAX = abi.MEMO_ITEM_MAX
 
 
 def over() -> BudgetExceeded:

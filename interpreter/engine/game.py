@@ -8,22 +8,22 @@ module in a namespace holding exactly these tables and the runtime helpers.
 from __future__ import annotations
 
 import builtins
-import re
-from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..dsl import abi
 from ..dsl import ast as A
 from ..dsl import types as T
-from ..dsl.compiler import CompiledGame, ParamInfo
+from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError, Span, count_of
-from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded, _short
+from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded
 from ..dsl.limits import LIMITS, raise_hint
 from ..dsl.pipeline import compile_file
 from ..dsl.spec import PhaseSpec, ReturnsSpec
 from . import budget
 from . import returns as returns_
+from .codec import ActionCodec, ActionInfo
 from .errors import BadOption, GameError, RuleError, describe_failure, failure_code
 from .options import check_constraints, parse_option_value, set_options  # noqa: F401  (parse_option_value: re-exported)
 from .runtime import HELPERS
@@ -31,25 +31,7 @@ from .setup import Setup
 from .state import State
 
 # The generated code may use these Python builtins and nothing else.
-_SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
-    "len", "list", "range", "divmod", "sorted", "set", "min", "max", "sum", "any", "all", "abs", "int",
-    "zip", "isinstance", "tuple", "dict", "type", "KeyError", "TypeError")}
-
-
-@dataclass
-class ActionInfo:
-    name: str
-    index: int
-    offset: int
-    size: int
-    params: list[ParamInfo]
-    radix: list[int]
-    legal: Any
-    decode: Any
-    effect: Any
-    label: str | None
-    run: Any = None
-    secret: bool = False
+_SAFE_BUILTINS = {name: getattr(builtins, name) for name in abi.BUILTINS}
 
 
 @dataclass
@@ -72,12 +54,6 @@ class _Count(int):
 
     def __call__(self) -> int:
         return int(self)
-
-
-def _is_pass(fn: Any) -> bool:
-    """True if a compiled block does nothing, so the engine can skip calling it."""
-    code = fn.__code__
-    return code.co_code == (lambda s: None).__code__.co_code
 
 
 class Game:
@@ -136,12 +112,12 @@ class Game:
         ns["SUIT_POS"] = {s: i for i, s in enumerate(spec.suits)}
         ns["RANK_POS"] = {r: i for i, r in enumerate(spec.ranks)}
         for k, (v, _) in spec.constants.items():
-            ns[f"K_{k}"] = v
+            ns[abi.const(k)] = v
         self.ns = ns
         exec(compiled.code, ns)  # our generated code, from the checked AST only
         self.options = self._options(options or {})
         for k, v in self.options.items():
-            ns[f"O_{k}"] = v
+            ns[abi.option(k)] = v
         if self.check_constraints:
             check_constraints(self)
         self._build_pack()
@@ -150,18 +126,18 @@ class Game:
         self._actions()
         self._phases()
         m = spec.match
-        self.match_start = ns["match_start"]
-        self.match_deal = ns["match_deal"]
-        self.match_end_deal = ns["match_end_deal"]
-        self.next_dealer = ns.get("match_next_dealer")
-        self.over_when = ns.get("match_over_when")
-        self.winners = ns.get("match_winners")
+        self.match_start = ns[abi.MATCH_START]
+        self.match_deal = ns[abi.MATCH_DEAL]
+        self.match_end_deal = ns[abi.MATCH_END_DEAL]
+        self.next_dealer = ns.get(abi.MATCH_NEXT_DEALER)
+        self.over_when = ns.get(abi.MATCH_OVER_WHEN)
+        self.winners = ns.get(abi.MATCH_WINNERS)
         self.max_deals = m.max_deals
         # `players: teams` (None: every seat is a team of its own); lists shared by states until one is written.
-        self.teams_of = ns.get("teams_of")
+        self.teams_of = ns.get(abi.TEAMS_OF)
         self.own_teams = list(range(num_players))
         self.all_seated = [False] * num_players
-        self.reports = [(label, ns[f"report_{k}"], compiled.report_kinds[k], e.span)
+        self.reports = [(label, ns[abi.report(k)], compiled.report_kinds[k], e.span)
                         for k, (label, e) in enumerate(m.report)]
         returns_.setup(self)
 
@@ -175,7 +151,7 @@ class Game:
         universe: list[tuple[Any, str]] = []  # (suit or None, rank)
         counts: list[int] = []
         for i, e in enumerate(spec.pack):
-            if e.when is not None and not self._call(ns[f"pack_when_{i}"], e.when.span):
+            if e.when is not None and not self._call(ns[abi.pack_when(i)], e.when.span):
                 continue
             kinds: list[tuple[Any, str]]
             if e.card is not None:
@@ -196,11 +172,11 @@ class Game:
         entry_of: list[int] = []
         pos = 0
         for i, e in enumerate(spec.pack):
-            if e.when is not None and not self._call(ns[f"pack_when_{i}"], e.when.span):
+            if e.when is not None and not self._call(ns[abi.pack_when(i)], e.when.span):
                 continue
             n_kinds = 1 if e.card is not None else len(e.suits or spec.suits) * len(e.ranks or spec.ranks)
             for j in range(pos, pos + n_kinds):
-                if e.where is None or self._call(ns[f"pack_where_{i}"], e.where.span, j):
+                if e.where is None or self._call(ns[abi.pack_where(i)], e.where.span, j):
                     for _ in range(counts[j]):
                         keep.append(universe[j])
                         entry_of.append(i)
@@ -220,10 +196,10 @@ class Game:
         spec, ns = self.spec, self.ns
         suit_pos = {s: i for i, s in enumerate(spec.suits)}
         rank_pos = {r: i for i, r in enumerate(spec.ranks)}
-        ns["C_SUIT"] = tuple(s for s, _ in kinds)
-        ns["C_RANK"] = tuple(r for _, r in kinds)
-        ns["C_SUIT_INDEX"] = tuple(suit_pos.get(s, -1) for s, _ in kinds)
-        ns["C_RANK_INDEX"] = tuple(rank_pos.get(r, -1) for _, r in kinds)
+        ns[abi.card_table("suit")] = tuple(s for s, _ in kinds)
+        ns[abi.card_table("rank")] = tuple(r for _, r in kinds)
+        ns[abi.card_table("suit_index")] = tuple(suit_pos.get(s, -1) for s, _ in kinds)
+        ns[abi.card_table("rank_index")] = tuple(rank_pos.get(r, -1) for _, r in kinds)
         raw = [r if s is None else f"{r} of {s}" for s, r in kinds]
         # Copies of a card (a doubled pack, several jokers) are told apart: "2 of clubs #2".
         seen: dict[str, int] = {}
@@ -232,7 +208,7 @@ class Game:
             seen[n] = seen.get(n, 0) + 1
             named.append(n if seen[n] == 1 else f"{n} #{seen[n]}")
         names = tuple(named)
-        ns["C_NAME"] = names
+        ns[abi.card_table("name")] = names
         ns["NC"] = len(names)
         self.card_names = names
         for p in spec.properties:
@@ -246,9 +222,9 @@ class Game:
                 elif p.by == "const":
                     vals.append(p.default)
                 else:
-                    vals.append(self._call(ns[f"prop_{p.name}"], p.span, r, s, rank_pos.get(r, -1),
+                    vals.append(self._call(ns[abi.property_fn(p.name)], p.span, r, s, rank_pos.get(r, -1),
                                            suit_pos.get(s, -1)))
-            ns[f"P_{p.name}"] = tuple(vals)
+            ns[abi.property_table(p.name)] = tuple(vals)
 
     def _call(self, fn: Any, span: Span, *args: Any) -> Any:
         try:
@@ -277,7 +253,7 @@ class Game:
         self.zone_owner: list[int | None] = []
         self.zone_specs = []
         for z in self.spec.zones:
-            ns[f"Z_{z.name}"] = len(self.zone_names)
+            ns[abi.zone(z.name)] = len(self.zone_names)
             count = n if z.per_player else 1
             for p in range(count):
                 self.zone_names.append(f"{z.name}[{p}]" if z.per_player else z.name)
@@ -288,7 +264,7 @@ class Game:
         # Slots of list variables: all of them together may hold at most LIMITS.held items.
         self.list_slots: list[int] = []
         for v in self.spec.variables:
-            ns[f"V_{v.name}"] = len(self.var_names)
+            ns[abi.var(v.name)] = len(self.var_names)
             # A per-team variable has a slot for every team number, 0 to n - 1, as a per-player one for every seat.
             per = v.per_player or v.per_team
             count = n if per else 1
@@ -314,106 +290,47 @@ class Game:
             return {T.INT: 0, T.NUM: 0, T.BOOL: False}.get(v.ty, [] if T.is_list(v.ty) else None)
         if isinstance(v.initial, A.Const):
             return v.initial.value
-        fn = self.ns[f"init_{v.name}"]
+        fn = self.ns[abi.initial(v.name)]
         # In play the engine locates a failure and gives the state's context; setting up, `_call` does.
         val = fn(s, owner) if s is not None else self._call(fn, v.initial.span, s, owner)
         return list(val) if isinstance(val, list) else val
 
     # ------------------------------------------------------------ actions and phases
     def _actions(self) -> None:
-        ns = self.ns
-        self.actions: list[ActionInfo] = []
-        offset = 0
-        for i, a in enumerate(self.spec.actions):
-            params = self.compiled.params[a.name]
-            radix, los, vals = [], [], []
-            for p in params:
-                if p.kind == "card":
-                    radix.append(self.num_cards)
-                elif p.kind == "player":
-                    radix.append(self.n)
-                elif p.kind == "suit":
-                    radix.append(max(1, len(self.spec.suits)))
-                elif p.kind == "rank":
-                    radix.append(max(1, len(self.spec.ranks)))
-                elif p.kind == "bool":
-                    radix.append(2)
-                elif p.kind == "str":
-                    radix.append(len(p.values or []) or 1)
-                else:
-                    assert p.bounds is not None
-                    lo, hi = self._call(ns[p.bounds[0]], p.span), self._call(ns[p.bounds[1]], p.span)
-                    if type(lo) is not int or type(hi) is not int:
-                        raise RuleError(f"parameter '{p.name}' of '{a.name}' must range over whole numbers",
-                                        p.span, detail=f"range({_short(lo)}, {_short(hi)})")
-                    if hi - lo > 10_000:
-                        raise RuleError(f"parameter '{p.name}' of '{a.name}' has more than 10000 values", p.span)
-                    radix.append(max(1, hi - lo))
-                    los.append(lo)
-                if p.kind != "int":
-                    los.append(0)
-                vals.append(p.values or [])
-            stride, size = [], 1
-            for r in radix:
-                stride.append(size)
-                size *= r
-            ns[f"OFF_{a.name}"] = offset
-            ns[f"RADIX_{a.name}"] = radix
-            ns[f"STRIDE_{a.name}"] = stride
-            ns[f"LO_{a.name}"] = los
-            ns[f"VAL_{a.name}"] = [{v: k for k, v in enumerate(vs)} for vs in vals]
-            ns[f"VALS_{a.name}"] = vals
-            self.actions.append(ActionInfo(a.name, i, offset, size, params, radix, ns[f"legal_{a.name}"],
-                                           ns[f"decode_{a.name}"], ns[f"eff_{a.name}"], a.label,
-                                           ns[f"run_{a.name}"], a.secret))
-            offset += size
-        self.num_actions = offset
+        """The action ids (codec.py), and their tables in the namespace for the generated code."""
+        self.codec = ActionCodec(self)
+        self.ns.update(self.codec.tables())
+        self.actions: list[ActionInfo] = self.codec.actions
+        self.num_actions = self.codec.num_actions
         # OpenSpiel's name is a method; code that reads the count as an attribute keeps working (_Count).
-        self.num_distinct_actions = _Count(offset)
-        self._offsets = [a.offset for a in self.actions]
-        # id -> (run function, offset), for the engine's step; bisect for huge id spaces.
-        self.action_table: list[tuple[Any, int]] | None = None
-        if offset <= 200_000:
-            self.action_table = [(a.run, a.offset) for a in self.actions for _ in range(a.size)]
+        self.num_distinct_actions = _Count(self.num_actions)
+        # id -> (run function, offset), for the engine's step; None past codec.TABLE_MAX ids (bisect).
+        self.action_table = self.codec.table
 
     def _phases(self) -> None:
         ns = self.ns
         self.phases: list[PhaseInfo] = []
         idx = self.compiled.phase_index
+        empty = self.compiled.empty
+
+        def opt(name: str) -> Any:
+            """A block the engine calls; None if the rule file left it empty, so the engine skips it."""
+            return None if name in empty else ns[name]
+
         for i, ph in enumerate(self.spec.phases):
-            def opt(name: str) -> Any:
-                fn = ns[name]
-                return None if _is_pass(fn) else fn
-            self.phases.append(PhaseInfo(ph.name, i, ph, ns.get(f"first_{i}"), opt(f"start_{i}"),
-                                         opt(f"after_{i}"), ns[f"end_{i}"], ns[f"phlegal_{i}"], ph.round,
-                                         ph.next, idx[ph.then[0]] if ph.then else None))
+            self.phases.append(PhaseInfo(ph.name, i, ph, ns.get(abi.phase_first(i)), opt(abi.phase_start(i)),
+                                         opt(abi.phase_after(i)), ns[abi.phase_end(i)], ns[abi.phase_legal(i)],
+                                         ph.round, ph.next, idx[ph.then[0]] if ph.then else None))
 
     def action_for(self, a: int) -> ActionInfo:
-        return self.actions[bisect_right(self._offsets, a) - 1]
+        return self.codec.action_for(a)
 
     # ------------------------------------------------------------ naming
     def player_name(self, p: int) -> str:
         return f"P{p}"
 
     def action_to_string(self, player: int | None, a: int) -> str:
-        if not 0 <= a < self.num_actions:
-            return f"<no action {a}>"
-        info = self.action_for(a)
-        vals = info.decode(a - info.offset)
-        parts = []
-        for p, v in zip(info.params, vals):
-            if p.kind == "card":
-                parts.append(self.card_names[v])
-            elif p.kind == "player":
-                parts.append(self.player_name(v))
-            elif p.kind == "bool":
-                parts.append(f"{p.name}" if v else f"no {p.name}")
-            else:
-                parts.append(str(v))
-        text = info.label or info.name
-        if parts:
-            text += " " + ", ".join(parts)
-        return text
+        return self.codec.to_string(a)
 
     def public_action_string(self, a: int) -> str:
         """The action as the other players see it: a secret action hides its parameters."""
@@ -461,7 +378,7 @@ class Game:
         if found is None:
             known = ", ".join(x.name for x in specs) or "none"
             raise GameError(f"{self.spec.name} has no {kind} {name!r} ({kind}s: {known})")
-        base = self.ns[f"{'Z' if kind == 'zone' else 'V'}_{found.name}"]
+        base = self.ns[abi.zone(found.name) if kind == "zone" else abi.var(found.name)]
         if not found.per_player:
             if player is not None:
                 raise GameError(f"{kind} '{found.name}' is not per player: give no player")
@@ -487,98 +404,9 @@ class Game:
         return ids[0] if ids else None
 
     def actions_from_string(self, text: str) -> list[int]:
-        """Every action id that action_to_string prints as `text`, lowest first.
-
-        Each action's text is parsed (its label, then its parameters joined by ", "), so the cost
-        does not depend on the size of the id space (two number parameters make 10**8 ids)."""
-        if not isinstance(text, str):
-            return []
-        found: list[int] = []
-        for info in self.actions:
-            head = info.label or info.name
-            if not info.params:
-                if text == head:
-                    found.append(info.offset)
-                continue
-            if not text.startswith(head + " "):
-                continue
-            stride = self.ns[f"STRIDE_{info.name}"]
-            for ks in _parse_params(self._param_texts(info), text[len(head) + 1:]):
-                found.append(info.offset + sum(k * st for k, st in zip(ks, stride)))
-        # The parse is exact by construction; the final check keeps it so.
-        return sorted(a for a in found if self.action_to_string(None, a) == text)
-
-    def _param_texts(self, info: ActionInfo) -> list[tuple[dict[str, list[int]] | None, int, int, int]]:
-        """Per parameter: its printed texts -> digits (None for a number), lowest value, radix, longest text."""
-        cache: dict[str, Any] = self.__dict__.setdefault("_param_text_cache", {})
-        if info.name in cache:
-            return cache[info.name]  # type: ignore[no-any-return]
-        out: list[tuple[dict[str, list[int]] | None, int, int, int]] = []
-        los = self.ns[f"LO_{info.name}"]
-        for i, (p, radix) in enumerate(zip(info.params, info.radix)):
-            if p.kind == "int":
-                lo = los[i]
-                out.append((None, lo, radix, max(len(str(lo)), len(str(lo + radix - 1)))))
-                continue
-            if p.kind == "card":
-                texts = list(self.card_names[:radix])
-            elif p.kind == "player":
-                texts = [self.player_name(q) for q in range(radix)]
-            elif p.kind == "suit":
-                texts = [str(x) for x in self.spec.suits]
-            elif p.kind == "rank":
-                texts = [str(x) for x in self.spec.ranks]
-            elif p.kind == "bool":
-                texts = [f"no {p.name}", p.name]
-            else:
-                texts = [str(x) for x in p.values or []]
-            table: dict[str, list[int]] = {}
-            for k, t in enumerate(texts[:radix]):
-                table.setdefault(t, []).append(k)
-            out.append((table, 0, radix, max((len(t) for t in table), default=0)))
-        cache[info.name] = out
-        return out
-
-
-_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)")
-
-
-def _parse_params(tables: list[tuple[dict[str, list[int]] | None, int, int, int]], rest: str) -> list[list[int]]:
-    """Every way `rest` reads as the parameters' texts joined by ", ", as lists of mixed-radix digits.
-
-    A text may itself hold ", " (a choice value, a card's name), so each split is tried, but only up to
-    the parameter's longest text, and a position that led nowhere is not tried again."""
-    n = len(tables)
-    if len(rest) > sum(t[3] for t in tables) + 2 * (n - 1):
-        return []
-    out: list[list[int]] = []
-    dead: set[tuple[int, int]] = set()
-
-    def digits(i: int, t: str) -> list[int]:
-        table, lo, radix, longest = tables[i]
-        if table is not None:
-            return table.get(t, [])
-        if len(t) > longest or not _NUMBER.fullmatch(t) or not 0 <= int(t) - lo < radix:
-            return []
-        return [int(t) - lo]
-
-    def walk(i: int, pos: int, acc: list[int]) -> None:
-        if (i, pos) in dead:
-            return
-        before = len(out)
-        if i == n - 1:
-            out.extend(acc + [k] for k in digits(i, rest[pos:]))
-        else:
-            j = rest.find(", ", pos)
-            while j != -1 and j - pos <= tables[i][3]:
-                for k in digits(i, rest[pos:j]):
-                    walk(i + 1, j + 2, acc + [k])
-                j = rest.find(", ", j + 1)
-        if len(out) == before:
-            dead.add((i, pos))
-
-    walk(0, 0, [])
-    return out
+        """Every action id that action_to_string prints as `text`, lowest first (parsed per action: the cost
+        does not depend on the size of the id space)."""
+        return self.codec.from_string(text)
 
 
 def _budget_helpers(steps: list[int]) -> dict[str, Any]:

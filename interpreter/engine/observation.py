@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dsl import abi
+
 
 def _zone_viewers(s: Any, zi: int) -> Any:
     g = s.game
@@ -22,7 +24,7 @@ def _zone_viewers(s: Any, zi: int) -> Any:
         return ()
     if vis == "owner":
         return (owner,)
-    return tuple(g.ns[f"vis_zone_{spec.name}"](s, owner))
+    return tuple(g.ns[abi.zone_visible(spec.name)](s, owner))
 
 
 def _var_viewers(s: Any, vi: int) -> Any:
@@ -37,7 +39,7 @@ def _var_viewers(s: Any, vi: int) -> Any:
         if spec.per_team:  # the players on the team this slot belongs to, as the teams are now
             return tuple(p for p in range(g.n) if s.team[p] == owner)
         return (owner,)
-    return tuple(g.ns[f"vis_var_{spec.name}"](s, owner))
+    return tuple(g.ns[abi.var_visible(spec.name)](s, owner))
 
 
 def _show(g: Any, value: Any, ty: Any) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..dsl import abi
 from ..dsl import ast as A
 from ..dsl.diagnostics import count_of
 from ..dsl.library import _short
@@ -42,7 +43,7 @@ def set_options(g: Game, given: dict[str, Any]) -> dict[str, Any]:
             v = parse_option_value(o, given[o.name], bounds, players)
         elif isinstance(o.default, A.Expr):
             try:
-                v = g.ns[f"optdef_{o.name}"]()
+                v = g.ns[abi.option_default(o.name)]()
             except (Exception, MemoryError) as e:  # a rule error while computing a default
                 message, detail = describe_failure(e)
                 raise RuleError(f"default of option '{o.name}' failed: {message}", o.span,
@@ -58,7 +59,7 @@ def set_options(g: Game, given: dict[str, Any]) -> dict[str, Any]:
                 raise RuleError(f"the default {v} of option '{o.name}' is not between {bounds[0]} and {bounds[1]} "
                                 f"with {count_of(g.n, 'player')}", o.span)
         out[o.name] = v
-        g.ns[f"O_{o.name}"] = v
+        g.ns[abi.option(o.name)] = v
     return out
 
 
@@ -73,7 +74,7 @@ def _range(g: Game, o: OptionSpec) -> tuple[int, int]:
 
 
 def _bound(g: Game, o: OptionSpec, key: str, e: A.Expr) -> int:
-    v = g._call(g.ns[f"opt{key}_{o.name}"], e.span)
+    v = g._call(g.ns[abi.option_bound(o.name, key)], e.span)
     if type(v) is not int:
         raise RuleError(f"'{key}' of option '{o.name}' must be a whole number", e.span, detail=_short(v))
     return v
@@ -82,7 +83,7 @@ def _bound(g: Game, o: OptionSpec, key: str, e: A.Expr) -> int:
 def check_constraints(g: Game) -> None:
     """Refuse the table if a constraint says so, with the designer's message."""
     for i, c in enumerate(g.spec.constraints):
-        held = bool(g._call(g.ns[f"constraint_{i}"], c.cond.span))
+        held = bool(g._call(g.ns[abi.constraint(i)], c.cond.span))
         if held == c.refuse:
             raise SetupRefused(c.message, c.span)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..dsl import abi
 from ..dsl.library import RuleRuntimeError, _short
 from .errors import RuleError, describe_failure, failure_code
 
@@ -41,7 +42,7 @@ def setup(game: Game) -> None:
         game.returns_fn = None
         return
     game.returns_name = r.name
-    game.returns_fn = game.ns["match_returns"]
+    game.returns_fn = game.ns[abi.MATCH_RETURNS]
     lo = _bound(game, r.min, "min")
     hi = _bound(game, r.max, "max")
     if lo is not None and hi is not None and lo > hi and r.min is not None:
@@ -59,7 +60,7 @@ def _bound(game: Game, e: Any, key: str) -> float | None:
     if e is None:
         return None
     try:
-        v = game.ns[f"returns_{key}"]()
+        v = game.ns[abi.returns_bound(key)]()
     except (Exception, MemoryError) as exc:  # a rule error while computing the bound
         message, detail = describe_failure(exc)
         raise RuleError(f"the '{key}' of 'returns' failed: {message}", e.span, code=failure_code(exc),

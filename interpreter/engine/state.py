@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..dsl.compiler import END_DEAL
+from ..dsl.abi import END_DEAL
 from ..dsl.diagnostics import Span, count_of
 from ..dsl.library import BudgetExceeded, RuleRuntimeError
 from ..dsl.limits import LIMITS, raise_hint
