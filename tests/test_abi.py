@@ -29,7 +29,6 @@ from cardsmith.engine import budget
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.game import Game
 from cardsmith.engine.runtime import HELPERS
-
 from conftest import GAMES_DIR, ROOT, TESTS
 
 ENGINE = ROOT / "interpreter"
