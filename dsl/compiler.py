@@ -9,6 +9,8 @@ names become `l_<name>` / indices into state arrays, literals go through
 The generated module is the same for every player count and option set; a
 `Game` (interpreter/) execs it in a namespace holding that
 instance's tables (pack, card properties, zone and variable offsets).
+Every name the module defines for the runtime, and every name it reads from
+the runtime, comes from `abi.py`.
 """
 
 from __future__ import annotations
