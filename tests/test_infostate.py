@@ -9,7 +9,7 @@ seed (chance drawn inside) and some without (chance nodes given random outcomes)
 * the strings hide what they should: permuting the cards a player cannot see changes neither of its
   strings, and a resampled state gives the player the same information state string;
 * resampling depends on the player's information only: two states that differ in cards hidden from the
-  player give the same resampled state for the same seed.
+  player (or in where they were dealt) give the same resampled state for the same seed.
 """
 
 from __future__ import annotations
@@ -207,6 +207,39 @@ def test_resampling_ignores_hidden_cards(rule_file: str, num_players: int, seed:
     b = other.resample_from_infostate(p, second)
     assert a.full_history() == b.full_history()
     assert a.z == b.z and a.v == b.v
+
+
+@cases
+@fewer
+@given(seed=SEEDS, steps=st.integers(0, 80), player=st.integers(0, 7), swaps=SEEDS, second=SEEDS)
+def test_resampling_ignores_where_hidden_cards_were_dealt(rule_file: str, num_players: int, seed: int,
+                                                          steps: int, player: int, swaps: int,
+                                                          second: int) -> None:
+    """Two chance outcomes of the history swapped, where the player cannot tell (a card later played from
+    a hidden hand dealt elsewhere in it, say): the same resampled state for the same seed."""
+    g = game_for(rule_file, num_players)
+    s = play(g, False, seed, steps)
+    p = player % g.n
+    data = json.loads(s.serialize())
+    events = data["history"]
+    chance = [k for k, (who, _) in enumerate(events) if who == CHANCE]
+    if len(chance) < 2:
+        return
+    info = s.information_state_string(p)
+    a = s.resample_from_infostate(p, second)
+    rng = random.Random(swaps)
+    for _ in range(4):
+        i, j = rng.sample(chance, 2)
+        changed = [list(e) for e in events]
+        changed[i][1], changed[j][1] = changed[j][1], changed[i][1]
+        try:
+            t = g.deserialize_state(json.dumps({**data, "history": changed}))
+        except GameError:
+            continue  # not a history that can happen
+        if t.information_state_string(p) != info:
+            continue  # the player can tell
+        b = t.resample_from_infostate(p, second)
+        assert a.full_history() == b.full_history()
 
 
 # ---------------------------------------------------------------- accessors

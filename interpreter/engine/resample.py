@@ -2,126 +2,79 @@
 
 The method, for any rule file (docs/architecture.md, "Resampling from an information state"):
 
-1. Replay the state's history (what a seed drew written as chance outcomes, history.explicit), noting
-   where each shuffle took its outcomes, each `pick`, and after each step the player's observation.
-   A card the player saw (in an observation, in its own action or another's public action text) is
-   *seen for the shuffle it last went through*: a card seen in an earlier deal is hidden again once it
-   is shuffled.
-2. Propose a history: in each shuffle, the cards not seen for it are dealt out anew among the places of
-   its order they held (a random arrangement of those cards: the proposal uses where unseen cards were,
-   never which ones were where); every `pick` is drawn anew, and every action of another player whose
-   public text hides something (`secret:`) is any legal action with the same public text (and the same
-   card where the player saw that card later: a face-down card turned up).
-3. Replay it step by step, a depth-first search over the picks and secret actions: a step is kept if its
-   action is legal and the player's observation after it is the one the player had. So an opponent's
-   past move stays legal (a failure to follow suit keeps that suit out of their hand) and every card the
-   player saw is where it was. A proposal whose search fails is dropped for a new one.
+1. Replay the state's history once to learn what the player knows, and only that: who acted at each step,
+   the action as the player saw it (its own and the public ones in full, a `secret:` one by its public
+   text), and the player's observation after each step. Nothing else of the real history is kept: not its
+   chance outcomes, not where any card was, not the hidden part of a secret action.
+2. Build a history step by step from that alone. Each step's chance is drawn afresh (a seed from the
+   random numbers run on the step), a secret action is any legal action with the same public text. A step
+   is kept if its action is legal and the player's observation after it is the one the player had.
+3. Repair what fails before giving up on it. A card the player must see at a place (its observation) or
+   that a public action uses is swapped, in the shuffle it last went through, with a card the player has
+   not seen since that shuffle: the card at the place, or one whose place makes the action legal. The
+   history from that shuffle on is replayed and checked again. What no swap mends (a trick won by another
+   player, a score) is a depth-first search: the step's next choice, then the steps before it.
 
-The result depends on the player's information state and the random numbers only: two states that
-differ in cards hidden from the player give the same proposals (the same positions of unseen cards in the
-same shuffles). Tries and replayed steps are bounded; past the bounds a GameError says so, and the real
-state is never returned. The states found are consistent, not drawn exactly from the posterior: the
-search takes the first consistent combination of picks and secret actions in a random order.
+The result depends on the player's information state and the random numbers only, since nothing else of
+the real history is read; so a search bot built on it cannot cheat. Tries and replayed steps are bounded;
+past the bounds a GameError says so, and the real state is never returned. The states found are
+consistent, not drawn exactly from the posterior: the search keeps the first consistent history.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
-from .history import RESEED, Group, blank, entries, explicit, groups, play_group
+from .history import CHANCE, RESEED, blank, entries, explicit, groups, play_group
 
 if TYPE_CHECKING:
     from .state import State
 
 MAX_TRIES = 10_000
 MAX_WORK = 400_000  # steps replayed over all tries
-MAX_BRANCH = 24  # choices tried at one step without shuffles (combinations of picks and a secret action)
-MAX_FILLS = 64  # arrangements of the unseen cards tried at one step that shuffles
+MAX_FILLS = 64  # fresh draws of chance tried at one step
+MAX_ROUNDS = 24  # repairs tried at one step before it counts as failed
+MAX_SWAPS = 8  # cards tried in turn to make one action legal
+
+_DONE: Any = object()  # no more choices at a step
+Shuffle = tuple[int, tuple[int, ...]]  # (where its outcomes start in the step's outcomes, the cards it shuffled)
 
 
-class _Shuffle:
-    __slots__ = ("step", "start", "cards", "seen", "unseen", "left")
-
-    def __init__(self, step: int, start: int, cards: tuple[int, ...]):
-        self.step = step
-        self.start = start
-        self.cards = cards
-        self.seen: set[int] = set()
-        self.unseen: list[int] = []  # sorted
-        self.left = -1  # the card the outcomes leave at the bottom, if they are all given
-
-
-class _Truth:
-    """What step 1 learns from the real history."""
+class _Info:
+    """What the player knows, from one replay of the real history (step 1); nothing else is kept."""
 
     def __init__(self, s: State, p: int):
         g = self.game = s.game
-        self.steps: list[Group] = groups(explicit(entries(s.trail)))
-        self.shuffles: list[_Shuffle] = []
-        self.picks: list[list[tuple[int, int]]] = []  # per step: (position in its outcomes, list size)
-        self.views: list[dict[str, Any]] = []  # per step: the player's observation after it
-        self.ends_pending = False
+        steps = groups(explicit(entries(s.trail)))
+        self.who: list[int | None] = []
+        self.known: list[int | None] = []  # the action, if the player saw it in full
+        self.text: list[str | None] = []  # the public text of another player's secret action
+        self.views: list[dict[str, Any]] = []  # the player's observation after each step
+        self.view_cards: list[set[int]] = []  # the cards in it
+        self.act_cards: list[set[int]] = []  # the cards of the action, if the player saw it in full
         names = {n: c for c, n in enumerate(g.card_names)}
-        last = [-1] * g.num_cards  # card -> the shuffle it last went through
+        self.names = names
         t = blank(g, None)
-
-        def saw(c: int) -> None:
-            if last[c] >= 0:
-                self.shuffles[last[c]].seen.add(c)
-
-        secret_cards: list[list[tuple[int, int, int]]] = []  # per step: (parameter, card, its last shuffle)
-        for i, (who, action, outcomes, _) in enumerate(self.steps):
-            secret_cards.append([])
-            if who is not None and action is not None and (who == p or _public(g, action)):
-                for _, c in _cards_of(g, action):
-                    saw(c)
-            elif who is not None and action is not None:
-                secret_cards[-1] = [(k, c, last[c]) for k, c in _cards_of(g, action)]
-            trace: list[Any] = []
-            play_group(t, action, outcomes, trace)
-            picks = []
-            for rec in trace:
-                if rec[0] == "shuffle":
-                    for c in rec[2]:
-                        last[c] = len(self.shuffles)
-                    self.shuffles.append(_Shuffle(i, rec[1], rec[2]))
-                else:
-                    picks.append((rec[1], rec[2]))
-            self.picks.append(picks)
+        for who, action, outcomes, _ in steps:
+            self.who.append(who)
+            public = action is None or who == p or _public(g, action)
+            self.known.append(action if public else None)
+            self.text.append(None if public or action is None else g.public_action_string(action))
+            self.act_cards.append({c for _, c in _cards_of(g, action)} if public and action is not None else set())
+            play_group(t, action, outcomes)
             view = t.observation(p)
             self.views.append(view)
-            for cards in view["zones"].values():
-                if isinstance(cards, list):
-                    for n in cards:
-                        saw(names[n])
-            for v in view["variables"].values():
-                for x in v if isinstance(v, list) else [v]:
-                    if isinstance(x, str) and x in names:
-                        saw(names[x])
+            self.view_cards.append(_cards_in(view, names))
         self.ends_pending = t.pending is not None
-        # A card of a secret action that the player saw later (a face-down card turned up) stays that card.
-        self.fixed: list[list[tuple[int, int]]] = [
-            [(k, c) for k, c, j in step if j < 0 or c in self.shuffles[j].seen] for step in secret_cards]
-        self.by_step: list[list[_Shuffle]] = [[] for _ in self.steps]
-        for sh in self.shuffles:
-            self.by_step[sh.step].append(sh)
-            sh.unseen = sorted(set(sh.cards) - sh.seen)
-            drawn = self.steps[sh.step][2][sh.start:sh.start + len(sh.cards) - 1]
-            sh.left = next(iter(set(sh.cards) - set(drawn)))
+        # How far the last step's chance had gone: a state at a chance node stays one, at the same point.
+        self.tail = len(steps[-1][2]) if self.ends_pending else None
 
 
 def _public(g: Any, a: int) -> bool:
     return bool(g.public_action_string(a) == g.action_to_string(None, a))
-
-
-def _secret(truth: _Truth, i: int, p: int) -> bool:
-    """Whether step i is an action of another player that the player saw only in part."""
-    who, action, _, _ = truth.steps[i]
-    return who is not None and who != p and action is not None and not _public(truth.game, action)
 
 
 def _cards_of(g: Any, a: int) -> list[tuple[int, int]]:
@@ -131,67 +84,327 @@ def _cards_of(g: Any, a: int) -> list[tuple[int, int]]:
     return [(k, v) for k, (prm, v) in enumerate(zip(info.params, vals)) if prm.kind == "card"]
 
 
-def _keeps(g: Any, a: int, fixed: list[tuple[int, int]]) -> bool:
-    if not fixed:
-        return True
-    info = g.action_for(a)
-    vals = info.decode(a - info.offset)
-    return all(vals[k] == c for k, c in fixed)
-
-
-def _fill(truth: _Truth, i: int, rng: random.Random) -> list[int]:
-    """Step 2 for the shuffles of step i: its chance outcomes with the unseen cards of each rearranged."""
-    out = list(truth.steps[i][2])
-    for sh in truth.by_step[i]:
-        n = len(sh.cards)
-        end = min(sh.start + n - 1, len(out))
-        seq = out[sh.start:end]
-        if len(seq) == n - 1:  # complete: the card left over is at the bottom
-            seq.append(sh.left)
-        seen = sh.seen
-        slots = [k for k, c in enumerate(seq) if c not in seen]
-        for k, c in zip(slots, rng.sample(sh.unseen, len(slots))):
-            seq[k] = c
-        out[sh.start:end] = seq[:end - sh.start]
+def _cards_in(view: dict[str, Any], names: dict[str, int]) -> set[int]:
+    out: set[int] = set()
+    for cards in view["zones"].values():
+        if isinstance(cards, list):
+            out.update(names[n] for n in cards)
+    for v in view["variables"].values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x in names:
+                out.add(names[x])
     return out
 
 
-Choice = tuple[int | None, list[int]]  # (the action, the chance outcomes of its step)
+def _pairs(want: dict[str, Any], got: dict[str, Any], names: dict[str, int]) -> list[tuple[int, int]] | None:
+    """(card wanted, card there) for each place where two observations differ in a card only; None if they
+    differ in anything else (no swap of cards can mend that)."""
+    if {k: v for k, v in want.items() if k not in ("zones", "variables")} != \
+            {k: v for k, v in got.items() if k not in ("zones", "variables")}:
+        return None
+    out: list[tuple[int, int]] = []
+    for part in ("zones", "variables"):
+        a, b = want[part], got[part]
+        if a.keys() != b.keys():
+            return None
+        for key, x in a.items():
+            y = b[key]
+            if x == y:
+                continue
+            xs, ys = (x, y) if isinstance(x, list) and isinstance(y, list) else ([x], [y])
+            if len(xs) != len(ys):
+                return None
+            for u, w in zip(xs, ys):
+                if u == w:
+                    continue
+                if not (isinstance(u, str) and isinstance(w, str) and u in names and w in names):
+                    return None
+                out.append((names[u], names[w]))
+    return out
 
 
-def _choices(t: State, p: int, truth: _Truth, i: int, rng: random.Random) -> Iterator[Choice]:
-    """The choices to try at step i, in random order: every combination of a secret action and picks
-    (at most MAX_BRANCH), or, if the step shuffles cards the player did not see, MAX_FILLS random ones."""
-    g = t.game
-    who, action, _, _ = truth.steps[i]
-    actions: list[int | None] = [action]
-    if action is not None and _secret(truth, i, p):
-        if t.pending is not None or t.terminal:
-            return
-        text = g.public_action_string(action)
-        actions = [a for a in t.legal_actions() if g.public_action_string(a) == text and
-                   _keeps(g, a, truth.fixed[i])]
-    picks = truth.picks[i]
-    shuffles = any(sh.unseen for sh in truth.by_step[i])
+def _swap_places(t: State, c: int, d: int) -> None:
+    zc, zd = t.loc[c], t.loc[d]
+    ic, jd = t.z[zc].index(c), t.z[zd].index(d)
+    t.z[zc][ic], t.z[zd][jd] = d, c
+    t.loc[c], t.loc[d] = zd, zc
+    t.by[c], t.by[d] = t.by[d], t.by[c]
+    t.legal = None
 
-    def outcomes(values: tuple[int, ...]) -> list[int]:
-        given = _fill(truth, i, rng) if shuffles else list(truth.steps[i][2])
-        for (pos, _), v in zip(picks, values):
-            if pos < len(given):
-                given[pos] = v
-        return given
 
-    total = len(actions)
-    for _, n in picks:
-        total *= n
-    if not shuffles and total <= MAX_BRANCH:
-        combos = list(product(actions, *(range(n) for _, n in picks)))
-        rng.shuffle(combos)
-        for a, *values in combos:
-            yield a, outcomes(tuple(int(v) for v in values))  # type: ignore[arg-type]
-        return
-    for _ in range(MAX_FILLS if shuffles else MAX_BRANCH):
-        yield rng.choice(actions), outcomes(tuple(rng.randrange(n) for _, n in picks))
+def _swap_outcomes(outcomes: list[int], sh: Shuffle, c: int, d: int) -> bool:
+    """Swap cards c and d in the order a shuffle gave (its outcomes, then the card left over)."""
+    start, cards = sh
+    end = min(start + len(cards) - 1, len(outcomes))
+    seq = outcomes[start:end]
+    if len(seq) == len(cards) - 1:
+        seq.append(next(iter(set(cards) - set(seq))))
+    if c in seq and d in seq:
+        i, j = seq.index(c), seq.index(d)
+        seq[i], seq[j] = d, c
+    elif c in seq:
+        seq[seq.index(c)] = d
+    elif d in seq:
+        seq[seq.index(d)] = c
+    else:
+        return False
+    outcomes[start:end] = seq[:end - start]
+    return True
+
+
+class _Frame:
+    __slots__ = ("base", "action", "outcomes", "shuffles", "choices", "drew")
+
+    def __init__(self, base: State):
+        self.base = base  # the state before the step
+        self.action: int | None = None
+        self.outcomes: list[int] = []
+        self.shuffles: list[Shuffle] = []
+        self.choices: Iterator[int | None] | None = None
+        self.drew = False  # whether the step's last draw had any chance
+
+
+class _Search:
+    """Steps 2 and 3: build a history the player cannot tell from the real one."""
+
+    def __init__(self, info: _Info, p: int, rng: random.Random, budget: int):
+        self.info, self.p, self.rng, self.budget = info, p, rng, budget
+        self.work = 0
+        self.last = len(info.views) - 1
+        self.frames: list[_Frame] = []
+
+    def run(self) -> State | None:
+        frames = self.frames
+        frames.append(self._frame(blank(self.info.game, None), 0))
+        while frames and self.work < self.budget:
+            i = len(frames) - 1
+            f = frames[-1]
+            choice = next(f.choices, _DONE) if f.choices is not None else _DONE
+            if choice is _DONE:
+                frames.pop()
+                continue
+            f.action, f.outcomes = choice, []
+            t = self._step(i)
+            if t is None:
+                continue
+            if i == self.last:
+                return t
+            frames.append(self._frame(t, i + 1))
+        return None
+
+    def _frame(self, base: State, i: int) -> _Frame:
+        f = _Frame(base)
+        f.choices = self._choices(f, i)
+        return f
+
+    def _choices(self, f: _Frame, i: int) -> Iterator[int | None]:
+        """The step's actions to try in random order: each the player could have seen as it did, each time
+        with a fresh draw of the step's chance (made by _step), up to MAX_FILLS draws in all."""
+        info, g, rng = self.info, self.info.game, self.rng
+        known, text = info.known[i], info.text[i]
+        if text is None:
+            actions: list[int | None] = [known]
+        else:
+            base = f.base
+            if base.pending is not None or base.terminal:
+                return
+            actions = [a for a in base.legal_actions() if g.public_action_string(a) == text]
+            rng.shuffle(actions)
+        fills = 0
+        while True:
+            for a in actions:
+                f.drew = False
+                yield a
+                fills += f.drew
+            if fills == 0 or fills >= MAX_FILLS:
+                return
+
+    def _draw(self, base: State, action: int | None) -> list[int] | None:
+        """The chance outcomes of one run of the step, drawn from a seed taken from the random numbers."""
+        t = base.clone()
+        t.rng = self.rng.getrandbits(64)
+        self.work += 1
+        try:
+            play_group(t, action, [])
+        except GameError:
+            return None
+        new: list[tuple[int, Any]] = []
+        h = t.trail
+        while h is not base.trail and h:
+            h, who, what = h
+            new.append((who, what))
+        new.reverse()
+        return [what for who, what in explicit(new) if who == CHANCE]
+
+    def _run(self, base: State, f: _Frame, i: int) -> tuple[State | None, list[Shuffle]]:
+        """Step i on base; the state after it (None if it failed) and the shuffles it made."""
+        t = base.clone()
+        trace: list[Any] = []
+        self.work += 1
+        try:
+            play_group(t, f.action, f.outcomes, trace)
+        except GameError:
+            return None, []
+        return t, [(r[1], r[2]) for r in trace if r[0] == "shuffle"]
+
+    def _fits(self, t: State, i: int) -> bool:
+        return (t.pending is not None) == (i == self.last and self.info.ends_pending) and \
+            t.observation(self.p) == self.info.views[i]
+
+    def _step(self, i: int) -> State | None:
+        """Run step i with its current choice, repairing it (step 3); the state after it, or None."""
+        f = self.frames[i]
+        info, g = self.info, self.info.game
+        drawn: list[int] | None = None
+        for _ in range(MAX_ROUNDS):
+            if self.work >= self.budget or (info.who[i] is not None and f.base.cur != info.who[i]):
+                return None
+            if f.action is not None and info.known[i] is not None and not f.base.pending and \
+                    not f.base.terminal and f.action not in f.base.legal_actions():
+                if not self._legalize(i, [c for _, c in _cards_of(g, f.action)]):
+                    return None
+                continue
+            if drawn is None:
+                drawn = self._draw(f.base, f.action)
+                if drawn is None:
+                    return None
+                if info.tail is not None and i == self.last:
+                    drawn = drawn[:info.tail]
+                f.outcomes = drawn
+                f.drew = len(drawn) > 0
+            t, f.shuffles = self._run(f.base, f, i)
+            if t is None:
+                return None
+            if self._fits(t, i):
+                return t
+            pairs = _pairs(info.views[i], t.observation(self.p), info.names) if t.pending is None else None
+            if not pairs or not self._mend(i, pairs):
+                return None
+        return None
+
+    def _origin(self, i: int, c: int, after: bool) -> tuple[int, int] | None:
+        """(step, shuffle) that card c last went through, before step i or (after) within it too, if the
+        player has not seen c since (else None: it is where the player knows it is)."""
+        top = i if after else i - 1
+        for j in range(top, -1, -1):
+            shuffles = self.frames[j].shuffles
+            for k in range(len(shuffles) - 1, -1, -1):
+                if c in shuffles[k][1]:
+                    return (j, k) if self._unseen(c, j, i, after) else None
+        return None
+
+    def _unseen(self, c: int, j: int, i: int, after: bool) -> bool:
+        info = self.info
+        if any(c in info.view_cards[m] for m in range(j, i)):
+            return False
+        return not any(c in info.act_cards[m] for m in range(j + 1, i + 1 if after else i))
+
+    def _mend(self, i: int, pairs: list[tuple[int, int]]) -> bool:
+        """Swap each card the player must see at a place with the card there, in the shuffle both went
+        through, and replay from the earliest one changed."""
+        changed: dict[int, list[int]] = {}
+        swaps: list[tuple[int, int, int]] = []
+        moved: set[int] = set()
+        for c, d in pairs:
+            if c in moved or d in moved:
+                continue
+            o = self._origin(i, c, True)
+            if o is None or o != self._origin(i, d, True):
+                return False
+            j, k = o
+            f = self.frames[j]
+            if j not in changed:
+                changed[j] = f.outcomes[:]
+            if not _swap_outcomes(f.outcomes, f.shuffles[k], c, d):
+                return False
+            moved.update((c, d))
+            swaps.append((j, c, d))
+        return self._replay(i, changed, swaps, True)
+
+    def _legalize(self, i: int, cards: list[int]) -> bool:
+        """Make step i's action legal by swapping one of its cards with an unseen card of the same shuffle
+        whose place makes it so."""
+        f = self.frames[i]
+        tries = 0
+        for c in cards:
+            o = self._origin(i, c, False)
+            if o is None:
+                continue
+            j, k = o
+            others = [d for d in self.frames[j].shuffles[k][1] if d != c and self._origin(i, d, False) == o]
+            self.rng.shuffle(others)
+            for d in others:
+                t = f.base.clone()
+                _swap_places(t, c, d)
+                if f.action not in t.legal_actions():
+                    continue
+                fj = self.frames[j]
+                before = fj.outcomes[:]
+                if _swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) and \
+                        self._replay(i, {j: before}, [(j, c, d)], False):
+                    return True
+                fj.outcomes = before
+                tries += 1
+                if tries >= MAX_SWAPS:
+                    return False
+        return False
+
+    def _replay(self, i: int, changed: dict[int, list[int]], swaps: list[tuple[int, int, int]],
+                then: bool) -> bool:
+        """Replay the steps from the first one changed up to step i (not included), checking each. Cards
+        swapped in a shuffle are swapped in the secret actions after it too (and in step i's, with `then`):
+        what a secret action chose is as hidden as the shuffle. On a failure, nothing is changed."""
+        frames = self.frames
+        j = min(changed)
+        base = frames[j].base
+        done: list[tuple[State, list[Shuffle]]] = []
+        actions = {m: frames[m].action for m in range(j, i + 1)}
+
+        def undo() -> bool:
+            for m2, old in changed.items():
+                frames[m2].outcomes = old
+            for m2, a in actions.items():
+                frames[m2].action = a
+            return False
+
+        for m in range(j, i + (1 if then else 0)):
+            f = frames[m]
+            if self.info.known[m] is None and f.action is not None:
+                a = self._renamed(base, m, [(c, d) for j2, c, d in swaps if j2 < m])
+                if a is None:
+                    return undo()
+                f.action = a
+            if m == i:
+                break
+            t, shuffles = self._run(base, f, m)
+            if t is None or not self._fits(t, m):
+                return undo()
+            done.append((t, shuffles))
+            base = t
+        for m, (t, shuffles) in enumerate(done, start=j):
+            frames[m].shuffles = shuffles
+            frames[m + 1].base = t
+        return True
+
+    def _renamed(self, base: State, m: int, swaps: list[tuple[int, int]]) -> int | None:
+        """Step m's secret action with the swapped cards swapped in it: a legal action on base, or None."""
+        g = self.info.game
+        a = self.frames[m].action
+        assert a is not None
+        info = g.action_for(a)
+        vals = list(info.decode(a - info.offset))
+        new = vals[:]
+        for c, d in swaps:
+            new = [(d if v == c else c if v == d else v) if prm.kind == "card" else v
+                   for prm, v in zip(info.params, new)]
+        if new == vals:
+            return a
+        if base.pending is not None or base.terminal:
+            return None
+        for b in base.legal_actions():
+            if g.action_for(b) is info and list(info.decode(b - info.offset)) == new:
+                return b
+        return None
 
 
 def resample(s: State, p: Any, rng: Any) -> State:
@@ -204,13 +417,14 @@ def resample(s: State, p: Any, rng: Any) -> State:
         r = random.Random(rng)
     else:
         raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
-    truth = s._evaluating(_Truth, p)
+    info = s._evaluating(_Info, p)
     work = 0
     for _ in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
-        found, used = _search(truth, p, r, MAX_WORK - work)
-        work += used
+        search = _Search(info, p, r, MAX_WORK - work)
+        found = search.run()
+        work += search.work
         if found is not None:
             if s.rng is not None:
                 # The real state's seed holds its future shuffles: the new state draws its own.
@@ -220,39 +434,6 @@ def resample(s: State, p: Any, rng: Any) -> State:
             return found
     raise GameError(f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed steps; "
                     "its information rules out almost every arrangement of the cards it has not seen")
-
-
-def _search(truth: _Truth, p: int, rng: random.Random, budget: int) -> tuple[State | None, int]:
-    """Step 3: replay proposals step by step, depth first over each step's choices."""
-    steps = truth.steps
-    last = len(steps) - 1
-    start = blank(truth.game, None)
-    frames: list[tuple[State, Iterator[Choice]]] = [(start, _choices(start, p, truth, 0, rng))]
-    work = 0
-    while frames and work < budget:
-        i = len(frames) - 1
-        base, choices = frames[-1]
-        choice = next(choices, None)
-        if choice is None:
-            frames.pop()
-            continue
-        t = base.clone()
-        work += 1
-        trace: list[Any] = []
-        try:
-            play_group(t, choice[0], choice[1], trace)
-            ok = (t.pending is not None) == (i == last and truth.ends_pending) and t.observation(p) == truth.views[i]
-        except GameError:
-            ok = False
-        if not ok:
-            if not trace and not _secret(truth, i, p):
-                # The step failed before it drew any chance: no other choice here can do better.
-                frames.pop()
-            continue
-        if i == last:
-            return t, work
-        frames.append((t, _choices(t, p, truth, i + 1, rng)))
-    return None, work
 
 
 __all__ = ["resample"]
