@@ -30,10 +30,12 @@ from .api import load as _load_cardsmith
 from .dsl.pipeline import compile_file
 from .engine import tensors
 from .engine.bundled import resolve
+from .engine.errors import GameError
 from .engine.game import Game
 
 SHORT_NAME = "cardsmith"
-DEFAULT_PARAMS: dict[str, Any] = {"file": "schwimmen", "players": 0, "options": ""}
+# No default game: the engine names none; `file` must be given (a rule file's path or a bundled game).
+DEFAULT_PARAMS: dict[str, Any] = {"file": "", "players": 0, "options": ""}
 # What the registered type promises for any rule file; each game's own type narrows the utility and counts.
 _MAX_PLAYERS = 64
 _INT_MAX = 2**31 - 1
@@ -131,6 +133,9 @@ class CardsmithGame(pyspiel.Game):
         p = dict(DEFAULT_PARAMS)
         p.update(params or {})
         file, players, options = str(p["file"]), int(p["players"]), str(p["options"])
+        if not file:
+            raise GameError("the game 'cardsmith' needs the parameter 'file': a rule file's path or a bundled "
+                            "game's name")
         if players <= 0:
             players = _fewest(file)
         self.cardsmith: Game = _instance(file, players, options)
