@@ -1,7 +1,7 @@
 """cardsmith: a rules language for card games, and the engine that runs it.
 
     import cardsmith
-    game = cardsmith.load("stichln", players=4)        # a rule file's path, or a bundled game's name
+    game = cardsmith.load("my-game.yaml", players=4)   # a rule file's path, or a bundled game's name
     state = game.new_initial_state(seed=7)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])

@@ -2,7 +2,7 @@
 
     import pyspiel
     import cardsmith.openspiel  # registers the game "cardsmith"
-    game = pyspiel.load_game("cardsmith", {"file": "schwimmen", "players": 3})
+    game = pyspiel.load_game("cardsmith", {"file": "my-game.yaml", "players": 3})
 
 Parameters: `file` (a rule file's path or a bundled game's name), `players` (0: the rule file's fewest)
 and `options` (table options as `name:value` pairs joined by `;`, e.g. `"lives:2;variant:short"`).

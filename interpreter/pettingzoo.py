@@ -1,7 +1,7 @@
 """Any rule file as a PettingZoo AEC environment, for multi-agent reinforcement learning.
 
     from cardsmith.pettingzoo import env
-    e = env("schwimmen", players=3, render_mode="ansi")
+    e = env("my-game.yaml", players=3, render_mode="ansi")  # a rule file, or a bundled game by name
     e.reset(seed=42)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, info = e.last()
