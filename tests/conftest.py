@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardsmith.dsl.files import bundled_games
 from cardsmith.dsl.pipeline import compile_file
 from cardsmith.engine.game import Game
 from hypothesis import HealthCheck, settings
@@ -32,6 +33,9 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 GAMES_DIR = ROOT / "games"
+# Where the installed package keeps the bundled games, as the tool reports them: this repository's games/
+# under an editable install, site-packages under `pip install .` (as CI installs it).
+BUNDLED_DIR = next(iter(bundled_games().values())).parent
 
 settings.register_profile(
     "ci",

@@ -11,7 +11,7 @@ import pytest
 from cardsmith.cli.main import main
 from cardsmith.dsl.diagnostics import count_of
 from cardsmith.scenario.runner import read
-from conftest import GAME_FILES, GAME_PLAYERS, ROOT
+from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, ROOT
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -211,7 +211,7 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
         header = [i for i, ln in enumerate(lines) if ln.startswith(f"{p.stem}: ")]
         assert len(header) == 1, f"{p.stem} not listed once"
         # Where the bundled game's file is (to read it, or to know what `extends: NAME` reads).
-        assert lines[header[0] + 1] == f"    file: {p}", out
+        assert lines[header[0] + 1] == f"    file: {BUNDLED_DIR / p.name}", out
 
 
 def test_list_of_files_names_no_file_twice(capsys: pytest.CaptureFixture[str],
@@ -222,7 +222,7 @@ def test_list_of_files_names_no_file_twice(capsys: pytest.CaptureFixture[str],
     assert out.splitlines() == [
         "tests/invalid/bases/high_card.yaml: High Card, 2-4 players",
         "stichln: Stichln, 3-8 players",
-        f"    file: {ROOT / 'games' / 'stichln.yaml'}",
+        f"    file: {BUNDLED_DIR / 'stichln.yaml'}",
         "    --option deals=VALUE  (1..50; default =num_players)  number of deals in the match (default one per "
         "player)",
     ]

@@ -18,7 +18,7 @@ import pytest
 from cardsmith.cli.main import main
 from cardsmith.dsl import files
 from cardsmith.dsl.pipeline import compile_file
-from conftest import GAMES_DIR, ROOT
+from conftest import BUNDLED_DIR, GAMES_DIR, ROOT
 
 VARIANT = """\
 extends: {base}
@@ -45,7 +45,7 @@ def test_a_variant_elsewhere_extends_a_bundled_game_by_name(base: str, tmp_path:
     r = compile_file(variant)
     assert r.ok and r.game is not None, r.diagnostics
     assert r.game.spec.name == "Stichln (short)"
-    assert str(GAMES_DIR / "stichln.yaml") in r.sources  # the bundled file was read, and is shown in errors
+    assert str(BUNDLED_DIR / "stichln.yaml") in r.sources  # the bundled file was read, and is shown in errors
     assert main(["validate", str(variant)]) == 0
     assert main(["run", str(variant), "--players", "3", "--seed", "4"]) == 0
     out = capsys.readouterr().out
@@ -87,7 +87,7 @@ def test_a_path_still_names_a_file_even_beside_a_bundled_name(tmp_path: Path) ->
     local = (GAMES_DIR / "stichln.yaml").read_text(encoding="utf-8").replace("game: Stichln", "game: Local Stichln")
     (tmp_path / "stichln.yaml").write_text(local, encoding="utf-8")
     variant = tmp_path / "v.yaml"
-    for base, read in (("stichln.yaml", tmp_path / "stichln.yaml"), ("stichln", GAMES_DIR / "stichln.yaml")):
+    for base, read in (("stichln.yaml", tmp_path / "stichln.yaml"), ("stichln", BUNDLED_DIR / "stichln.yaml")):
         variant.write_text(f"extends: {base}\nsummary: which base\n", encoding="utf-8")
         r = compile_file(variant)
         assert r.ok and r.game is not None, r.diagnostics
@@ -160,4 +160,4 @@ def test_the_reported_variant_adding_sixes_to_a_bundled_game(tmp_path: Path) -> 
                        "deck:\n  ranks: ['6', '7', '8', '9', '10', J, Q, K, A]\n", encoding="utf-8")
     [d] = compile_file(variant).diagnostics
     assert (d.code, d.span.file, d.span.line, d.span.col) == ("C038", str(variant), 4, 11)
-    assert d.message.endswith(f"its 'by_rank' table is at {GAMES_DIR / 'schwimmen.yaml'}:16:7")
+    assert d.message.endswith(f"its 'by_rank' table is at {BUNDLED_DIR / 'schwimmen.yaml'}:16:7")

@@ -8,7 +8,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import BUNDLED_DIR, GAMES_DIR, ROOT
 
 
 def test_the_wheel_holds_only_the_cardsmith_package(tmp_path: Path) -> None:
@@ -37,3 +37,10 @@ def test_import_cardsmith_gives_the_api() -> None:
         state.apply_action(state.legal_actions()[0])
     assert sum(state.returns()) == 1.0
     assert isinstance(game, cardsmith.Game) and isinstance(state, cardsmith.State)
+
+
+def test_the_installed_games_are_this_repository_s_games() -> None:
+    # Under `pip install .` (CI) the tool reads the copies in site-packages while many tests read games/:
+    # they must be the same files, or those tests check something the tool does not run.
+    installed = {p.name: p.read_bytes() for p in BUNDLED_DIR.glob("*.yaml")}
+    assert installed == {p.name: p.read_bytes() for p in GAMES_DIR.glob("*.yaml")}
