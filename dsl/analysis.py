@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from . import ast as A
@@ -73,26 +74,34 @@ def nesting_depths(functions: list[FuncSpec]) -> dict[str, int]:
             stack.extend((c, level + 1) for c in _children(n))
         own[name], calls[name] = best, found
     depth: dict[str, int] = {}
+    callees = {name: [c for _, c in found] for name, found in calls.items()}
+    for name in _postorder(funcs, callees.__getitem__):
+        depth[name] = max([own[name]] + [lvl + depth.get(c, 0) for lvl, c in calls[name]])
+    return depth
+
+
+def _postorder(roots: Iterable[str], callees: Callable[[str], list[str]]) -> Iterator[str]:
+    """Every function reachable from `roots`, each after the functions it calls (a call back into a
+    function on the current path, a recursion the checker refuses elsewhere, is cut). Iterative: a rule
+    file's call chains may be longer than Python's recursion limit."""
     state: dict[str, int] = {}  # 1: on the path, 2: done
-    for root in funcs:
+    for root in roots:
         if root in state:
             continue
         path: list[tuple[str, int]] = [(root, 0)]
         state[root] = 1
         while path:
             name, i = path[-1]
-            todo = calls[name]
+            todo = callees(name)
             if i < len(todo):
                 path[-1] = (name, i + 1)
-                callee = todo[i][1]
-                if callee not in state:
-                    state[callee] = 1
-                    path.append((callee, 0))
+                if todo[i] not in state:
+                    state[todo[i]] = 1
+                    path.append((todo[i], 0))
                 continue
             path.pop()
             state[name] = 2
-            depth[name] = max([own[name]] + [lvl + depth.get(c, 0) for lvl, c in todo])
-    return depth
+            yield name
 
 
 # ---------------------------------------------------------------- state
@@ -403,30 +412,14 @@ def latest_options(functions: list[FuncSpec], order: dict[str, int]) -> dict[str
                 found[n.func] = None
         calls[name] = list(found)
     out: dict[str, tuple[int, str, str | None]] = {}
-    state: dict[str, int] = {}  # 1: on the path, 2: done
-    for root in funcs:
-        if root in state:
-            continue
-        path: list[tuple[str, int]] = [(root, 0)]
-        state[root] = 1
-        while path:
-            name, i = path[-1]
-            todo = calls[name]
-            if i < len(todo):
-                path[-1] = (name, i + 1)
-                if todo[i] not in state:
-                    state[todo[i]] = 1
-                    path.append((todo[i], 0))
-                continue
-            path.pop()
-            state[name] = 2
-            best = own.get(name)
-            for g in todo:
-                hit = out.get(g)
-                if hit is not None and (best is None or hit[0] > best[0]):
-                    best = (hit[0], hit[1], g)
-            if best is not None:
-                out[name] = best
+    for name in _postorder(funcs, calls.__getitem__):
+        best = own.get(name)
+        for g in calls[name]:
+            hit = out.get(g)
+            if hit is not None and (best is None or hit[0] > best[0]):
+                best = (hit[0], hit[1], g)
+        if best is not None:
+            out[name] = best
     return out
 
 
