@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import os
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ import pytest
 from cardsmith.dsl.files import bundled_games
 from cardsmith.dsl.pipeline import compile_file
 from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +78,18 @@ def compiled(path: str) -> Any:
 def game_for(path: str, num_players: int) -> Game:
     """A shared game instance with default options (instances are not changed by play)."""
     return Game(compiled(path), num_players)
+
+
+def play_random(path: str, num_players: int, seed: int, steps: int) -> State:
+    """A seeded match of `path` after at most `steps` random actions (`seed` draws the deals and the moves)."""
+    rng = random.Random(seed)
+    s = State.initial(game_for(path, num_players), seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        la = s.legal_actions()
+        s.apply_action(la[rng.randrange(len(la))])
+    return s
 
 
 def fresh_game(path: str, num_players: int) -> Game:

@@ -17,22 +17,10 @@ from cardsmith.dsl.pipeline import compile_text
 from cardsmith.engine.errors import IllegalAction, RuleError
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
-from conftest import GAME_CASES, game_for
+from conftest import GAME_CASES, play_random
 from hypothesis import given
 from hypothesis import strategies as st
 from test_observation import hidden_places, permute_hidden
-
-
-def _play(rule_file: str, num_players: int, seed: int, steps: int) -> State:
-    g = game_for(rule_file, num_players)
-    rng = random.Random(seed)
-    s = State.initial(g, seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        la = s.legal_actions()
-        s.apply_action(la[rng.randrange(len(la))])
-    return s
 
 
 def _illegal_text(s: State, action: int) -> str | None:
@@ -47,7 +35,7 @@ def _illegal_text(s: State, action: int) -> str | None:
 @given(seed=st.integers(0, 2**31), steps=st.integers(0, 300), shuffle_seed=st.integers(0, 2**31))
 def test_error_texts_ignore_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int,
                                          shuffle_seed: int) -> None:
-    s = _play(rule_file, num_players, seed, steps)
+    s = play_random(rule_file, num_players, seed, steps)
     if s.is_terminal():
         return
     g = s.game
@@ -73,7 +61,7 @@ def test_error_texts_ignore_hidden_cards(rule_file: str, num_players: int, seed:
 
 @pytest.mark.parametrize("rule_file,num_players", GAME_CASES[:3])
 def test_an_illegal_action_does_not_list_the_legal_ones(rule_file: str, num_players: int) -> None:
-    s = _play(rule_file, num_players, 5, 3)
+    s = play_random(rule_file, num_players, 5, 3)
     legal = s.legal_actions()
     bad = next(a for a in range(s.game.num_distinct_actions + 1) if a not in legal)
     text = _illegal_text(s, bad)

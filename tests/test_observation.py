@@ -12,7 +12,7 @@ import random
 import pytest
 from cardsmith.engine.observation import _zone_viewers
 from cardsmith.engine.state import State
-from conftest import GAME_CASES, game_for
+from conftest import GAME_CASES, game_for, play_random
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -43,16 +43,9 @@ def permute_hidden(s: State, player: int, rng: random.Random) -> State:
 @given(seed=st.integers(0, 2**31), steps=st.integers(0, 400), shuffle_seed=st.integers(0, 2**31))
 def test_observation_ignores_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int,
                                           shuffle_seed: int) -> None:
-    g = game_for(rule_file, num_players)
-    rng = random.Random(seed)
-    s = State.initial(g, seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        la = s.legal_actions()
-        s.apply_action(la[rng.randrange(len(la))])
+    s = play_random(rule_file, num_players, seed, steps)
     prng = random.Random(shuffle_seed)
-    for p in range(g.n):
+    for p in range(s.game.n):
         if not hidden_places(s, p):
             continue
         before = s.observation(p)

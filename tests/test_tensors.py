@@ -14,22 +14,10 @@ import pytest
 from cardsmith.engine import tensors
 from cardsmith.engine.observation import _var_viewers, _zone_viewers
 from cardsmith.engine.state import State
-from conftest import GAME_CASES, game_for
+from conftest import GAME_CASES, game_for, play_random
 from hypothesis import given
 from hypothesis import strategies as st
 from test_observation import hidden_places, permute_hidden
-
-
-def _play(rule_file: str, num_players: int, seed: int, steps: int) -> State:
-    g = game_for(rule_file, num_players)
-    rng = random.Random(seed)
-    s = State.initial(g, seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        la = s.legal_actions()
-        s.apply_action(la[rng.randrange(len(la))])
-    return s
 
 
 def _blocks(g: object, t: list[float], info_state: bool = False) -> dict[str, list[float]]:
@@ -45,7 +33,7 @@ def _blocks(g: object, t: list[float], info_state: bool = False) -> dict[str, li
 @given(seed=st.integers(0, 2**31), steps=st.integers(0, 400), shuffle_seed=st.integers(0, 2**31))
 def test_tensors_ignore_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int,
                                      shuffle_seed: int) -> None:
-    s = _play(rule_file, num_players, seed, steps)
+    s = play_random(rule_file, num_players, seed, steps)
     g = s.game
     prng = random.Random(shuffle_seed)
     for p in range(g.n):
@@ -80,7 +68,7 @@ def test_shapes_are_fixed(rule_file: str, num_players: int) -> None:
 def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> None:
     g = game_for(rule_file, num_players)
     n, c = g.n, g.num_cards
-    s = _play(rule_file, num_players, 3, 25)
+    s = play_random(rule_file, num_players, 3, 25)
     for p in range(n):
         b = _blocks(g, s.observation_tensor(p))
         assert b["seat"] == [1.0 if q == p else 0.0 for q in range(n)]
@@ -133,7 +121,7 @@ def test_seats_are_relative_to_the_player() -> None:
     """Each player finds its own hand in the first slot of a per-player zone."""
     rule_file, num_players = next((f, n) for f, n in (c.values for c in GAME_CASES) if "schwimmen" in f)
     g = game_for(rule_file, num_players)
-    s = _play(rule_file, num_players, 1, 3)
+    s = play_random(rule_file, num_players, 1, 3)
     c = g.num_cards
     for p in range(g.n):
         hand = _blocks(g, s.observation_tensor(p))["zone:hand"]
