@@ -84,23 +84,22 @@ def _postorder(roots: Iterable[str], callees: Callable[[str], list[str]]) -> Ite
     """Every function reachable from `roots`, each after the functions it calls (a call back into a
     function on the current path, a recursion the checker refuses elsewhere, is cut). Iterative: a rule
     file's call chains may be longer than Python's recursion limit."""
-    state: dict[str, int] = {}  # 1: on the path, 2: done
+    seen: set[str] = set()  # on the path or done: either way not entered again
     for root in roots:
-        if root in state:
+        if root in seen:
             continue
         path: list[tuple[str, int]] = [(root, 0)]
-        state[root] = 1
+        seen.add(root)
         while path:
             name, i = path[-1]
             todo = callees(name)
             if i < len(todo):
                 path[-1] = (name, i + 1)
-                if todo[i] not in state:
-                    state[todo[i]] = 1
+                if todo[i] not in seen:
+                    seen.add(todo[i])
                     path.append((todo[i], 0))
                 continue
             path.pop()
-            state[name] = 2
             yield name
 
 
