@@ -9,7 +9,7 @@ finite and fast on any file:
   every parameter of unknown type (`any`);
 * argument and result types are cut at TYPE_DEPTH levels of lists (`types.bounded`), so
   brackets added along a chain of calls cannot make new signatures without end;
-* expressions may nest at most `4 * LIMITS.expr_depth` levels deep counting the bodies of the
+* expressions may nest at most `4 * limits.expr_depth` levels deep counting the bodies of the
   functions they call (`analysis.nesting_depths`, C036 at the call that goes too deep), so the
   checker's own recursion is bounded whatever the file.
 

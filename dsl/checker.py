@@ -26,7 +26,7 @@ What the compiler may rely on after `check()` without errors:
   the same sense (C005);
 * no local name is bound twice in one scope chain (C020), so a loop cannot
   rebind a local to grow a value;
-* expressions nest at most `4 * LIMITS.expr_depth` levels counting the bodies
+* expressions nest at most `4 * limits.expr_depth` levels counting the bodies
   of the functions they call (C036), so recursive walks of the AST, through
   calls, stay within Python's stack.
 """
@@ -44,7 +44,7 @@ from .calls import CallChecker, _close
 from .deck import check_tables
 from .diagnostics import Diagnostic, Span
 from .library import LIBRARY
-from .limits import LIMITS
+from .limits import Limits
 from .parser import KEYWORDS
 from .spec import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 from .steps import StepChecker, _walk_stmts
@@ -72,8 +72,9 @@ RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
 class Checker(StepChecker, CallChecker, TableChecker):
-    def __init__(self, spec: GameSpec, diags: list[Diagnostic]):
+    def __init__(self, spec: GameSpec, diags: list[Diagnostic], limits: Limits):
         self.spec = spec
+        self.limits = limits
         self.diags = diags
         self._seen: set[tuple[str, Span, str]] = set()
         self.options = {o.name: o for o in spec.options}
@@ -91,7 +92,7 @@ class Checker(StepChecker, CallChecker, TableChecker):
         self._global_names: list[str] | None = None
         self._listings: dict[str, str] = {}
         self.nesting = 0
-        self.max_nesting = 4 * LIMITS.expr_depth
+        self.max_nesting = 4 * limits.expr_depth
         self.depths: dict[str, int] = {}
         self.func_cache: dict[tuple[str, tuple[Any, ...]], Any] = {}
         self.signatures: dict[str, list[tuple[Any, ...]]] = {}
@@ -658,7 +659,7 @@ def _names_in(e: A.Expr) -> set[str]:
     return out
 
 
-def check(spec: GameSpec, diags: list[Diagnostic]) -> Checker:
-    c = Checker(spec, diags)
+def check(spec: GameSpec, diags: list[Diagnostic], limits: Limits) -> Checker:
+    c = Checker(spec, diags, limits)
     c.check()
     return c

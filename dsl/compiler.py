@@ -36,6 +36,7 @@ from .analysis import (  # noqa: F401  (re-exported: the analyses used to live h
 from .checker import Checker
 from .diagnostics import Diagnostic, Span
 from .library import BIG
+from .limits import DEFAULT_LIMITS, Limits
 from .spec import ActionSpec, GameSpec, PhaseSpec
 
 # Return codes of compiled effect blocks (abi.py): a phase index (>= 0) means goto. Re-exported.
@@ -91,6 +92,8 @@ class CompiledGame:
     sources: dict[str, str] = field(default_factory=dict)
     # The generated functions whose block of steps is empty (phase `start`/`after`, ...): the engine skips them.
     empty: frozenset[str] = frozenset()
+    # The limits the file was read and checked within; a `Game` of it runs within them unless given others.
+    limits: Limits = DEFAULT_LIMITS
 
 
 class _Writer:
@@ -664,7 +667,7 @@ class Compiler:
                                          "move inner steps into a procedure or a `define:` function"))
             return None
         return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck,
-                            [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty))
+                            [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty), limits=self.ck.limits)
 
 
 def _kind(t: object) -> str:
@@ -686,7 +689,7 @@ def compile_probe(game: CompiledGame, text: str, locate: Any, diags: list[Diagno
 def compile_probe_typed(game: CompiledGame, text: str, locate: Any, diags: list[Diagnostic]) -> Any:
     """Like compile_probe, but returns (code, checked type) so results can be shown by type."""
     from . import parser
-    e = parser.parse(text, "expression", locate, diags)
+    e = parser.parse(text, "expression", locate, diags, game.limits)
     if e is None or game.checker is None:
         return None
     n = len(diags)

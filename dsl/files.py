@@ -7,7 +7,7 @@ file names it (`extends:` in a rule file, `game:` in a scenario file):
   (`stat`), and the file is opened with O_NONBLOCK | O_NOCTTY and checked again (`fstat`), so a
   FIFO or a terminal can never block a command. Files under /proc, /sys and /dev, and files whose
   content is not the size the system reports for them (pseudo files), are refused too;
-- at most LIMITS.file_bytes are read, as UTF-8.
+- at most `limits.file_bytes` are read, as UTF-8.
 
 A path *named inside a file* is the file's author's choice, not the user's, so it must also be a
 printable `.yaml`/`.yml` name (also once links are followed), relative to the naming file's folder,
@@ -31,7 +31,7 @@ from importlib import resources
 from pathlib import Path
 
 from .diagnostics import Diagnostic, Span
-from .limits import LIMITS, raise_hint
+from .limits import Limits
 from .spec import REQUIRED_SECTIONS, SECTIONS
 from .yaml_loader import YMap, YNode, YScalar, load
 
@@ -70,12 +70,12 @@ def _system(real: str) -> str | None:
     return next((d for d in SYSTEM_FOLDERS if real == d or real.startswith(d + "/")), None)
 
 
-def read_text(path: Path | str, diags: list[Diagnostic], at: Span) -> str | None:
-    """The text of a rule or scenario file, at most LIMITS.file_bytes of UTF-8; None (and a diagnostic) if not.
+def read_text(path: Path | str, diags: list[Diagnostic], at: Span, limits: Limits) -> str | None:
+    """The text of a rule or scenario file, at most `limits.file_bytes` of UTF-8; None (and a diagnostic) if not.
 
     `at` is where a problem is reported: 1:1 of the file itself, or the line of the file that named it."""
     name = str(path)
-    limit = LIMITS.file_bytes
+    limit = limits.file_bytes
 
     def refuse(why: str) -> None:
         diags.append(Diagnostic("E008", at, f"cannot read file {shown(name)}: {why}"))
@@ -98,7 +98,7 @@ def read_text(path: Path | str, diags: list[Diagnostic], at: Span) -> str | None
         return None
     if before.st_size > limit:
         diags.append(Diagnostic("E007", at, f"the file {shown(name)} is larger than {limit:,} bytes",
-                                raise_hint("file_bytes")))
+                                limits.hint("file_bytes")))
         return None
     try:
         fd = os.open(name, _OPEN_FLAGS)
@@ -126,7 +126,7 @@ def read_text(path: Path | str, diags: list[Diagnostic], at: Span) -> str | None
     raw = b"".join(chunks)
     if len(raw) > limit:
         diags.append(Diagnostic("E007", at, f"the file {shown(name)} is larger than {limit:,} bytes",
-                                raise_hint("file_bytes")))
+                                limits.hint("file_bytes")))
         return None
     if len(raw) != st.st_size:
         # A file of /proc or another pseudo file system: its size says 0 (or 4096), its content differs.
@@ -240,15 +240,16 @@ class RuleText:
     diagnostics: list[Diagnostic]
 
 
-def read_rule_file(target: Target, value: str, at: Span, diags: list[Diagnostic], code: str) -> RuleText | None:
+def read_rule_file(target: Target, value: str, at: Span, diags: list[Diagnostic], code: str,
+                   limits: Limits) -> RuleText | None:
     """Read a rule file named inside another file (as `value`, at `at`); None, with one diagnostic at `at`,
     if it cannot be read or is not recognisably a rule file."""
     name = str(target.path)
-    text = read_text(target.path, diags, at)
+    text = read_text(target.path, diags, at, limits)
     if text is None:
         return None
     own: list[Diagnostic] = []
-    root = load(name, text, own)
+    root = load(name, text, own, limits)
     why = _not_a_rule_file(root, own)
     if why is not None or not isinstance(root, YMap):
         diags.append(Diagnostic(code, at, f"'{value}' is not a rule file ({why})",

@@ -1,15 +1,24 @@
 """Resource limits for untrusted rule files, each with a default a user may raise.
 
-One `LIMITS` object is read by every stage; the CLI sets it from its
-`--max-...` flags. Each error that a limit causes names the flag.
+A `Limits` value is passed in, like a Jinja `Environment`: `compile_file(path, limits=...)` reads and
+checks a file within it, the compiled game keeps it, and a `Game` runs within it (or within its own, given
+to `Game(..., limits=...)`). The CLI builds one from its `--max-...` flags. Nothing here is global or
+mutable, so two games with different limits can live in one process. Each error a limit causes names
+the flag that raises it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+
+FLAGS = {
+    "file_bytes": "--max-file-bytes", "yaml_depth": "--max-yaml-depth", "yaml_nodes": "--max-yaml-nodes",
+    "expr_chars": "--max-expr-chars", "expr_depth": "--max-expr-depth", "cards": "--max-cards",
+    "actions": "--max-actions", "steps": "--max-steps", "held": "--max-held",
+}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limits:
     file_bytes: int = 1_000_000  # size of one rule or scenario file
     yaml_depth: int = 64  # nesting of YAML mappings and lists
@@ -21,22 +30,17 @@ class Limits:
     steps: int = 2_000_000  # units of rule work in one move (interpreter/engine/budget.py)
     held: int = 1_000_000  # list items the list variables of one state hold together
 
-    FLAGS = {
-        "file_bytes": "--max-file-bytes", "yaml_depth": "--max-yaml-depth", "yaml_nodes": "--max-yaml-nodes",
-        "expr_chars": "--max-expr-chars", "expr_depth": "--max-expr-depth", "cards": "--max-cards",
-        "actions": "--max-actions", "steps": "--max-steps", "held": "--max-held",
-    }
+    @staticmethod
+    def flag(name: str) -> str:
+        return FLAGS[name]
 
-    def flag(self, name: str) -> str:
-        return self.FLAGS[name]
-
-    def reset(self) -> None:
-        for f in fields(self):
-            setattr(self, f.name, f.default)
+    def hint(self, name: str) -> str:
+        """The hint of an error this limit caused: its value and the flag that raises it."""
+        return raise_hint(name, getattr(self, name))
 
 
-LIMITS = Limits()
+def raise_hint(name: str, value: int) -> str:
+    return f"the limit is {value:,}; raise it with {FLAGS[name]} N if the file is trusted"
 
 
-def raise_hint(name: str) -> str:
-    return f"the limit is {getattr(LIMITS, name):,}; raise it with {LIMITS.flag(name)} N if the file is trusted"
+DEFAULT_LIMITS = Limits()

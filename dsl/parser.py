@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast as A
 from .diagnostics import Diagnostic, Refused, Span
-from .limits import LIMITS, raise_hint
+from .limits import Limits
 
 _GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
 _PARSER = Lark(_GRAMMAR, parser="lalr", start=["expression", "statement"], propagate_positions=True,
@@ -53,8 +53,9 @@ def _describe(expected: set[str]) -> str:
 
 
 class _Build(Transformer):  # type: ignore[type-arg]
-    def __init__(self, locate: Locate):
+    def __init__(self, locate: Locate, limits: Limits):
         super().__init__()
+        self.limits = limits
         self.locate = locate
 
     def _span(self, meta_or_tok: Any) -> Span:
@@ -174,10 +175,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def let_expr(self, meta: Any, c: list[Any]) -> A.Expr:
-        if len(c) - 1 > LIMITS.expr_depth:
+        limits = self.limits
+        if len(c) - 1 > limits.expr_depth:
             # Each binding nests one level in the compiled code.
-            raise Refused(Diagnostic("P004", self._span(meta), f"this let has more than {LIMITS.expr_depth} "
-                                     "bindings", "split it with `define:` functions; " + raise_hint("expr_depth")))
+            raise Refused(Diagnostic("P004", self._span(meta), f"this let has more than {limits.expr_depth} "
+                                     "bindings", "split it with `define:` functions; " + limits.hint("expr_depth")))
         return A.Let(self._span(meta), list(c[:-1]), c[-1])
 
     # ---- statements
@@ -287,17 +289,17 @@ def _unclosed_hint(text: str) -> str | None:
     return None
 
 
-def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any:
-    """Parse `text` as an expression or statement; None (and a diagnostic) on error."""
-    if len(text) > LIMITS.expr_chars:
+def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic], limits: Limits) -> Any:
+    """Parse `text` as an expression or statement within `limits`; None (and a diagnostic) on error."""
+    if len(text) > limits.expr_chars:
         diags.append(Diagnostic("P003", locate(1, 1),
                                 f"{'expression' if start == 'expression' else 'statement'} is longer "
-                                f"than {LIMITS.expr_chars:,} characters",
-                                "split it with `define:` functions; " + raise_hint("expr_chars")))
+                                f"than {limits.expr_chars:,} characters",
+                                "split it with `define:` functions; " + limits.hint("expr_chars")))
         return None
-    if _depth(text) > LIMITS.expr_depth:
-        diags.append(Diagnostic("P004", locate(1, 1), f"brackets nested deeper than {LIMITS.expr_depth} levels",
-                                raise_hint("expr_depth")))
+    if _depth(text) > limits.expr_depth:
+        diags.append(Diagnostic("P004", locate(1, 1), f"brackets nested deeper than {limits.expr_depth} levels",
+                                limits.hint("expr_depth")))
         return None
     what = "expression" if start == "expression" else "statement"
     try:
@@ -342,15 +344,15 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
         diags.append(Diagnostic("P001", locate(getattr(e, "line", 1), getattr(e, "column", 1)),
                                 f"cannot parse {what}"))
         return None
-    if _tree_depth(tree) > 2 * LIMITS.expr_depth:
+    if _tree_depth(tree) > 2 * limits.expr_depth:
         diags.append(Diagnostic("P004", locate(1, 1), f"the {what} is nested too deeply: more than "
-                                f"{2 * LIMITS.expr_depth} operators or brackets inside one another",
+                                f"{2 * limits.expr_depth} operators or brackets inside one another",
                                 "split it with `define:` functions or `let`; if the file is trusted, "
-                                f"--max-expr-depth N raises the limit to 2N (now N = {LIMITS.expr_depth})"))
+                                f"--max-expr-depth N raises the limit to 2N (now N = {limits.expr_depth})"))
         return None
     try:
         try:
-            return _Build(locate).transform(tree)
+            return _Build(locate, limits).transform(tree)
         except VisitError as ve:  # lark wraps what a callback raises
             raise ve.orig_exc from None
     except Refused as e:
@@ -358,5 +360,5 @@ def parse(text: str, start: str, locate: Locate, diags: list[Diagnostic]) -> Any
         return None
     except RecursionError:
         diags.append(Diagnostic("P004", locate(1, 1), f"the {what} is nested too deeply",
-                                raise_hint("expr_depth")))
+                                limits.hint("expr_depth")))
         return None

@@ -8,7 +8,7 @@ from pathlib import Path
 from . import checker, compiler, extends, files, schema, suggest, yaml_loader
 from .compiler import CompiledGame
 from .diagnostics import Diagnostic, RuleFileError, Span
-from .limits import LIMITS, raise_hint
+from .limits import DEFAULT_LIMITS, Limits
 
 
 @dataclass
@@ -25,13 +25,13 @@ class Loaded:
         return self.game is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def read_source(path: Path, diags: list[Diagnostic], at: Span) -> str | None:
+def read_source(path: Path, diags: list[Diagnostic], at: Span, limits: Limits = DEFAULT_LIMITS) -> str | None:
     """The text of a rule or scenario file (see dsl/files.py: regular files only, size limit, UTF-8)."""
-    return files.read_text(path, diags, at)
+    return files.read_text(path, diags, at, limits)
 
 
 def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str], diags: list[Diagnostic],
-                     chain: list[str]) -> yaml_loader.YNode | None:
+                     chain: list[str], limits: Limits) -> yaml_loader.YNode | None:
     """Merge a variant into the file it extends (recursively); None on errors."""
     if not isinstance(root, yaml_loader.YMap) or "extends" not in root.items:
         return root
@@ -68,12 +68,12 @@ def _resolve_extends(root: yaml_loader.YNode, file: str, sources: dict[str, str]
     if target.real in chain:
         diags.append(Diagnostic("X007", node.span, f"'{node.value}' extends this file again (a cycle)"))
         return None
-    base = files.read_rule_file(target, node.value, node.span, diags, "X009")
+    base = files.read_rule_file(target, node.value, node.span, diags, "X009", limits)
     if base is None:
         return None
     sources[base.name] = base.text
     diags.extend(base.diagnostics)
-    base_root = _resolve_extends(base.root, base.name, sources, diags, chain + [target.real])
+    base_root = _resolve_extends(base.root, base.name, sources, diags, chain + [target.real], limits)
     if not isinstance(base_root, yaml_loader.YMap):
         return None
     return extends.merge(base_root, root, diags)
@@ -86,15 +86,16 @@ def _resolved(file: str) -> str:
         return file
 
 
-def compile_text(source: str, file: str = "<rules>") -> Loaded:
+def compile_text(source: str, file: str = "<rules>", limits: Limits = DEFAULT_LIMITS) -> Loaded:
+    """Read, check and compile a rule file's text within `limits` (the compiled game keeps them)."""
     suggest.new_run()  # "did you mean" hints have a budget per file
     diags: list[Diagnostic] = []
     sources = {file: source}
-    if len(source.encode("utf-8", "replace")) > LIMITS.file_bytes:
-        diags.append(Diagnostic("E007", Span(file, 1, 1), f"the file is larger than {LIMITS.file_bytes:,} bytes",
-                                raise_hint("file_bytes")))
+    if len(source.encode("utf-8", "replace")) > limits.file_bytes:
+        diags.append(Diagnostic("E007", Span(file, 1, 1), f"the file is larger than {limits.file_bytes:,} bytes",
+                                limits.hint("file_bytes")))
         return Loaded(file, source, None, diags, sources)
-    root = yaml_loader.load(file, source, diags)
+    root = yaml_loader.load(file, source, diags, limits)
     kind = files.file_kind(root)
     if kind is not None and kind[0] == "scenarios":
         # Read as a rule file, a scenario file would be a dozen bogus problems (no deck, no phases, ...).
@@ -102,22 +103,23 @@ def compile_text(source: str, file: str = "<rules>") -> Loaded:
                             "not a rule file", f"run its scenarios with 'cardsmith test {files.shown(file)}'; "
                             "'cardsmith validate' checks rule files, such as the one its 'game:' names")]
         return Loaded(file, source, None, diags, sources)
-    return _compile_root(file, source, root, diags)
+    return _compile_root(file, source, root, diags, limits)
 
 
-def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags: list[Diagnostic]) -> Loaded:
+def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags: list[Diagnostic],
+                  limits: Limits) -> Loaded:
     sources = {file: source}
     if root is not None:
-        root = _resolve_extends(root, file, sources, diags, [_resolved(file)])
+        root = _resolve_extends(root, file, sources, diags, [_resolved(file)], limits)
     if root is None:
         return Loaded(file, source, None, diags, sources)
-    spec = schema.read_spec(file, root, diags)
+    spec = schema.read_spec(file, root, diags, limits)
     if spec is None:
         return Loaded(file, source, None, diags, sources)
     spec.files = list(sources)  # the variant first, then the files it extends
     try:
         # Check even after structural errors, so one run reports every problem.
-        ck = checker.check(spec, diags)
+        ck = checker.check(spec, diags, limits)
         if diags:
             return Loaded(file, source, None, diags, sources)
         game = compiler.compile_spec(spec, ck, diags)
@@ -130,7 +132,8 @@ def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags:
     return Loaded(file, source, game if not diags else None, diags, sources)
 
 
-def compile_named(naming_file: str, value: str, at: Span, name_code: str, not_rule_code: str) -> Loaded:
+def compile_named(naming_file: str, value: str, at: Span, name_code: str, not_rule_code: str,
+                  limits: Limits = DEFAULT_LIMITS) -> Loaded:
     """Compile a rule file named inside another file (a scenario's `game:`) under the policy for named
     paths (dsl/files.py). A refusal is one diagnostic at `at`, in the naming file."""
     diags: list[Diagnostic] = []
@@ -140,24 +143,25 @@ def compile_named(naming_file: str, value: str, at: Span, name_code: str, not_ru
                                 + (f" ({target})" if target else ""),
                                 "a path ending in .yaml, relative to this file"))
         return Loaded(str(Path(naming_file).parent / value), "", None, diags, {})
-    found = files.read_rule_file(target, value, at, diags, not_rule_code)
+    found = files.read_rule_file(target, value, at, diags, not_rule_code, limits)
     if found is None:
         return Loaded(str(target.path), "", None, diags, {})
     diags.extend(found.diagnostics)
-    return _compile_root(found.name, found.text, found.root, diags)
+    return _compile_root(found.name, found.text, found.root, diags, limits)
 
 
-def compile_file(path: str | Path) -> Loaded:
+def compile_file(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Loaded:
+    """Read, check and compile a rule file within `limits` (the compiled game keeps them)."""
     name = str(path)
     diags: list[Diagnostic] = []
-    source = read_source(Path(path), diags, Span(name, 1, 1))
+    source = read_source(Path(path), diags, Span(name, 1, 1), limits)
     if source is None:
         return Loaded(name, "", None, diags, {})
-    return compile_text(source, name)
+    return compile_text(source, name, limits)
 
 
-def load_or_raise(path: str | Path) -> CompiledGame:
-    r = compile_file(path)
+def load_or_raise(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> CompiledGame:
+    r = compile_file(path, limits)
     if not r.ok or r.game is None:
         raise RuleFileError(r.diagnostics, r.sources)
     return r.game

@@ -12,6 +12,7 @@ from typing import Any
 from . import ast as A
 from . import parser
 from .diagnostics import Diagnostic, Span, clipped
+from .limits import Limits
 from .suggest import closest, did_you_mean
 from .yaml_loader import YList, YMap, YNode, YScalar
 
@@ -25,9 +26,10 @@ def _poisoned(node: YNode) -> bool:
 
 
 class Reader:
-    def __init__(self, file: str, diags: list[Diagnostic]):
+    def __init__(self, file: str, diags: list[Diagnostic], limits: Limits):
         self.file = file
         self.diags = diags
+        self.limits = limits
         self.step_depth = 0  # 'if' and 'for' steps around the one being read
 
     def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
@@ -96,7 +98,7 @@ class Reader:
         if not isinstance(node, YScalar) or not isinstance(node.value, str):
             self.err("S007", node.span, f"{where} must be an expression (a text value)")
             return None
-        result: A.Expr | None = parser.parse(node.value, "expression", node.span_at, self.diags)
+        result: A.Expr | None = parser.parse(node.value, "expression", node.span_at, self.diags, self.limits)
         return result
 
     def stmts(self, node: YNode | None, where: str) -> list[A.Stmt]:
@@ -118,7 +120,7 @@ class Reader:
         if _poisoned(node):
             return None
         if isinstance(node, YScalar) and isinstance(node.value, str):
-            result: A.Stmt | None = parser.parse(node.value, "statement", node.span_at, self.diags)
+            result: A.Stmt | None = parser.parse(node.value, "statement", node.span_at, self.diags, self.limits)
             return result
         if isinstance(node, YMap):
             first_key = next(iter(node.items), "")
@@ -156,7 +158,8 @@ class Reader:
                 assert isinstance(fnode, YScalar)
                 off = m.end()
                 it = parser.parse(text[off:], "expression",
-                                  lambda ln, c: fnode.span_at(ln, c + off if ln == 1 else c), self.diags)
+                                  lambda ln, c: fnode.span_at(ln, c + off if ln == 1 else c), self.diags,
+                              self.limits)
                 self.step_depth += 1
                 body = self.stmts(node.get("do"), "'do'")
                 self.step_depth -= 1

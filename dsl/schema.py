@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .diagnostics import Diagnostic, Span
+from .limits import Limits
 from .schema_rules import RuleSections
 from .schema_table import TableSections
 from .spec import REQUIRED_SECTIONS, SECTIONS, GameSpec
@@ -74,5 +75,5 @@ class _Reader(TableSections, RuleSections):
         return spec
 
 
-def read_spec(file: str, root: YNode, diags: list[Diagnostic]) -> GameSpec | None:
-    return _Reader(file, diags).read(root)
+def read_spec(file: str, root: YNode, diags: list[Diagnostic], limits: Limits) -> GameSpec | None:
+    return _Reader(file, diags, limits).read(root)

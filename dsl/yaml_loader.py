@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import Diagnostic, Refused, Span
-from .limits import LIMITS, raise_hint
+from .limits import Limits
 
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -87,8 +87,9 @@ class YList(YNode):
 
 
 class _Converter:
-    def __init__(self, file: str, source: str, diags: list[Diagnostic]):
+    def __init__(self, file: str, source: str, diags: list[Diagnostic], limits: Limits):
         self.file = file
+        self.limits = limits
         self.lines = source.splitlines()
         self.diags = diags
         self.count = 0
@@ -102,13 +103,14 @@ class _Converter:
 
     def convert(self, node: Any, depth: int = 0) -> YNode:
         self.count += 1
-        if self.count > LIMITS.yaml_nodes:
+        limits = self.limits
+        if self.count > limits.yaml_nodes:
             raise Refused(Diagnostic("E005", self.span(node.start_mark), f"the file has more than "
-                                     f"{LIMITS.yaml_nodes:,} YAML values once its aliases are expanded",
-                                     "aliases that expand into huge trees are refused; " + raise_hint("yaml_nodes")))
-        if depth > LIMITS.yaml_depth:
+                                     f"{limits.yaml_nodes:,} YAML values once its aliases are expanded",
+                                     "aliases that expand into huge trees are refused; " + limits.hint("yaml_nodes")))
+        if depth > limits.yaml_depth:
             raise Refused(Diagnostic("E006", self.span(node.start_mark),
-                                     f"YAML nesting deeper than {LIMITS.yaml_depth} levels", raise_hint("yaml_depth")))
+                                     f"YAML nesting deeper than {limits.yaml_depth} levels", limits.hint("yaml_depth")))
         if node.tag == _TIMESTAMP and isinstance(node, yaml.ScalarNode):
             return YScalar(self.span(node.start_mark), node.value, node.style)
         if node.tag not in _STANDARD_TAGS:
@@ -176,8 +178,9 @@ class _BoundedLoader(yaml.SafeLoader):
     """PyYAML's safe loader, stopped as soon as the document passes the node or depth limits: a megabyte of
     tiny values (`[a,a,a,...]`) costs PyYAML seconds per hundred thousand, and deep nesting recursion."""
 
-    def __init__(self, stream: str):
+    def __init__(self, stream: str, limits: Limits):
         super().__init__(stream)
+        self.limits = limits
         self.nodes = 0
         self.depth = 0
 
@@ -185,8 +188,9 @@ class _BoundedLoader(yaml.SafeLoader):
         self.nodes += 1
         self.depth += 1
         try:
-            if self.nodes > LIMITS.yaml_nodes or self.depth > LIMITS.yaml_depth + 1:
-                raise _Stop(self.peek_event().start_mark, self.nodes > LIMITS.yaml_nodes)
+            limits = self.limits
+            if self.nodes > limits.yaml_nodes or self.depth > limits.yaml_depth + 1:
+                raise _Stop(self.peek_event().start_mark, self.nodes > limits.yaml_nodes)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -198,19 +202,19 @@ class _Stop(Exception):
         self.too_many = too_many
 
 
-def _compose(file: str, source: str, diags: list[Diagnostic]) -> Any:
-    loader = _BoundedLoader(source)
+def _compose(file: str, source: str, diags: list[Diagnostic], limits: Limits) -> Any:
+    loader = _BoundedLoader(source, limits)
     try:
         return loader.get_single_node()
     except _Stop as stop:
         span = Span(file, stop.mark.line + 1, stop.mark.column + 1)
         if stop.too_many:
-            diags.append(Diagnostic("E005", span, f"the file has more than {LIMITS.yaml_nodes:,} YAML values once "
+            diags.append(Diagnostic("E005", span, f"the file has more than {limits.yaml_nodes:,} YAML values once "
                                     "its aliases are expanded", "aliases that expand into huge trees are refused; "
-                                    + raise_hint("yaml_nodes")))
+                                    + limits.hint("yaml_nodes")))
         else:
-            diags.append(Diagnostic("E006", span, f"YAML nesting deeper than {LIMITS.yaml_depth} levels",
-                                    raise_hint("yaml_depth")))
+            diags.append(Diagnostic("E006", span, f"YAML nesting deeper than {limits.yaml_depth} levels",
+                                    limits.hint("yaml_depth")))
         return _STOPPED
     finally:
         loader.dispose()
@@ -219,15 +223,15 @@ def _compose(file: str, source: str, diags: list[Diagnostic]) -> Any:
 _STOPPED = object()
 
 
-def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
-    """Parse YAML text into Y-nodes; problems go to `diags`."""
+def load(file: str, source: str, diags: list[Diagnostic], limits: Limits) -> YNode | None:
+    """Parse YAML text into Y-nodes within `limits`; problems go to `diags`."""
     try:
-        root = _compose(file, source, diags)
+        root = _compose(file, source, diags, limits)
         if root is _STOPPED:
             return None
     except RecursionError:
-        diags.append(Diagnostic("E006", _deepest(file, source), f"YAML nesting deeper than {LIMITS.yaml_depth} "
-                                "levels", raise_hint("yaml_depth")))
+        diags.append(Diagnostic("E006", _deepest(file, source, limits.yaml_depth),
+                                f"YAML nesting deeper than {limits.yaml_depth} levels", limits.hint("yaml_depth")))
         return None
     except yaml.MarkedYAMLError as e:
         ctx, pm = e.context_mark, e.problem_mark
@@ -270,7 +274,7 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     if root is None:
         diags.append(Diagnostic("E004", Span(file, 1, 1), "the rule file is empty"))
         return None
-    conv = _Converter(file, source, diags)
+    conv = _Converter(file, source, diags, limits)
     try:
         return conv.convert(root)
     except Refused as e:
@@ -278,7 +282,7 @@ def load(file: str, source: str, diags: list[Diagnostic]) -> YNode | None:
     return None
 
 
-def _deepest(file: str, source: str) -> Span:
+def _deepest(file: str, source: str, limit: int) -> Span:
     """Where bracket nesting first passes the limit (else the most indented line)."""
     depth = 0
     quote = ""
@@ -292,7 +296,7 @@ def _deepest(file: str, source: str) -> Span:
                 break
             elif ch in "[{":
                 depth += 1
-                if depth > LIMITS.yaml_depth:
+                if depth > limit:
                     return Span(file, ln, col)
             elif ch in "]}":
                 depth -= 1

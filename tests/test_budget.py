@@ -8,11 +8,10 @@ enumerate an action is charged, and charged for its size, not once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from cardsmith.dsl.limits import LIMITS
+from cardsmith.dsl.limits import Limits
 from cardsmith.dsl.pipeline import compile_text
 from cardsmith.engine.errors import RuleError
 from cardsmith.engine.game import Game
@@ -52,21 +51,17 @@ match:
 """
 
 
-@pytest.fixture(autouse=True)
-def small_budget() -> Iterator[None]:
-    old = LIMITS.steps
-    LIMITS.steps = 50_000
-    yield
-    LIMITS.steps = old
+# A small budget, so a runaway rule is stopped in a moment; the limits are passed in, never set globally.
+SMALL = Limits(steps=50_000)
 
 
 def source(step: str, rounds: int, define: str) -> str:
     return GAME.replace("STEP", step).replace("ROUNDS", str(rounds)).replace("DEFINE", define)
 
 
-def play(step: str, rounds: int, define: str = "unused(x): x") -> State:
+def play(step: str, rounds: int, define: str = "unused(x): x", limits: Limits = SMALL) -> State:
     text = source(step, rounds, define)
-    loaded = compile_text(text, "budget.yaml")
+    loaded = compile_text(text, "budget.yaml", limits)
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     s = State.initial(Game(loaded.game, 2), 1)
     while not s.is_terminal():
@@ -150,7 +145,7 @@ match:
 
 def test_enumerating_action_parameters_is_charged() -> None:
     def legal(size: int) -> list[int]:
-        loaded = compile_text(PARAMS.replace("SIZE", str(size)), "params.yaml")
+        loaded = compile_text(PARAMS.replace("SIZE", str(size)), "params.yaml", SMALL)
         assert loaded.ok and loaded.game is not None, loaded.diagnostics
         return State.initial(Game(loaded.game, 2), 1).legal_actions()
 
@@ -163,37 +158,31 @@ def test_enumerating_action_parameters_is_charged() -> None:
 def test_memo_tables_hold_a_bounded_number_of_items(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardsmith.engine import budget
     monkeypatch.setattr(budget, "MEMO_ITEMS", 5_000)
-    LIMITS.steps = 10_000_000
-    s = play('"n = f([i, i + 1, i + 2] + xs)"', 200, "f(zs): sum([z * 2 for z in zs])")
+    s = play('"n = f([i, i + 1, i + 2] + xs)"', 200, "f(zs): sum([z * 2 for z in zs])", Limits(steps=10_000_000))
     memos: Any = s.game.ns["MEMOS"]
     held = sum(sum(len(k) for key in m for k in key if isinstance(k, tuple)) for m in memos)
     assert held <= 5_000
 
 
 def test_list_variables_hold_a_bounded_number_of_items() -> None:
-    old = LIMITS.held
-    LIMITS.held = 5_000
-    try:
-        play('"ys = xs + xs"', 1)
-        with pytest.raises(RuleError) as info:
-            play('"ys = xs + xs + xs + xs + xs + xs"', 1)
-        assert "--max-held" in str(info.value.context) or "--max-held" in info.value.message
-    finally:
-        LIMITS.held = old
+    few = Limits(steps=50_000, held=5_000)
+    play('"ys = xs + xs"', 1, limits=few)
+    with pytest.raises(RuleError) as info:
+        play('"ys = xs + xs + xs + xs + xs + xs"', 1, limits=few)
+    assert "--max-held" in str(info.value.context) or "--max-held" in info.value.message
 
 
 def test_setting_up_the_pack_is_charged() -> None:
     ranks = ", ".join(f"r{i}" for i in range(2000))
     text = PARAMS.replace("SIZE", "2").replace("ranks: ['1', '2']", f"ranks: [{ranks}]\n  properties:\n"
                                                                  "    heavy: \"len([x for x in range(0, 100)])\"")
-    loaded = compile_text(text, "setup.yaml")
+    loaded = compile_text(text, "setup.yaml", SMALL)
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     with pytest.raises(RuleError) as info:
         Game(loaded.game, 2)  # 2,000 kinds of card, 100 units each
     assert info.value.code == "R004"
-    shared = [LIMITS.steps]
-    LIMITS.steps = 10_000_000
-    Game(loaded.game, 2)
+    shared = [SMALL.steps]
+    Game(loaded.game, 2, limits=Limits(steps=10_000_000))
     with pytest.raises(RuleError):
         # One budget shared by several instances (cardsmith validate builds one per player count).
         for _ in range(100):
@@ -201,8 +190,7 @@ def test_setting_up_the_pack_is_charged() -> None:
 
 
 def _after_one_move(loaded: Any, steps: int) -> State:
-    LIMITS.steps = steps
-    s = State.initial(Game(loaded.game, 2), 1)
+    s = State.initial(Game(loaded.game, 2, limits=Limits(steps=steps)), 1)
     s.apply_action(s.legal_actions()[0])
     return s
 
@@ -211,7 +199,7 @@ def test_running_out_on_the_engines_own_work_is_located() -> None:
     """The last units of a move may be the engine's own (entering a phase, starting a deal). Whatever
     charge the budget runs out on, the rule error is located in the rule file."""
     text = source('"n = 1"', 1, "unused(x): x")
-    loaded = compile_text(text, "budget.yaml")
+    loaded = compile_text(text, "budget.yaml", SMALL)
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     big = 1_000_000
     s = _after_one_move(loaded, big)
@@ -231,7 +219,7 @@ def test_running_out_on_the_engines_own_work_is_located() -> None:
 def test_a_report_that_cannot_be_shown_is_located_at_the_report() -> None:
     text = source('"n = f(1)"', 1, "f(x): x").replace("  winners: players", "  winners: players\n"
                                                               "  report:\n    nested: f([[1, 2]])")
-    loaded = compile_text(text, "budget.yaml")
+    loaded = compile_text(text, "budget.yaml", SMALL)
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     s = State.initial(Game(loaded.game, 2), 1, log=True)
     with pytest.raises(RuleError) as info:
@@ -247,7 +235,7 @@ def test_a_deal_variable_too_costly_to_start_is_a_move_of_the_match() -> None:
     text = source('"n = 1"', 1, "unused(x): x").replace(
         "  n: {type: number}", "  n: {type: number}\n  m: {type: number, scope: deal, "
         "initial: \"len([x for x in range(0, 100000)])\"}")
-    loaded = compile_text(text, "budget.yaml")
+    loaded = compile_text(text, "budget.yaml", SMALL)
     assert loaded.ok and loaded.game is not None, loaded.diagnostics
     with pytest.raises(RuleError) as info:
         State.initial(Game(loaded.game, 2), 1)
@@ -255,3 +243,19 @@ def test_a_deal_variable_too_costly_to_start_is_a_move_of_the_match() -> None:
     assert e.code == "R004" and "setting the game up" not in e.message, e
     assert e.span is not None and "range(0, 100000)" in text.splitlines()[e.span.line - 1]
     assert e.context is not None and "stock:" in e.context, e.context  # the state's public context
+
+
+def test_games_with_different_limits_live_side_by_side() -> None:
+    """Limits are passed in (cardsmith.load(..., limits=)), not set globally: a game loaded with a small
+    action limit stops at it, while a game with the defaults, played in between, does not."""
+    import cardsmith
+    short = cardsmith.load("stichln", 3, limits=cardsmith.Limits(actions=5))
+    usual = cardsmith.load("stichln", 3)
+    assert short.limits.actions == 5 and usual.limits == cardsmith.DEFAULT_LIMITS
+    a, b = short.new_initial_state(seed=1), usual.new_initial_state(seed=1)
+    with pytest.raises(RuleError) as info:
+        for _ in range(10):
+            b.apply_action(b.legal_actions()[0])
+            a.apply_action(a.legal_actions()[0])
+    assert info.value.code == "R003" and "--max-actions" in (info.value.context or "") + info.value.message
+    assert b.moves == 6 and not b.is_terminal()

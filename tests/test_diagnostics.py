@@ -21,12 +21,10 @@ Files in KNOWN_ISSUES are diagnostics that are wrong or unhelpful today: their
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cardsmith.cli.main import main
-from cardsmith.dsl.limits import LIMITS
 from conftest import ROOT
 
 INVALID = ROOT / "tests" / "invalid"
@@ -163,14 +161,6 @@ def test_docs_errors_quotes_the_current_output(capsys: pytest.CaptureFixture[str
 
 # ---------------------------------------------------------------- limits (dedicated tests)
 
-@pytest.fixture
-def limits() -> Iterator[None]:
-    """The CLI leaves its --max-... flags in LIMITS; put the defaults back for the next test."""
-    LIMITS.reset()
-    yield
-    LIMITS.reset()
-
-
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main(argv)
     out, err = capsys.readouterr()
@@ -181,7 +171,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]
 TEMPLATE = INVALID / "bases" / "high_card.yaml"
 
 
-def test_file_over_the_size_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str], limits: None) -> None:
+def test_file_over_the_size_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     big = tmp_path / "big.yaml"
     big.write_text(TEMPLATE.read_text(encoding="utf-8") + "# " + "x" * 1_000_000 + "\n", encoding="utf-8")
     code, out = _run(["validate", str(big)], capsys)
@@ -193,16 +183,14 @@ def test_file_over_the_size_limit(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 0, out
 
 
-def test_max_file_bytes_flag(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                             limits: None) -> None:
+def test_max_file_bytes_flag(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     code, out = _run(["validate", "--max-file-bytes", "100", rel(TEMPLATE)], capsys)
     assert code == 1
     assert out.startswith(f"{rel(TEMPLATE)}:1:1: error: the file {rel(TEMPLATE)} is larger than 100 bytes [E007]\n")
 
 
-def test_expression_over_the_length_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                          limits: None) -> None:
+def test_expression_over_the_length_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # A flat list, not a long sum: a sum of hundreds of terms nests too deeply (see docs/errors.md, P004).
     long_expr = "len([" + ", ".join(["1"] * 1332) + "])"
     assert len(f"best = {long_expr}") == 4008
@@ -222,8 +210,7 @@ def test_expression_over_the_length_limit(tmp_path: Path, capsys: pytest.Capture
     assert code == 0, out
 
 
-def test_max_expr_flags(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                        limits: None) -> None:
+def test_max_expr_flags(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     code, out = _run(["validate", "--max-expr-chars", "20", rel(TEMPLATE)], capsys)
     assert code == 1
@@ -231,6 +218,14 @@ def test_max_expr_flags(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
     code, out = _run(["validate", "--max-expr-depth", "1", rel(TEMPLATE)], capsys)
     assert code == 1
     assert f"{rel(TEMPLATE)}:22:17: error: brackets nested deeper than 1 levels [P004]" in out
+
+
+def test_limit_flags_hold_for_their_command_only(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flags build the command's own Limits: nothing global is left for the next command in the process."""
+    monkeypatch.chdir(ROOT)
+    assert _run(["validate", "--max-expr-chars", "20", rel(TEMPLATE)], capsys)[0] == 1
+    assert _run(["validate", rel(TEMPLATE)], capsys)[0] == 0
 
 
 def test_variants_nested_too_deep(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,6 +43,7 @@ import pytest
 import yaml
 from cardsmith.dsl import yaml_loader
 from cardsmith.dsl.diagnostics import Diagnostic, RuleFileError, render_all
+from cardsmith.dsl.limits import DEFAULT_LIMITS
 from cardsmith.dsl.pipeline import Loaded, compile_file, compile_text
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.game import Game
@@ -127,7 +128,7 @@ MARKED: list[Block] = [b for b in ALL_BLOCKS if b.kind is not None]
 def _yaml_data(name: str, text: str) -> Any:
     """YAML text as plain data, read as rule files are read; fails the test on any problem."""
     diags: list[Diagnostic] = []
-    node = yaml_loader.load(name, text, diags)
+    node = yaml_loader.load(name, text, diags, DEFAULT_LIMITS)
     if diags or node is None:
         pytest.fail(f"{name} is not YAML a rule file accepts:\n{render_all(diags, {name: text})}", pytrace=False)
     return yaml_loader.plain(node)
@@ -223,7 +224,7 @@ TABLE_EXAMPLES = [e for name in TABLE_EXAMPLE_DOCS for e in _table_examples(DOCS
 def _one_key_map_problem(text: str) -> str | None:
     """Why `text` is not YAML of one key and its value, as a scenario file reads it; None if it is."""
     diags: list[Diagnostic] = []
-    node = yaml_loader.load("example.yaml", text + "\n", diags)
+    node = yaml_loader.load("example.yaml", text + "\n", diags, DEFAULT_LIMITS)
     if diags or node is None:
         return render_all(diags, {"example.yaml": text + "\n"}) or "it does not load"
     value = yaml_loader.plain(node)

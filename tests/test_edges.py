@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from cardsmith.cli.main import main
-from cardsmith.dsl.limits import LIMITS, Limits
+from cardsmith.dsl.limits import FLAGS
 from cardsmith.engine.errors import BadOption, GameError, IllegalAction
 from cardsmith.engine.game import Game
 from conftest import GAMES_DIR, compiled
@@ -31,8 +31,6 @@ def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
         code = main(argv)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    finally:
-        LIMITS.reset()
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -69,7 +67,7 @@ def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 # argv, and whether the command could hang if the argument were accepted (then: subprocess only)
-LIMIT_FLAGS = [Limits.FLAGS[k] for k in Limits.FLAGS]
+LIMIT_FLAGS = list(FLAGS.values())
 BAD_COMMAND_LINES: list[tuple[str, list[str]]] = [
     ("no command", []),
     ("unknown command", ["nope"]),

@@ -18,6 +18,7 @@ from cardsmith.dsl.analysis import ORDER_DEPTH, _expr_nodes, _Order, nesting_dep
 from cardsmith.dsl.calls import MAX_SIGNATURES, TYPE_DEPTH
 from cardsmith.dsl.checker import Checker
 from cardsmith.dsl.diagnostics import Diagnostic
+from cardsmith.dsl.limits import DEFAULT_LIMITS
 from cardsmith.dsl.pipeline import compile_text
 from cardsmith.dsl.schema import read_spec
 from cardsmith.dsl.spec import GameSpec
@@ -222,9 +223,9 @@ def test_forty_functions_nested_near_the_parser_limit() -> None:
 # ---------------------------------------------------------------- the compiler's analyses
 def spec_of(text: str) -> GameSpec:
     diags: list[Diagnostic] = []
-    root = load("a.yaml", text, diags)
+    root = load("a.yaml", text, diags, DEFAULT_LIMITS)
     assert root is not None
-    spec = read_spec("a.yaml", root, diags)
+    spec = read_spec("a.yaml", root, diags, DEFAULT_LIMITS)
     assert spec is not None
     return spec
 

@@ -47,7 +47,7 @@ import yaml
 from cardsmith.dsl.checker import BUILTIN_VALUES, CARD_ATTRS
 from cardsmith.dsl.diagnostics import RuleFileError, render_all
 from cardsmith.dsl.library import LIBRARY
-from cardsmith.dsl.limits import LIMITS
+from cardsmith.dsl.limits import Limits
 from cardsmith.dsl.parser import KEYWORDS
 from cardsmith.dsl.pipeline import Loaded, compile_text
 from cardsmith.engine.errors import GameError
@@ -74,6 +74,7 @@ EXAMPLE_SECONDS = float(os.environ.get("FUZZ_EXAMPLE_SECONDS", "30"))
 # A lower budget of list items per step than the default 2,000,000, so a mutated rule that loops
 # over huge lists ends (with a RuleError) quickly; everything else runs with the usual limits.
 FUZZ_STEPS = 200_000
+FUZZ_LIMITS = Limits(steps=FUZZ_STEPS)  # passed to every compile: never set globally
 
 FUZZ_SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
@@ -82,12 +83,6 @@ FUZZ_SETTINGS = settings(
 )
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _fuzz_limits() -> Iterator[None]:
-    old = LIMITS.steps
-    LIMITS.steps = FUZZ_STEPS
-    yield
-    LIMITS.steps = old
 
 
 # ============================================================== the property
@@ -162,7 +157,7 @@ def check_outcome(text: str, seed: int = 0, file: str = FUZZ_FILE) -> Loaded:
     """The fuzz property: a valid game that plays, or located diagnostics; nothing else escapes."""
     note(f"rule file text:\n{text}")
     with time_guard(EXAMPLE_SECONDS):
-        loaded = compile_text(text, file)
+        loaded = compile_text(text, file, limits=FUZZ_LIMITS)
         if not loaded.ok:
             check_diagnostics(loaded)
             return loaded
@@ -833,7 +828,7 @@ def yaml_scalar(draw: Callable[..., Any], text: str, indent: int) -> str:
 
 def test_fuzz_game_is_valid() -> None:
     """The frame the fuzzed texts are put into compiles and plays as it is."""
-    loaded = compile_text(fuzz_game(), FUZZ_FILE)
+    loaded = compile_text(fuzz_game(), FUZZ_FILE, limits=FUZZ_LIMITS)
     assert loaded.ok, render_all(loaded.diagnostics, loaded.sources)
     check_outcome(fuzz_game(), 1)
 
@@ -1002,7 +997,7 @@ def check_scenario_outcome(text: str, folder: Path) -> None:
     path.write_text(text, encoding="utf-8")
     with time_guard(EXAMPLE_SECONDS):
         try:
-            results = run_file(str(path))
+            results = run_file(str(path), limits=FUZZ_LIMITS)
         except RuleFileError as e:
             assert e.diagnostics, "RuleFileError without any diagnostic"
             for d in e.diagnostics:
@@ -1042,7 +1037,7 @@ def test_scenario_mutations(scenario_name: str, scenario_folder: Path, data: st.
 
 @functools.cache
 def _bundled(file_name: str) -> Any:
-    loaded = compile_text(GAME_TEXTS[file_name], str(GAMES_DIR / file_name))
+    loaded = compile_text(GAME_TEXTS[file_name], str(GAMES_DIR / file_name), limits=FUZZ_LIMITS)
     assert loaded.ok and loaded.game is not None, render_all(loaded.diagnostics, loaded.sources)
     return loaded.game
 

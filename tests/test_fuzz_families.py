@@ -53,7 +53,7 @@ from typing import Any
 
 import pytest
 from cardsmith.dsl.diagnostics import RuleFileError, render_all
-from cardsmith.dsl.limits import LIMITS
+from cardsmith.dsl.limits import Limits
 from cardsmith.dsl.pipeline import Loaded, compile_text
 from cardsmith.engine.errors import GameError, RuleError
 from cardsmith.engine.game import Game
@@ -68,6 +68,7 @@ from test_fuzz import FUZZ_SETTINGS, SEEDS, ExampleTooSlow, check_diagnostics, n
 FAMILY_SECONDS = float(os.environ.get("FUZZ_FAMILY_SECONDS", "3"))
 FAMILY_MEMORY = MEMORY  # bytes the address space may grow by during one example of a resource family
 FAMILY_STEPS = 200_000  # the step budget, lower than the default as in tests/test_fuzz.py
+FAMILY_LIMITS = Limits(steps=FAMILY_STEPS)  # passed to every compile: never set globally
 MAX_ACTIONS = 60  # actions of one playout
 PLAYOUT_SECONDS = 0.5  # a playout stops (successfully) after this much CPU time: limits bound moves, not matches
 MOVE_SECONDS = 0.8  # but each move (legal actions, observations, the action) must finish within this
@@ -76,12 +77,6 @@ Draw = Callable[..., Any]
 FAMILY_SETTINGS = settings(FUZZ_SETTINGS, phases=[p for p in Phase if p != Phase.explain])
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _family_limits() -> Iterator[None]:
-    old = LIMITS.steps
-    LIMITS.steps = FAMILY_STEPS
-    yield
-    LIMITS.steps = old
 
 
 # ============================================================== the property
@@ -225,7 +220,7 @@ def check_family(text: str, seed: int, *, memory: bool = False, first: bool = Fa
     errors: list[RuleError] = []
     played = 0
     with guarded(memory):
-        loaded = compile_text(text, FAMILY_FILE)
+        loaded = compile_text(text, FAMILY_FILE, limits=FAMILY_LIMITS)
         if not loaded.ok:
             check_diagnostics(loaded)
             note("refused:\n" + render_all(loaded.diagnostics, loaded.sources))
@@ -725,7 +720,7 @@ def test_paths_in_extends(path_folder: Path, data: st.DataObject) -> None:
     note(f"rule file text:\n{text}")
     file = str(path_folder / "sub" / "fuzz.yaml")
     with guarded(True):
-        loaded = compile_text(text, file)
+        loaded = compile_text(text, file, limits=FAMILY_LIMITS)
     check_no_secret(render_all(loaded.diagnostics, loaded.sources), "a diagnostic")
     if not loaded.ok:
         check_diagnostics(loaded)
@@ -746,7 +741,7 @@ def test_paths_in_scenario_game(path_folder: Path, data: st.DataObject) -> None:
     messages: list[str] = []
     with guarded(True):
         try:
-            for r in run_file(str(file)):
+            for r in run_file(str(file), limits=FAMILY_LIMITS):
                 assert r.span.line >= 1, r
                 messages.append(r.message)
         except RuleFileError as e:

@@ -27,7 +27,7 @@ from cardsmith.cli.deep import settings
 from cardsmith.cli.main import main
 from cardsmith.dsl import extends, suggest
 from cardsmith.dsl.diagnostics import Diagnostic, Span, clipped, render, render_all
-from cardsmith.dsl.limits import LIMITS, Limits
+from cardsmith.dsl.limits import DEFAULT_LIMITS, FLAGS
 from cardsmith.dsl.pipeline import compile_file, compile_text
 from cardsmith.dsl.yaml_loader import YMap, YNode, YScalar
 from cardsmith.engine.errors import BadOption
@@ -51,8 +51,6 @@ def cli(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest
         code = main(argv)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1
-    finally:
-        LIMITS.reset()
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -291,7 +289,7 @@ def _big_files(folder: Path, n: int = 6_000, declared: int = 1_500) -> Path:
 
 def test_an_800_kb_file_of_mistakes_is_answered_in_bounded_time(tmp_path: Path) -> None:
     path = _big_files(tmp_path)
-    assert 700_000 < path.stat().st_size < LIMITS.file_bytes
+    assert 700_000 < path.stat().st_size < DEFAULT_LIMITS.file_bytes
     code, out, err, cpu = _timed_cli(["validate", path.name], tmp_path)
     assert code == 1 and "Traceback" not in out + err
     codes = re.findall(r"^variant\.yaml:\d+:\d+: error: .* \[([A-Z]\d{3})\]$", out, re.M)
@@ -307,7 +305,7 @@ ODD_NUMBERS = ["\u0663", "\uff13", "1_000", "\u00b2", " 3", "0x10", "3.0", ""]
 INT_FLAGS = [["run", "stichln", "--players"], ["run", "stichln", "--seed"], ["bench", "stichln", "--seed"],
              ["play", "stichln", "--seat"], ["play", "stichln", "--seed"], ["validate", "stichln", "--deep-games"],
              ["validate", "stichln", "--deep-actions"], ["validate", "stichln", "--deep-budget"]] + [
-    ["validate", "stichln", flag] for flag in Limits.FLAGS.values()]
+    ["validate", "stichln", flag] for flag in FLAGS.values()]
 
 
 @pytest.mark.parametrize("value", ODD_NUMBERS)

@@ -21,12 +21,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import Diagnostic, Span, count_of
-from ..dsl.limits import LIMITS
 from ..engine.errors import GameError, RuleError, SetupRefused
 from ..engine.game import Game
 from ..engine.options import option_ranges
@@ -116,42 +115,39 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
     spent = 0
     ranges: dict[int, dict[str, tuple[int, int]] | None] = {}
     total, order = settings(compiled)
-    saved = LIMITS.actions
-    LIMITS.actions = max_actions
-    try:
-        for n, opts in order:
-            if spent >= budget:
+    # The compiled file's limits, but a match here is cut short at `max_actions`.
+    limits = replace(compiled.limits, actions=max_actions)
+    for n, opts in order:
+        if spent >= budget:
+            break
+        explored += 1
+        resolved = _resolve(compiled, n, opts, ranges)
+        if resolved is None:
+            spent += MATCH_FLOOR
+            continue  # the game cannot be set up at this count: reported by validate itself
+        opts = resolved
+        setting = count_of(n, "player") + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
+        try:
+            game = Game(compiled, n, opts, limits=limits)
+        except RuleError as e:
+            _note(found, e, setting, None, spec.root_span)
+            spent += MATCH_FLOOR
+            continue
+        except SetupRefused:
+            refused += 1  # a table the rules' constraints refuse: nothing to play
+            spent += MATCH_FLOOR
+            continue
+        except GameError:
+            spent += MATCH_FLOOR
+            continue  # e.g. a default that only some options allow: reported by validate itself
+        for k in range(games_per_setting):
+            if k and spent >= budget:
                 break
-            explored += 1
-            resolved = _resolve(compiled, n, opts, ranges)
-            if resolved is None:
-                spent += MATCH_FLOOR
-                continue  # the game cannot be set up at this count: reported by validate itself
-            opts = resolved
-            setting = count_of(n, "player") + "".join(f", {k}={_shown(v)}" for k, v in opts.items())
-            try:
-                game = Game(compiled, n, opts)
-            except RuleError as e:
-                _note(found, e, setting, None, spec.root_span)
-                spent += MATCH_FLOOR
-                continue
-            except SetupRefused:
-                refused += 1  # a table the rules' constraints refuse: nothing to play
-                spent += MATCH_FLOOR
-                continue
-            except GameError:
-                spent += MATCH_FLOOR
-                continue  # e.g. a default that only some options allow: reported by validate itself
-            for k in range(games_per_setting):
-                if k and spent >= budget:
-                    break
-                game_seed = seed + 7919 * k + n
-                games += 1
-                done = _play(game, game_seed, found, setting, spec.root_span)
-                actions += done
-                spent += max(done, MATCH_FLOOR)
-    finally:
-        LIMITS.actions = saved
+            game_seed = seed + 7919 * k + n
+            games += 1
+            done = _play(game, game_seed, found, setting, spec.root_span)
+            actions += done
+            spent += max(done, MATCH_FLOOR)
     return DeepReport(list(found.values()), games, actions, explored, total, refused)
 
 

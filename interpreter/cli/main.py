@@ -16,7 +16,7 @@ from ..bots import BOTS
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError, clipped, count_of, render_all
 from ..dsl.files import quoted
-from ..dsl.limits import LIMITS, Limits
+from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
 from ..dsl.spec import MAX_PLAYERS, OptionSpec
 from ..dsl.suggest import MAX_CANDIDATES, closest
@@ -62,9 +62,12 @@ def _options(pairs: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
-def _instance(path_or_name: str, players: int | None, options: dict[str, str]) -> Game:
-    path = resolve(path_or_name)
-    loaded = compile_file(path)
+def _instance(args: argparse.Namespace) -> Game:
+    """The game a command's GAME, --players and --option name, within its --max-... limits."""
+    path = resolve(args.game)
+    players: int | None = args.players
+    options = _options(args.option)
+    loaded = compile_file(path, args.limits)
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, loaded.sources)
     spec = loaded.game.spec
@@ -82,7 +85,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             say(f"{f}:1:1: error: {e}")
             bad += 1
             continue
-        r = compile_file(path)
+        r = compile_file(path, args.limits)
         if not r.ok or r.game is None:
             print(render_all(r.diagnostics, r.sources))
             n = len(r.diagnostics)
@@ -93,7 +96,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         # Build one instance per player count so a pack that fails for some count shows here. The setup work
         # of all of them together is bounded by one budget: 64 counts may not cost 64 budgets.
         problems: list[list[str]] = []
-        setup_budget = [LIMITS.steps]
+        setup_budget = [args.limits.steps]
         refused: list[int] = []  # player counts whose default options the rules' constraints refuse: by design
         for n in range(sp.min_players, sp.max_players + 1):
             try:
@@ -220,7 +223,7 @@ def _var_summary(g: Game, s: State) -> list[str]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    g = _instance(args.game, args.players, _options(args.option))
+    g = _instance(args)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     rng = random.Random(seed)
     bots = [BOTS[args.bot](rng) for _ in range(g.n)]
@@ -300,7 +303,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     games = bundled_games() if not args.files else {f: resolve(f) for f in args.files}
     bad = 0
     for name, path in games.items():
-        r = compile_file(path)
+        r = compile_file(path, args.limits)
         if not r.ok or r.game is None:
             print(render_all(r.diagnostics, r.sources), file=sys.stderr)
             bad += 1
@@ -355,10 +358,10 @@ def cmd_test(args: argparse.Namespace) -> int:
     read_files: list[str] = []
     for f in args.files:
         try:
-            sf = read(f)
+            sf = read(f, args.limits)
             read_files.append(f)
             names.update((sc.name, None) for sc in sf.scenarios)
-            results = run_scenarios(sf, args.only)
+            results = run_scenarios(sf, args.only, args.limits)
         except RuleFileError as e:
             print(e.render())
             failed += 1
@@ -410,7 +413,7 @@ def _no_such_scenario(only: str, names: list[str], files: list[str]) -> str:
 
 # ---------------------------------------------------------------- bench
 def cmd_bench(args: argparse.Namespace) -> int:
-    g = _instance(args.game, args.players, _options(args.option))
+    g = _instance(args)
     rng = random.Random(args.seed)
     actions = games = 0
     seed = args.seed
@@ -440,14 +443,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     from ..table.play import play
-    g = _instance(args.game, args.players, _options(args.option))
+    g = _instance(args)
     return play(g, args.seat, args.seed, args.bot)
 
 
 def _limit_args(q: argparse.ArgumentParser) -> None:
     g = q.add_argument_group("limits (for rule files you do not trust; raise them for big trusted games)")
     for f in fields(Limits):
-        g.add_argument(LIMITS.flag(f.name), type=_whole(1, MAX_LIMIT), metavar="N", dest=f"limit_{f.name}",
+        g.add_argument(Limits.flag(f.name), type=_whole(1, MAX_LIMIT), metavar="N", dest=f"limit_{f.name}",
                        help=f"default {f.default:,}")
 
 
@@ -544,11 +547,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    LIMITS.reset()
-    for f in fields(Limits):
-        value = getattr(args, f"limit_{f.name}", None)
-        if value is not None:
-            setattr(LIMITS, f.name, value)
+    # One Limits for the whole command, from its --max-... flags (the defaults for those not given).
+    args.limits = Limits(**{f.name: value for f in fields(Limits)
+                            if (value := getattr(args, f"limit_{f.name}", None)) is not None})
     try:
         return int(args.fn(args))
     except RuleFileError as e:

@@ -3,10 +3,10 @@
 A chance node is a position of a shuffle (its outcomes are cards of the zone: at most the pack) or a
 `pick` (its outcomes are positions in the list it picks from). A pick from players has at most as many
 outcomes as seats and one from cards at most the pack; a pick from any other list is bounded only by
-what one move may build, the step budget (`LIMITS.steps`), and then that is the bound.
+what one move may build, the step budget (the game's `limits.steps`), and then that is the bound.
 
-A history holds at most `LIMITS.actions` player actions (the match stops with R003 past them), and each
-step at most `LIMITS.steps` chance outcomes (each outcome is a unit of a move's budget: a shuffle charges
+A history holds at most `limits.actions` player actions (the match stops with R003 past them), and each
+step at most `limits.steps` chance outcomes (each outcome is a unit of a move's budget: a shuffle charges
 its cards, a pick its list, which was charged as it was built). So the length bound is far above any
 real match: it is a bound, not the longest match.
 """
@@ -18,7 +18,6 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl import types as T
-from ..dsl.limits import LIMITS
 
 
 def _picks(spec: Any) -> list[A.Pick]:
@@ -53,10 +52,11 @@ def max_chance_outcomes(game: Any) -> int:
     bound = game.num_cards
     for p in _picks(game.spec):
         kind = T.elem(getattr(p.options, "ty", None))
-        bound = max(bound, game.n if kind == T.PLAYER else game.num_cards if kind == T.CARD else LIMITS.steps)
+        bound = max(bound, game.n if kind == T.PLAYER else game.num_cards if kind == T.CARD else game.limits.steps)
     game.__dict__["_max_chance"] = bound
     return bound
 
 
 def max_game_length(game: Any) -> int:
-    return LIMITS.actions + (LIMITS.actions + 1) * LIMITS.steps
+    limits = game.limits
+    return limits.actions + (limits.actions + 1) * limits.steps

@@ -1,7 +1,7 @@
 """The step budget: how much work one move of the rules may do.
 
 A rule file may come from a stranger, so every evaluation is bounded. The compiled rules charge a counter
-(`steps[0]`, reset to `LIMITS.steps` before each move, each legal-action query and each observation):
+(`steps[0]`, reset to the game's `limits.steps` before each move, each legal-action query and each observation):
 
 * a loop (a `for` step, a comprehension, a library function given a `x => ...` function, the values of
   an action's parameter) charges its items times the size of the code it runs for each item;
@@ -11,7 +11,7 @@ A rule file may come from a stranger, so every evaluation is bounded. The compil
   of plain values, `_itd` for a list that may hold lists, which charges every nested item);
 * moving, dealing and shuffling cards charges the cards moved.
 
-So the work of one move is at most a fixed multiple of `LIMITS.steps`, whatever the rules do. When the
+So the work of one move is at most a fixed multiple of `limits.steps`, whatever the rules do. When the
 counter runs out, `BudgetExceeded` stops the move and the engine reports a located rule error (R004).
 The memo tables of pure functions are bounded the same way, by the items they hold (`_remember`).
 """
@@ -23,7 +23,7 @@ from typing import Any
 from ..dsl import abi
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BudgetExceeded
-from ..dsl.limits import LIMITS, raise_hint
+from ..dsl.limits import raise_hint
 
 # Memoized results kept by one game instance, counted in items (a key's list items plus the result's): past
 # this the memo tables are emptied, so memory stays bounded however many distinct hands the rules meet.
@@ -32,9 +32,10 @@ MEMO_ITEMS = 2_000_000
 MEMO_ITEM_MAX = abi.MEMO_ITEM_MAX
 
 
-def over() -> BudgetExceeded:
-    return BudgetExceeded(f"the rules did more than {count_of(LIMITS.steps, 'unit')} of work in one move "
-                          f"({raise_hint('steps')})")
+def over(limit: int) -> BudgetExceeded:
+    """The error of a move that used up its budget of `limit` steps."""
+    return BudgetExceeded(f"the rules did more than {count_of(limit, 'unit')} of work in one move "
+                          f"({raise_hint('steps', limit)})")
 
 
 def deep_count(x: Any) -> int:
@@ -52,25 +53,28 @@ def deep_count(x: Any) -> int:
     return n
 
 
-def charge(steps: list[int], n: int) -> None:
+def charge(game: Any, n: int) -> None:
+    """Charge `n` steps to a game's counter (`game.steps`, within `game.step_limit`)."""
+    steps = game.steps
     steps[0] -= n
     if steps[0] < 0:
-        raise over()
+        raise over(game.step_limit)
 
 
-def helpers(steps: list[int]) -> dict[str, Any]:
-    """The charging functions the compiled code of one game instance calls, bound to its counter."""
+def helpers(steps: list[int], limit: int) -> dict[str, Any]:
+    """The charging functions the compiled code of one game instance calls, bound to its counter, which
+    each move resets to `limit`."""
 
     def _it(xs: Any, w: int = 1) -> Any:
         steps[0] -= len(xs) * w
         if steps[0] < 0:
-            raise over()
+            raise over(limit)
         return xs
 
     def _itd(x: Any, w: int = 1) -> Any:
         steps[0] -= (deep_count(x) or 1) * w
         if steps[0] < 0:
-            raise over()
+            raise over(limit)
         return x
 
     memos: list[dict[Any, Any]] = []
@@ -94,7 +98,7 @@ def helpers(steps: list[int]) -> dict[str, Any]:
         memo[key] = value
 
     def _over() -> None:
-        raise over()
+        raise over(limit)
 
     # `_S` is the counter itself: compiled statements charge it inline (`_S[0] -= n`), which costs less
     # than a call on the paths every move takes.

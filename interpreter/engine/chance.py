@@ -60,7 +60,7 @@ def pick(s: Any, options: Any) -> Any:
 
 def shuffle(s: Any, zi: int) -> None:
     zone = s.z[zi]
-    charge(s.game.steps, len(zone))
+    charge(s.game, len(zone))
     # A deal set up with fixed cards (engine/setup.py): positions that must hold a given card.
     stack = s.stack
     forced = stack.forced() if stack is not None else None

@@ -18,10 +18,10 @@ from ..dsl import types as T
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError, Span, count_of
 from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded
-from ..dsl.limits import LIMITS, raise_hint
+from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file
 from ..dsl.spec import PhaseSpec, ReturnsSpec
-from . import budget
+from . import budget as budget_
 from . import returns as returns_
 from .codec import ActionCodec, ActionInfo
 from .errors import BadOption, GameError, RuleError, describe_failure, failure_code
@@ -61,7 +61,9 @@ class Game:
 
     `budget` is the step counter (a one-item list) the rules charge; setting the game up (option defaults,
     the pack, card properties, parameter ranges) is charged to it too. Pass one shared counter to bound the
-    setup work of many instances together (`cardsmith validate` builds one per player count).
+    setup work of many instances together (`cardsmith validate` builds one per player count). `limits`
+    (dsl/limits.py) bound what the rules may do (steps per move, actions per match, cards, list items);
+    by default the ones `compiled` was read within.
 
     The result of a match, for OpenSpiel and the logs (engine/returns.py): `min_utility`, `max_utility`
     (None: `returns` has no such bound), `zero_sum`, `utility_sum` (0 for zero-sum, else None) and
@@ -78,9 +80,12 @@ class Game:
     option_ranges: dict[str, tuple[int, int]]  # each int option's range at this player count (options.py)
 
     def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None,
-                 budget: list[int] | None = None, *, constraints: bool = True):
+                 budget: list[int] | None = None, *, constraints: bool = True, limits: Limits | None = None):
         # constraints=False: set up a table the rules' constraints refuse (to work out option ranges).
         self.check_constraints = constraints
+        # The limits it runs within: the ones the file was compiled within unless told otherwise.
+        self.limits = limits if limits is not None else compiled.limits
+        self.step_limit = self.limits.steps  # read before every move: a plain attribute
         try:
             self._setup(compiled, num_players, options, budget)
         except RuleError as e:
@@ -104,8 +109,8 @@ class Game:
         ns["N"] = num_players
         ns["MISS"] = object()
         ns["NC"] = 0  # no card before the pack is built (a rule of the setup reading one gets a rule error)
-        self.steps = budget if budget is not None else [LIMITS.steps]
-        ns.update(_budget_helpers(self.steps))
+        self.steps = budget if budget is not None else [self.step_limit]
+        ns.update(budget_.helpers(self.steps, self.step_limit))
         ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
@@ -158,10 +163,10 @@ class Game:
                 kinds = [(None, e.card)]
             else:
                 suits, ranks = e.suits or spec.suits, e.ranks or spec.ranks
-                if len(universe) + len(suits) * len(ranks) > 10 * LIMITS.cards:
+                if len(universe) + len(suits) * len(ranks) > 10 * self.limits.cards:
                     # Counted before the kinds are made: 100,000 suits times 100,000 ranks is no pack.
-                    raise RuleError(f"the pack entries describe more than {10 * LIMITS.cards:,} kinds of card",
-                                    e.span, raise_hint("cards"))
+                    raise RuleError(f"the pack entries describe more than {10 * self.limits.cards:,} kinds of card",
+                                    e.span, self.limits.hint("cards"))
                 kinds = [(s, r) for s in suits for r in ranks]
             self._charge(len(kinds), e.span)
             universe.extend(kinds)
@@ -184,10 +189,10 @@ class Game:
         if not keep:
             raise RuleError(f"the pack for {count_of(self.n, 'player')} is empty",
                             spec.spans.get("deck", spec.root_span))
-        if len(keep) > LIMITS.cards:
+        if len(keep) > self.limits.cards:
             raise RuleError(f"the pack for {count_of(self.n, 'player')} has {count_of(len(keep), 'card')}",
                             spec.root_span,
-                            raise_hint("cards"))
+                            self.limits.hint("cards"))
         self._tables(keep)
         self.num_cards = len(keep)
         ns["PACK"] = list(range(len(keep)))
@@ -237,14 +242,14 @@ class Game:
 
     def _charge(self, n: int, span: Span) -> None:
         try:
-            budget.charge(self.steps, n)
+            budget_.charge(self, n)
         except BudgetExceeded:
             raise self._too_much(span) from None
 
     def _too_much(self, span: Span) -> RuleError:
         return RuleError(f"setting the game up for {count_of(self.n, 'player')} took more than "
-                         f"{count_of(LIMITS.steps, 'unit')} of work",
-                         span, raise_hint("steps"), code="R004")
+                         f"{count_of(self.step_limit, 'unit')} of work",
+                         span, self.limits.hint("steps"), code="R004")
 
     # ------------------------------------------------------------ zones and variables
     def _layout(self) -> None:
@@ -261,7 +266,7 @@ class Game:
                 self.zone_specs.append(z)
         self.var_names: list[str] = []
         self.var_specs = []
-        # Slots of list variables: all of them together may hold at most LIMITS.held items.
+        # Slots of list variables: all of them together may hold at most `limits.held` items.
         self.list_slots: list[int] = []
         for v in self.spec.variables:
             ns[abi.var(v.name)] = len(self.var_names)
@@ -409,12 +414,9 @@ class Game:
         return self.codec.from_string(text)
 
 
-def _budget_helpers(steps: list[int]) -> dict[str, Any]:
-    return budget.helpers(steps)
-
-
-def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None) -> Game:
-    r = compile_file(path)
+def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None,
+              limits: Limits = DEFAULT_LIMITS) -> Game:
+    r = compile_file(path, limits)
     if not r.ok or r.game is None:
         raise RuleFileError(r.diagnostics, r.sources)
     return Game(r.game, num_players, options)

@@ -11,7 +11,6 @@ from typing import Any
 
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BIG, RuleRuntimeError, _short
-from ..dsl.limits import LIMITS, raise_hint
 from .budget import charge
 from .chance import pick as _pick
 from .chance import shuffle as _shuffle
@@ -37,7 +36,7 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
         return
     if not cards:
         return
-    charge(s.game.steps, len(cards))
+    charge(s.game, len(cards))
     z, loc, by, actor = s.z, s.loc, s.by, s.actor
     src = loc[cards[0]]
     if cards is z[src] and src != dest:
@@ -92,7 +91,7 @@ def _take_top(s: Any, src: int) -> int:
 
 def _deal(s: Any, n: int, src: int, dest: int) -> None:
     if n > 0:
-        charge(s.game.steps, min(n, len(s.z[src]) + 1))
+        charge(s.game, min(n, len(s.z[src]) + 1))
     z, loc, by, actor = s.z, s.loc, s.by, s.actor
     for _ in range(n):
         c = _take_top(s, src)
@@ -119,7 +118,7 @@ def _deal_each(s: Any, n: int, src: int, base: int) -> None:
     if total > len(pile):
         raise RuleRuntimeError(f"cannot deal {count_of(n, 'card')} to each of {count_of(k, 'player')} from zone "
                                f"'{s.game.zone_names[src]}': it holds {len(pile)}")
-    charge(s.game.steps, total)
+    charge(s.game, total)
     # The cards in the order they come off the top, then every k-th to one player.
     popped = pile[len(pile) - total:][::-1]
     del pile[len(pile) - total:]
@@ -212,13 +211,13 @@ def _set_team(s: Any, p: int, t: Any) -> None:
 
 def _teammates(s: Any, p: int) -> list[int]:
     team = s.team
-    charge(s.game.steps, len(team))
+    charge(s.game, len(team))
     mine = team[p]
     return [q for q in range(len(team)) if team[q] == mine and q != p]
 
 
 def _teams(s: Any) -> list[int]:
-    charge(s.game.steps, len(s.team))
+    charge(s.game, len(s.team))
     return sorted(set(s.team))
 
 
@@ -267,7 +266,7 @@ def _log(s: Any, text: str, *values: tuple[Any, str]) -> None:
     out = parts[0]
     for (v, kind), rest in zip(values, parts[1:]):
         out += _fmt(s, v, kind) + rest
-    charge(s.game.steps, len(out))  # a log line is kept: its length is work
+    charge(s.game, len(out))  # a log line is kept: its length is work
     s.log.append(("announce", out))
 
 
@@ -340,16 +339,16 @@ def _keep(s: Any, v: Any, ty: str) -> Any:
 def _keep_list(s: Any, v: Any, kind: str | None, slot: int) -> list[Any]:
     """A list about to be kept in variable slot `slot`: a copy (lists are shared between clones), charged for
     its items; its items checked unless their type is known (`kind` None); and all list variables together
-    within LIMITS.held, so no rule can grow the state without end."""
+    within the game's `limits.held`, so no rule can grow the state without end."""
     if type(v) is not list:
         raise RuleRuntimeError("a list variable can hold only a list", f"got {_kind(v)}")
     g = s.game
-    charge(g.steps, len(v))
+    charge(g, len(v))
     if len(v) > _HELD_CHECK:  # before any work on the items: a list too big to keep is refused at once
         held = len(v) + sum(len(s.v[i]) for i in g.list_slots if i != slot and type(s.v[i]) is list)
-        if held > LIMITS.held:
-            raise RuleRuntimeError(f"the list variables would hold more than {count_of(LIMITS.held, 'item')} "
-                                   f"({raise_hint('held')})")
+        if held > g.limits.held:
+            raise RuleRuntimeError(f"the list variables would hold more than {count_of(g.limits.held, 'item')} "
+                                   f"({g.limits.hint('held')})")
     new = list(v)
     if kind is not None and new:
         types, what = _ITEM[kind]
@@ -373,11 +372,11 @@ def _without(s: Any, xs: Any, gone: Any) -> list[Any]:
     """xs -= gone: charged for both lists, and linear when the items can be hashed."""
     if type(xs) is not list or type(gone) is not list:
         raise RuleRuntimeError("'-=' on a list needs a list", f"got {_kind(gone)}")
-    charge(s.game.steps, len(xs) + len(gone))
+    charge(s.game, len(xs) + len(gone))
     try:
         drop = set(gone)
     except TypeError:  # lists of lists
-        charge(s.game.steps, len(xs) * len(gone))
+        charge(s.game, len(xs) * len(gone))
         return [x for x in xs if x not in gone]
     return [x for x in xs if x not in drop]
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from ..dsl.abi import END_DEAL
 from ..dsl.diagnostics import Span, count_of
 from ..dsl.library import BudgetExceeded, RuleRuntimeError
-from ..dsl.limits import LIMITS, raise_hint
 from .budget import over
 from .chance import NeedChance
 from .errors import GameError, IllegalAction, RuleError, describe_failure
@@ -187,7 +186,7 @@ class State:
         legal = self.legal
         if legal is None:
             self.actor = self.cur
-            self.game.steps[0] = LIMITS.steps
+            self.game.steps[0] = self.game.step_limit
             try:
                 legal = self.game.phases[self.phase].legal(self)
             except RULE_FAILURES as e:
@@ -301,7 +300,7 @@ class State:
 
     def _evaluating(self, fn: Any, *args: Any) -> Any:
         """fn(self, *args), which may run the rules' `visible` expressions: their failures are rule errors."""
-        self.game.steps[0] = LIMITS.steps
+        self.game.steps[0] = self.game.step_limit
         try:
             return fn(self, *args)
         except RULE_FAILURES as e:
@@ -354,7 +353,7 @@ class State:
 
     def _guarded(self, action: int | None) -> None:
         self.legal = None
-        self.game.steps[0] = LIMITS.steps
+        self.game.steps[0] = self.game.step_limit
         try:
             if action is None:
                 self._start_match()
@@ -378,12 +377,12 @@ class State:
             run, offset = info.run, info.offset
         self.actor = self.cur
         self.moves += 1
-        if self.moves > LIMITS.actions:
-            raise RuleError(f"the match passed {count_of(LIMITS.actions, 'action')} "
+        if self.moves > g.limits.actions:
+            raise RuleError(f"the match passed {count_of(g.limits.actions, 'action')} "
                             f"without ending: phase "
                             f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
-                            g.phases[self.phase].spec.span, raise_hint("actions"), code="R003")
-        g.steps[0] = LIMITS.steps
+                            g.phases[self.phase].spec.span, g.limits.hint("actions"), code="R003")
+        g.steps[0] = g.step_limit
         if self.log is not None:
             self.log.append(("action", self.cur, g.action_to_string(self.cur, a), g.public_action_string(a)))
         r = run(self, a - offset)
@@ -434,7 +433,7 @@ class State:
             hops += 1
             steps[0] -= 1  # a phase entry or a new deal is work: goto and deal loops use up the budget
             if steps[0] < 0:
-                e = over()
+                e = over(g.step_limit)
                 e.at = g.phases[r].spec.span if r >= 0 else g.spec.match.span
                 raise e
             if hops > MAX_TRANSFERS:

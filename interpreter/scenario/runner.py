@@ -25,7 +25,7 @@ from ..dsl.compiler import compile_probe_typed
 from ..dsl.diagnostics import Diagnostic, RuleFileError, Span
 from ..dsl.files import RULE_SUFFIXES, file_kind, quoted, read_text, shown
 from ..dsl.library import _short
-from ..dsl.limits import LIMITS
+from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file, compile_named
 from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 from ..engine.budget import deep_count
@@ -85,14 +85,14 @@ class ScenarioFile:
     bundled: bool = True
 
 
-def read(path: str) -> ScenarioFile:
-    """Load a scenario file; RuleFileError lists every structural problem."""
+def read(path: str, limits: Limits = DEFAULT_LIMITS) -> ScenarioFile:
+    """Load a scenario file within `limits`; RuleFileError lists every structural problem."""
     diags: list[Diagnostic] = []
-    source = read_text(Path(path), diags, Span(path, 1, 1))
+    source = read_text(Path(path), diags, Span(path, 1, 1), limits)
     if source is None:  # a file that cannot be read is a bad argument: one line, like a missing rule file
         d = diags[0]
         raise GameError(d.message + (f"; {d.hint}" if d.hint else ""))
-    root = load(path, source, diags)
+    root = load(path, source, diags, limits)
     if root is None:
         raise RuleFileError(diags, {path: source})
     kind = file_kind(root)
@@ -492,7 +492,7 @@ class _Runner:
                 raise self.fail(ks, f"expression '{text}': {msg}")
             code, ty = typed
             fn = eval(code, g.ns)  # our own compiled code, checked against the game
-            g.steps[0] = LIMITS.steps  # a probe is charged like a move
+            g.steps[0] = g.step_limit  # a probe is charged like a move
             try:
                 got = fn(s)
             except Exception as e:
@@ -549,17 +549,19 @@ def _num(v: float) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
-def run_file(path: str, only: str | None = None) -> list[ScenarioResult]:
-    return run_scenarios(read(path), only)
+def run_file(path: str, only: str | None = None, limits: Limits = DEFAULT_LIMITS) -> list[ScenarioResult]:
+    return run_scenarios(read(path, limits), only, limits)
 
 
-def run_scenarios(sf: ScenarioFile, only: str | None = None) -> list[ScenarioResult]:
-    """Compile the rule file a read scenario file names and run its scenarios (only those named `only`)."""
+def run_scenarios(sf: ScenarioFile, only: str | None = None,
+                  limits: Limits = DEFAULT_LIMITS) -> list[ScenarioResult]:
+    """Compile the rule file a read scenario file names and run its scenarios (only those named `only`),
+    within `limits`."""
     if sf.bundled:
-        loaded = compile_file(sf.rules)
+        loaded = compile_file(sf.rules, limits)
     else:  # a path the scenario file names: the policy for named paths applies (dsl/files.py)
         assert sf.game_span is not None
-        loaded = compile_named(sf.path, sf.game, sf.game_span, "T002", "T004")
+        loaded = compile_named(sf.path, sf.game, sf.game_span, "T002", "T004", limits)
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, {sf.path: sf.source, **loaded.sources})
     results = []
