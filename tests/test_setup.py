@@ -335,3 +335,84 @@ def test_the_unfixed_cards_are_uniform() -> None:
     expected = runs / (g.num_cards - 1)
     assert all(abs(n - expected) < 0.2 * expected for i, n in enumerate(counts) if i != g.card_id("3 of clubs")), \
         counts
+
+
+# ------------------------------------------------------------------ replaying a state set up with fixed cards
+def _same(a: State, b: State) -> None:
+    assert (a.z, a.v, a.cur, a.dealer, a.deal_no, a.terminal, a.history()) == \
+        (b.z, b.v, b.cur, b.dealer, b.deal_no, b.terminal, b.history())
+    assert str(a) == str(b)
+
+
+SETUPS = [
+    Setup(dealer=0, deals=[Deal({"hand[2]": HAND, "turned": ["A of hearts"]})]),
+    Setup(dealer=2, deals=[Deal(values={"trumps": [4, 5, 6], "opener": 1, "current": 1})]),
+    Setup(deals=[Deal({"hand[0]": ["2 of clubs"], "trick": ["A of spades"]}, exact=True, rest="aside")]),
+    Setup(dealer=0, deals=[None, Deal({"hand[1]": HAND})]),
+]
+
+
+@pytest.mark.parametrize("seed", [None, 3])
+@pytest.mark.parametrize("k", range(len(SETUPS)))
+def test_a_state_set_up_with_fixed_cards_serializes_and_replays(seed: int | None, k: int) -> None:
+    """The setup is written with the seed and the history, and the replay deals through it again: the
+    deserialized state is the same, at every step, at chance nodes too, and plays on the same."""
+    g = stacked()
+    s = g.new_initial_state(seed, SETUPS[k])
+    rng = random.Random(k)
+    for _ in range(200):
+        t = g.deserialize_state(s.serialize())
+        _same(s, t)
+        assert t.serialize() == s.serialize()
+        for p in range(g.n):
+            assert t.information_state_string(p) == s.information_state_string(p)
+        if s.is_terminal():
+            break
+        a = rng.choice([c for c, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions())
+        s.apply_action(a)
+        t.apply_action(a)
+        _same(s, t)
+
+
+def test_a_serialized_setup_is_checked_like_any_setup() -> None:
+    import json
+    g = stacked()
+    data = json.loads(g.new_initial_state(1, SETUPS[0]).serialize())
+    for bad, message in [
+        ({"deals": {"1": {"cards": {"hand[9]": [1]}}}}, "the game has no zone 'hand[9]'"),
+        ({"deals": {"x": {}}}, "a setup's deals are numbered 1 to 10,000, not 'x'"),
+        ({"deals": {"1": {"cards": {"hand[0]": [999]}}}}, "which is no card of the pack"),
+        ({"dealer": 7}, "the first dealer is a player of this game (0 to 2), not 7"),
+        ({"deals": {"1": {"exact": "yes"}}}, "deal 1: 'exact' is true or false"),
+        ([1, 2], "a setup is {'dealer'"),
+    ]:
+        with pytest.raises(cardsmith.GameError) as info:
+            g.deserialize_state(json.dumps({**data, "setup": bad}))
+        assert str(info.value).startswith("the setup of a serialized state: ") and message in str(info.value), \
+            str(info.value)
+
+
+@pytest.mark.parametrize("seed", [None, 5])
+def test_the_information_state_of_a_set_up_state_hides_the_fixed_cards_of_others(seed: int | None) -> None:
+    """The permutation test on set-up positions: two setups that differ only in P1's card (and so in the
+    undealt one) give P0 the same information state, and P1 different ones."""
+    g = cardsmith.load("kuhn-poker", 2)
+
+    def state(p1: str) -> State:
+        s = g.new_initial_state(seed, Setup(deals=[Deal({"hand[0]": ["J of spades"], "hand[1]": [p1]})]))
+        while s.is_chance_node():
+            s.apply_action(s.chance_outcomes()[0][0])
+        s.apply_action(s.legal_actions()[-1])  # P0 bets
+        return s
+
+    a, b = state("Q of spades"), state("K of spades")
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_tensor(0) == b.information_state_tensor(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+
+
+def test_a_set_up_state_is_not_resampled() -> None:
+    g = stacked()
+    s = g.new_initial_state(1, SETUPS[0])
+    with pytest.raises(cardsmith.GameError, match="not available for a state set up with fixed cards"):
+        s.resample_from_infostate(0, random.Random(0))

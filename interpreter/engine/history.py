@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .chance import PICKED, SHUFFLED
 from .errors import GameError, IllegalAction
+from .setup import BadSetup, Resolved, from_data, to_data
 
 if TYPE_CHECKING:
     from .game import Game
@@ -141,7 +142,7 @@ def blank(game: Game, seed: int | None) -> State:
     s.seen = None
     s.trace = None
     s.rets = None
-    s.setup = None  # State._replayable: a state set up with fixed cards is not replayed
+    s.setup = None  # replay() sets the setup of a state set up with fixed cards
     s.stack = None
     s.team = game.own_teams
     s.sit = game.all_seated
@@ -152,9 +153,11 @@ def blank(game: Game, seed: int | None) -> State:
 
 
 def replay(game: Game, seed: int | None, steps: list[Group],
-           after: Callable[[State, int], None] | None = None) -> State:
-    """The state the steps lead to from a new match; `after(state, i)` is called after step i."""
+           after: Callable[[State, int], None] | None = None, setup: Resolved | None = None) -> State:
+    """The state the steps lead to from a new match (set up with `setup`, if any); `after(state, i)` is called
+    after step i."""
     s = blank(game, seed)
+    s.setup = setup
     for i, (who, action, outcomes, reseed) in enumerate(steps):
         if who is not None and (s.pending is not None or s.terminal or s.cur != who):
             raise IllegalAction(f"step {i} is an action of {game.player_name(who)}, who is not to act then")
@@ -171,7 +174,8 @@ def replay(game: Game, seed: int | None, steps: list[Group],
 
 # ---------------------------------------------------------------- text
 def serialize(s: State) -> str:
-    """The state as one line of JSON: the game, the seed and the history, enough to replay it."""
+    """The state as one line of JSON: the game, the seed, the setup (if any) and the history, enough to
+    replay it."""
     events: list[list[Any]] = []
     for who, what in entries(s.trail):
         if who >= 0 or who == CHANCE:
@@ -179,8 +183,11 @@ def serialize(s: State) -> str:
         elif who == RESEED:
             events.append(["seed", what])
     g = s.game
-    return json.dumps({"format": FORMAT, "version": VERSION, "game": g.name, "players": g.n,
-                       "options": g.options, "seed": s.seed0, "history": events}, separators=(",", ":"))
+    data = {"format": FORMAT, "version": VERSION, "game": g.name, "players": g.n, "options": g.options,
+            "seed": s.seed0, "history": events}
+    if s.setup is not None:
+        data["setup"] = to_data(g, s.setup)
+    return json.dumps(data, separators=(",", ":"))
 
 
 def _whole(x: Any) -> bool:
@@ -223,7 +230,13 @@ def deserialize(game: Game, text: Any) -> State:
             items.append((who, e[1]))
         else:
             raise GameError(f"event {k} of the history names no player nor chance: {str(who)[:20]}")
+    setup = None
+    if data.get("setup") is not None:
+        try:
+            setup = from_data(game, data["setup"])
+        except BadSetup as e:
+            raise GameError(f"the setup of a serialized state: {e}") from None
     try:
-        return replay(game, seed, groups(items))
+        return replay(game, seed, groups(items), setup=setup)
     except IllegalAction as e:
         raise GameError(f"the history cannot be replayed: {e}") from None

@@ -161,7 +161,10 @@ def _replayed(s: State, p: int) -> tuple[str, ...]:
     """The lines for s, worked out by replaying its history from the start."""
     g = s.game
     items = entries(s.trail)
-    steps = groups(explicit(items))  # a seed's draws as outcomes: one replay for every kind of state
+    # A seed's draws as outcomes: one replay for every kind of state. A state set up with fixed cards is
+    # replayed as it was played, from its seed and its setup (the setup decides outcomes of the deal).
+    setup = s.setup
+    steps = groups(explicit(items) if setup is None else items)
     out: list[str] = [header(s, p)]
     last: list[str | None] = [None]
 
@@ -174,7 +177,7 @@ def _replayed(s: State, p: int) -> tuple[str, ...]:
             if obs != last[0]:
                 out.extend(("observation:", *changes(last[0], obs)))
                 last[0] = obs
-    t = replay(g, None, steps, after)
+    t = replay(g, None if setup is None else s.seed0, steps, after, setup)
     lines = tuple(out)
     if t.pending is None:
         _remember(s, p, (s.trail, lines, last[0]))

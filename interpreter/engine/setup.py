@@ -356,3 +356,39 @@ def _hold_exactly(s: State, fx: Fixed) -> None:
         s.z[fx.rest].append(c)
         s.loc[c] = fx.rest
         s.by[c] = s.dealer
+
+
+# ------------------------------------------------------------------ a setup as plain data (serialize)
+MAX_DEALS = 10_000  # deals a serialized setup may name
+
+
+def to_data(g: Game, r: Resolved) -> dict[str, Any]:
+    """A checked setup as JSON-ready data, by name, as `Setup` takes it (`from_data` reads it back)."""
+    deals: dict[str, Any] = {}
+    for k, fx in sorted(r.deals.items()):
+        values: dict[str, Any] = {}
+        for kind, slot, val in fx.values:
+            values[g.var_names[slot] if kind == "var" else kind] = val
+        deals[str(k)] = {"cards": {g.zone_names[zi]: list(ids) for zi, ids in fx.zones}, "exact": fx.exact,
+                         "rest": g.zone_names[fx.rest] if fx.exact else None, "values": values}
+    return {"dealer": r.dealer, "deals": deals}
+
+
+def from_data(g: Game, data: Any) -> Resolved:
+    """The setup `to_data` wrote, checked against `g` like any Setup; BadSetup says what is wrong."""
+    if not isinstance(data, dict) or set(data) - {"dealer", "deals"} or not isinstance(data.get("deals", {}), dict):
+        raise BadSetup("a setup is {'dealer': ..., 'deals': {'1': {...}, ...}}")
+    given: dict[int, Deal] = {}
+    for key, d in data.get("deals", {}).items():
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and 1 <= int(key) <= MAX_DEALS):
+            raise BadSetup(f"a setup's deals are numbered 1 to {MAX_DEALS:,}, not {str(key)[:20]!r}")
+        if not isinstance(d, dict) or set(d) - {"cards", "exact", "rest", "values"}:
+            raise BadSetup(f"deal {key} of a setup has 'cards', 'exact', 'rest' and 'values' only", int(key))
+        if not isinstance(d.get("exact", False), bool):
+            raise BadSetup(f"deal {key}: 'exact' is true or false", int(key))
+        given[int(key)] = Deal(cards=d.get("cards", {}), exact=d.get("exact", False), rest=d.get("rest"),
+                               values=d.get("values", {}))
+    deals = [given.get(k) for k in range(1, max(given, default=0) + 1)]
+    resolved = resolve(g, Setup(dealer=data.get("dealer"), deals=deals))
+    assert resolved is not None
+    return resolved

@@ -248,27 +248,22 @@ class State:
     def information_state_string(self, player: int) -> str:
         """Everything `player` has perceived since the match began: its perfect recall, as text."""
         from .infostate import information_state_string
-        self._replayable("information_state_string")
         return self._evaluating(information_state_string, player)  # type: ignore[no-any-return]
 
     def serialize(self) -> str:
         """The state as text (`Game.deserialize_state` reads it back): the game, the seed and the history."""
         from .history import serialize
-        self._replayable("serialize")
         return serialize(self)
 
     def resample_from_infostate(self, player: int, rng: Any) -> State:
         """A state `player` cannot tell from this one, its hidden cards redrawn; see resample.py."""
         from .resample import resample
-        self._replayable("resample_from_infostate")
-        return resample(self, player, rng)
-
-    def _replayable(self, what: str) -> None:
-        """These three replay the state's history from a new match, which a position set up with fixed cards
-        (`Setup`) does not reproduce yet: its fixed cards are not chance outcomes of the history."""
         if self.setup is not None:
-            raise GameError(f"{what}() is not available for a state set up with fixed cards (Setup); "
-                            "start from game.new_initial_state() without a setup")
+            # Resampling redraws hidden cards as chance outcomes of the history; a setup fixed some of them
+            # outside it (and may have set variables and moved cards after the deal's steps).
+            raise GameError("resample_from_infostate() is not available for a state set up with fixed cards "
+                            "(Setup); start from game.new_initial_state() without a setup")
+        return resample(self, player, rng)
 
     # ------------------------------------------------------------ reading zones and variables
     def zone(self, name: str, player: int | None = None) -> list[str]:
