@@ -97,7 +97,7 @@ def test_every_global_of_the_generated_code_is_exported_or_its_own() -> None:
 
 def test_the_exports_are_what_the_runtime_provides() -> None:
     assert set(abi.ENGINE_HELPERS) == set(HELPERS)
-    assert set(abi.BUDGET_HELPERS) == set(budget.helpers([1]))
+    assert set(abi.BUDGET_HELPERS) == set(budget.helpers([1], 1))
     assert set(abi.LIBRARY) == set(RUNTIME_HELPERS)
     assert len(set(abi.ENGINE_HELPERS + abi.BUDGET_HELPERS + abi.GAME_VALUES)) == \
         len(abi.ENGINE_HELPERS + abi.BUDGET_HELPERS + abi.GAME_VALUES)
