@@ -116,6 +116,15 @@ class Comp(Expr):
     cond: Expr | None
 
 
+@dataclass(eq=False)
+class Inline(Expr):
+    """The body of a `define:` function put in place of a call (dsl/optimize.py); made by the optimizer
+    after checking, never by the parser. `span` is the body's, so errors in it stay located there."""
+
+    func: str
+    body: Expr
+
+
 # ------------------------------------------------------------------ statements
 
 

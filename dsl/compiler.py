@@ -37,6 +37,7 @@ from .checker import Checker
 from .diagnostics import Diagnostic, Span
 from .library import BIG
 from .limits import DEFAULT_LIMITS, Limits
+from .optimize import INLINE_DEPTH, Inliner, invariants
 from .spec import ActionSpec, GameSpec, PhaseSpec
 
 # Return codes of compiled effect blocks (abi.py): a phase index (>= 0) means goto. Re-exported.
@@ -96,23 +97,58 @@ class CompiledGame:
     limits: Limits = DEFAULT_LIMITS
 
 
+# In an expression's code, where an inlined body starts (PUSH, the index of its span, END) and where it ends
+# (POP): the writer breaks the line there, so the body's code has lines, and spans, of its own.
+PUSH, END, POP = "\x00", "\x01", "\x00-\x01"
+
+
 class _Writer:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.spans: dict[int, Span] = {}
         self.indent = 0
+        self.marks: list[Span] = []  # spans named by PUSH marks
 
     def line(self, text: str, span: Span | None = None) -> None:
+        if PUSH in text:
+            self._lines(text, span)
+            return
         self.lines.append("    " * self.indent + text)
         if span is not None:
             self.spans[len(self.lines)] = span
 
+    def _lines(self, text: str, span: Span | None) -> None:
+        """A line whose code holds inlined bodies: one physical line per stretch of one span (inside the
+        brackets an inlined body is written in, so Python reads it as one expression)."""
+        stack = [span]
+        pad = "    " * (self.indent + 2)
+        first, *rest = text.split(PUSH)
+        self.lines.append("    " * self.indent + first)
+        if span is not None:
+            self.spans[len(self.lines)] = span
+        for part in rest:
+            mark, _, code = part.partition(END)
+            if mark == "-":
+                stack.pop()
+            else:
+                stack.append(self.marks[int(mark)])
+            self.lines.append(pad + code)
+            if stack[-1] is not None:
+                self.spans[len(self.lines)] = stack[-1]
+
 
 class Compiler:
-    def __init__(self, spec: GameSpec, checker: Checker, diags: list[Diagnostic]):
+    def __init__(self, spec: GameSpec, checker: Checker, diags: list[Diagnostic], optimize: bool = True):
         self.spec = spec
         self.ck = checker
         self.diags = diags
+        self.optimize = optimize
+        self.inliner: Inliner | None = None
+        self.inline_depth = 0
+        # While a condition of an action is compiled: sub-expressions kept once per loop (optimize.py),
+        # by node id, and the local that keeps each, by the code it runs.
+        self.cached: set[int] = set()
+        self.cache_vars: dict[str, str] = {}
         self.w = _Writer()
         self.phase_index = {p.name: i for i, p in enumerate(spec.phases)}
         self.params: dict[str, list[ParamInfo]] = {}
@@ -121,6 +157,20 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     def ex(self, e: A.Expr) -> str:
+        if self.cached and id(e) in self.cached:
+            code = self._ex(e)
+            var = self.cache_vars.get(code)
+            if var is None:
+                # Numbered across the whole module: the loops of one action's parameters nest.
+                self.uid += 1
+                var = self.cache_vars[code] = f"_h{self.uid}"
+            return f"({var} if {var} is not MISS else ({var} := {code}))"
+        return self._ex(e)
+
+    def _ex(self, e: A.Expr) -> str:
+        if isinstance(e, A.Inline):
+            self.w.marks.append(e.span)
+            return f"({PUSH}{len(self.w.marks) - 1}{END}{self.ex(e.body)}{POP})"
         if isinstance(e, A.Const):
             return repr(e.value)
         if isinstance(e, A.Name):
@@ -250,6 +300,15 @@ class Compiler:
     def _call(self, e: A.Call) -> str:
         kind, f = e.ref
         if kind == "user":
+            if self.inliner is not None and self.inline_depth < INLINE_DEPTH:
+                # A call the passes before did not inline (a step's expression, an argument): inline it here.
+                node = self.inliner.call(e)
+                if node is not None:
+                    self.inline_depth += 1
+                    try:
+                        return self.ex(node)
+                    finally:
+                        self.inline_depth -= 1
             return f"{abi.function(f.name)}(s{''.join(', ' + self.ex(a) for a in e.args)})"
         name = f.name
         if name in ("left", "right"):
@@ -294,14 +353,14 @@ class Compiler:
             self._assign(s)
         elif isinstance(s, A.LetStmt):
             # A list named in steps is a snapshot: later moves must not change it (the copy is charged).
-            val = self.ex(s.value)
+            val = self._sx(s.value)
             w.line(f"l_{s.name} = {'_it(list(' + val + '))' if T.is_list(s.value.ty) else val}", sp)
         elif isinstance(s, A.Pick):
             w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", sp)
         elif isinstance(s, A.Move):
             t = s.cards.ty
             if t == T.CARD:
-                w.line(f"_move1(s, {self.ex(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", sp)
+                w.line(f"_move1(s, {self._sx(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", sp)
             else:
                 # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
                 cards = self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {self.ex(s.cards)})"
@@ -329,7 +388,7 @@ class Compiler:
             vals = "".join(f", ({self.ex(v)}, {_kind(v.ty)!r})" for v in s.values)
             w.line(f"if s.log is not None: _log(s, {s.text!r}{vals})", sp)
         elif isinstance(s, A.If):
-            w.line(f"if {self.ex(s.cond)}:", sp)
+            w.line(f"if {self._sx(s.cond)}:", sp)
             w.indent += 1
             self.block(s.then)
             w.indent -= 1
@@ -348,6 +407,23 @@ class Compiler:
         else:  # pragma: no cover
             raise AssertionError(type(s))
 
+    def _sx(self, e: A.Expr) -> str:
+        """The code of an expression a step evaluates: with small functions inlined, and what its
+        comprehensions ask again and again kept in locals, emptied on a line of their own before the step
+        (optimize.py; nothing changes the state while one expression is evaluated)."""
+        if self.inliner is None:
+            return self.ex(e)
+        e = self.inliner.inline(e)
+        self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
+        try:
+            code = self.ex(e)
+            kept = list(self.cache_vars.values())
+        finally:
+            self.cached, self.cache_vars = set(), {}
+        if kept:
+            self.w.line(f"{' = '.join(kept)} = MISS")
+        return code
+
     def _assign(self, s: A.Assign) -> None:
         """Assignments keep the state well formed whatever the rules compute: a seat stays a seat, a card a
         card, a number within +-10**18, and a list the items its type says (checked when the checker could
@@ -356,7 +432,7 @@ class Compiler:
         sp = s.span
         kind, v = s.ref
         vt = s.value.ty
-        val = self.ex(s.value)
+        val = self._sx(s.value)
         if s.ref == ("builtin", "team"):
             assert s.index is not None
             w.line(f"_set_team(s, {self._seat(s.index)}, {val})", sp)
@@ -426,9 +502,24 @@ class Compiler:
             params = params + ["s=None"]
         w.line(f"def {name}({', '.join(params)}):", e.span)
         w.indent += 1
-        self._charge_line(str(weights.size(e)))
+        kept: list[str] = []
+        if user and self.inliner is not None:
+            # The body with small functions inlined, and what its comprehensions ask again and again kept
+            # once per call (optimize.py); charged the size of all the code it may run.
+            e = self.inliner.inline(e)
+            self._charge_line(str(weights.size(e)))
+            self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
+            try:
+                code = self.ex(e)
+                kept = list(self.cache_vars.values())
+            finally:
+                self.cached, self.cache_vars = set(), {}
+            if kept:
+                w.line(f"{' = '.join(kept)} = MISS")
+        else:
+            self._charge_line(str(weights.size(e)))
+            code = self.ex(e)
         w.indent -= 1
-        code = self.ex(e)
         if want is not None:
             w.line(f"    return {want[0]}(s, {code}, {want[1]!r})", e.span)
         elif user and e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
@@ -474,7 +565,10 @@ class Compiler:
         # legal_<a>(s, out): append every legal id of this action. Each conjunct of
         # `when` is tested as soon as the parameters it reads are bound, so a test
         # on the trick alone runs once, not once per card in hand.
-        conjuncts = _conjuncts(a.when) if a.when is not None else []
+        when = a.when
+        if when is not None and self.inliner is not None:
+            when = self.inliner.inline(when)
+        conjuncts = _conjuncts(when) if when is not None else []
         names = [p.name for p in a.params]
         levels: dict[int, list[A.Expr]] = {}
         level = 0
@@ -495,12 +589,15 @@ class Compiler:
             # Each value of a parameter is charged with the conditions tested for it: three parameters of
             # 10,000 values each cannot enumerate 10**12 actions.
             work = 1 + sum(weights.size(c) for c in levels.get(i + 1, []))
+            cond, kept = self._condition(levels.get(i + 1, []), set(names[i:]))
             if i == 0 and len(a.params) == 1 and work == 1:
                 # One parameter, no condition on it: one append per value, once per question (the list
                 # itself was charged when it was built). Every other loop is charged for its values.
                 w.line(f"for l_{p.name} in {self.ex(p.domain)}:", p.domain.span)
             else:
                 values = self._walked(p.domain, work, p.domain.span)
+                if kept:
+                    w.line(f"{' = '.join(kept)} = MISS")  # filled when the condition first needs each
                 w.line(f"for l_{p.name} in {values}:", p.domain.span)
             w.indent += 1
             idx = {"card": f"l_{p.name}", "player": f"l_{p.name}", "suit": f"SUIT_POS[l_{p.name}]",
@@ -510,9 +607,8 @@ class Compiler:
                 w.line(f"if not 0 <= {idx} < {radix}[{i}]: continue")
             if info.kind == "str":
                 w.line(f"if l_{p.name} not in {digit}[{i}]: continue")
-            if levels.get(i + 1):
-                w.line(f"if not ({' and '.join(self.ex(c) for c in levels[i + 1])}): continue",
-                       levels[i + 1][0].span)
+            if cond is not None:
+                w.line(f"if not ({cond}): continue", levels[i + 1][0].span)
             enc_terms.append(idx if i == 0 else f"{idx} * {stride}[{i}]")
         enc = " + ".join(enc_terms) if enc_terms else "0"
         w.line(f"out.append({off} + {enc})")
@@ -532,6 +628,21 @@ class Compiler:
         self.block(a.effect)
         w.indent = 0
         w.line("")
+
+    def _condition(self, conds: list[A.Expr], varying: set[str]) -> tuple[str | None, list[str]]:
+        """The code of the conditions tested for each value of a parameter, with the sub-expressions that read
+        none of the `varying` parameters kept in locals (optimize.invariants); and those locals."""
+        if not conds:
+            return None, []
+        if self.optimize:
+            self.cached = {id(x) for c in conds for x in invariants(c, varying)}
+            self.cache_vars = {}
+        try:
+            code = " and ".join(self.ex(c) for c in conds)
+            return code, list(self.cache_vars.values())
+        finally:
+            self.cached = set()
+            self.cache_vars = {}
 
     def phase(self, i: int, ph: PhaseSpec) -> None:
         if ph.first is not None:
@@ -589,6 +700,10 @@ class Compiler:
         # functions: their callees are then computed once per distinct argument anyway.
         pure = {f.name for f in sp.functions if f.name in pure_functions(sp) and f.body is not None
                 and not _cheap(f.body)} & called_outside(sp, pure_functions(sp))
+        if self.optimize:
+            checked = {f.name for f in sp.functions if f.body is not None and (f.body.ty in (T.INT, T.NUM) and
+                       _takes_numbers(f.body, [f"l_{p}" for p in f.params]))}
+            self.inliner = Inliner(sp.functions, pure, checked)
         for f in sp.functions:
             if f.body is None:
                 continue
@@ -702,5 +817,7 @@ def compile_probe_typed(game: CompiledGame, text: str, locate: Any, diags: list[
     return compile(f"lambda s: {src}", game.filename, "eval"), e.ty
 
 
-def compile_spec(spec: GameSpec, checker: Checker, diags: list[Diagnostic]) -> CompiledGame | None:
-    return Compiler(spec, checker, diags).module()
+def compile_spec(spec: GameSpec, checker: Checker, diags: list[Diagnostic],
+                 optimize: bool = True) -> CompiledGame | None:
+    """The compiled module of a checked spec; `optimize=False` leaves out dsl/optimize.py's passes."""
+    return Compiler(spec, checker, diags, optimize).module()

@@ -86,8 +86,9 @@ def _resolved(file: str) -> str:
         return file
 
 
-def compile_text(source: str, file: str = "<rules>", limits: Limits = DEFAULT_LIMITS) -> Loaded:
-    """Read, check and compile a rule file's text within `limits` (the compiled game keeps them)."""
+def compile_text(source: str, file: str = "<rules>", limits: Limits = DEFAULT_LIMITS, optimize: bool = True) -> Loaded:
+    """Read, check and compile a rule file's text within `limits` (the compiled game keeps them);
+    `optimize=False` compiles without the optimizations of dsl/optimize.py (to compare with them)."""
     suggest.new_run()  # "did you mean" hints have a budget per file
     diags: list[Diagnostic] = []
     sources = {file: source}
@@ -103,11 +104,11 @@ def compile_text(source: str, file: str = "<rules>", limits: Limits = DEFAULT_LI
                             "not a rule file", f"run its scenarios with 'cardsmith test {files.shown(file)}'; "
                             "'cardsmith validate' checks rule files, such as the one its 'game:' names")]
         return Loaded(file, source, None, diags, sources)
-    return _compile_root(file, source, root, diags, limits)
+    return _compile_root(file, source, root, diags, limits, optimize)
 
 
 def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags: list[Diagnostic],
-                  limits: Limits) -> Loaded:
+                  limits: Limits, optimize: bool = True) -> Loaded:
     sources = {file: source}
     if root is not None:
         root = _resolve_extends(root, file, sources, diags, [_resolved(file)], limits)
@@ -122,7 +123,7 @@ def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags:
         ck = checker.check(spec, diags, limits)
         if diags:
             return Loaded(file, source, None, diags, sources)
-        game = compiler.compile_spec(spec, ck, diags)
+        game = compiler.compile_spec(spec, ck, diags, optimize)
     except RecursionError:  # a last safety net: the checker bounds nesting (C036) so this should not happen
         diags.append(Diagnostic("C036", spec.root_span, "the rules are nested too deeply to check",
                                 "split deep expressions with 'let' or into functions"))
@@ -150,14 +151,14 @@ def compile_named(naming_file: str, value: str, at: Span, name_code: str, not_ru
     return _compile_root(found.name, found.text, found.root, diags, limits)
 
 
-def compile_file(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> Loaded:
+def compile_file(path: str | Path, limits: Limits = DEFAULT_LIMITS, optimize: bool = True) -> Loaded:
     """Read, check and compile a rule file within `limits` (the compiled game keeps them)."""
     name = str(path)
     diags: list[Diagnostic] = []
     source = read_source(Path(path), diags, Span(name, 1, 1), limits)
     if source is None:
         return Loaded(name, "", None, diags, {})
-    return compile_text(source, name, limits)
+    return compile_text(source, name, limits, optimize)
 
 
 def load_or_raise(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> CompiledGame:

@@ -11,7 +11,7 @@ import pytest
 from cardsmith.cli.main import main
 from cardsmith.dsl.diagnostics import count_of
 from cardsmith.scenario.runner import read
-from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, ROOT
+from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, ROOT, compiled
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -386,3 +386,21 @@ def test_a_scenario_file_with_a_stray_key_is_still_a_scenario_file(tmp_path: Pat
     assert code == 1 and "E011" not in _codes(out) and "unknown key 'scenarios' in the rule file" in out, out
     code, out, _ = cli(["test", str(path)], capsys)
     assert code == 1 and _codes(out) == ["T001"] and "unknown key 'deck' in a scenario file" in out, out
+
+
+def test_compile_prints_the_generated_python_with_its_rule_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["compile", "stichln", "--emit-python"], capsys)
+    assert code == 0 and err == "", err
+    assert "def legal_play(s, out):" in out and "# stichln.yaml:63: play:" in out
+    # The annotated text is the module the engine runs: without the comments it is the compiled source.
+    plain = "\n".join(x for x in out.splitlines() if not x.lstrip().startswith("# stichln.yaml:"))
+    assert plain + "\n" == compiled(str(BUNDLED_DIR / "stichln.yaml")).source
+    code, slow, err = cli(["compile", "stichln", "--no-optimize"], capsys)
+    assert code == 0 and slow != out
+
+
+def test_compile_of_a_file_with_errors_reports_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: x\n", encoding="utf-8")
+    code, out, err = cli(["compile", str(bad)], capsys)
+    assert code == 1 and "bad.yaml:1:1: error" in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import re
 import sys
 import time
@@ -28,6 +29,7 @@ from ..engine.options import option_ranges
 from ..engine.runtime import _shown
 from ..engine.state import State
 from ..engine.text import one_line, say
+from . import emit
 from .deep import BUDGET as DEEP_BUDGET
 from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
 
@@ -413,30 +415,45 @@ def _no_such_scenario(only: str, names: list[str], files: list[str]) -> str:
 
 # ---------------------------------------------------------------- bench
 def cmd_bench(args: argparse.Namespace) -> int:
+    """Random playouts in rounds after one warm-up match (not counted): each round's rates, then their
+    median and spread. Rates use this process's CPU time, so a busy machine does not skew them; the wall
+    time is shown beside them."""
     g = _instance(args)
     rng = random.Random(args.seed)
-    actions = games = 0
     seed = args.seed
-    # Rates use this process's CPU time, so a busy machine does not skew them;
-    # the wall time is shown beside them.
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    deadline = t0 + args.seconds
-    while True:
-        s = State.initial(g, seed)
-        seed += 1
-        while not s.terminal:
-            la = s.legal_actions()
-            s.apply_action(la[int(rng.random() * len(la))])
-            actions += 1
-        games += 1
-        if time.perf_counter() >= deadline:
-            break
-    wall = time.perf_counter() - t0
-    cpu = max(time.process_time() - c0, 1e-9)
-    say(f"{g.name}, {count_of(g.n, 'player')}: {count_of(actions, 'action')} in {count_of(games, 'game')}, "
-        f"{cpu:.2f} s CPU ({wall:.2f} s wall): "
-        f"{actions / cpu:,.0f} actions/s, {games / cpu:,.1f} games/s")
+
+    def playouts(seconds: float) -> tuple[int, int, float, float]:
+        nonlocal seed
+        actions = games = 0
+        t0, c0 = time.perf_counter(), time.process_time()
+        deadline = t0 + seconds
+        while True:
+            s = State.initial(g, seed)
+            seed += 1
+            while not s.terminal:
+                la = s.legal_actions()
+                s.apply_action(la[int(rng.random() * len(la))])
+                actions += 1
+            games += 1
+            if time.perf_counter() >= deadline:
+                return actions, games, max(time.process_time() - c0, 1e-9), time.perf_counter() - t0
+
+    playouts(0.0)  # one match: imports, memo tables and caches warm up outside the rounds
+    per_round = args.seconds / args.rounds
+    say(f"{g.name}, {count_of(g.n, 'player')}: {count_of(args.rounds, 'round')} of {per_round:.2f} s "
+        "of random playouts, after a warm-up match")
+    rounds = []
+    for k in range(args.rounds):
+        a, n, cpu, wall = playouts(per_round)
+        rounds.append((a, n, cpu, wall))
+        say(f"  round {k + 1}: {a / cpu:,.0f} actions/s, {n / cpu:,.1f} games/s")
+    acts = [a / cpu for a, _, cpu, _ in rounds]
+    games = [n / cpu for _, n, cpu, _ in rounds]
+    total_a, total_n = sum(r[0] for r in rounds), sum(r[1] for r in rounds)
+    cpu, wall = sum(r[2] for r in rounds), sum(r[3] for r in rounds)
+    say(f"median: {statistics.median(acts):,.0f} actions/s ({min(acts):,.0f}..{max(acts):,.0f}), "
+        f"{statistics.median(games):,.1f} games/s ({min(games):,.1f}..{max(games):,.1f}); "
+        f"{count_of(total_a, 'action')} in {count_of(total_n, 'game')}, {cpu:.2f} s CPU ({wall:.2f} s wall)")
     return 0
 
 
@@ -529,7 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="random playouts for a fixed time: actions/s and games/s")
     game_args(b)
-    b.add_argument("--seconds", type=_seconds, default=10.0)
+    b.add_argument("--seconds", type=_seconds, default=10.0, help="wall time of all the rounds (default 10)")
+    b.add_argument("--rounds", type=_whole(1, 1000), default=5, help="rounds, each reported (default 5)")
     b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     b.set_defaults(fn=cmd_bench)
 
@@ -539,7 +557,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=_whole(0, MAX_SEED))
     pl.add_argument("--bot", choices=sorted(BOTS), default="random")
     pl.set_defaults(fn=cmd_play)
-    for q in (v, r, li, t, b, pl):
+    co = emit.add_parser(sub)
+    for q in (v, r, li, t, b, pl, co):
         _limit_args(q)
     return p
 

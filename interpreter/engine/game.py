@@ -85,7 +85,9 @@ class Game:
         self.check_constraints = constraints
         # The limits it runs within: the ones the file was compiled within unless told otherwise.
         self.limits = limits if limits is not None else compiled.limits
-        self.step_limit = self.limits.steps  # read before every move: a plain attribute
+        # Read on every move: plain attributes.
+        self.step_limit = self.limits.steps
+        self.action_limit = self.limits.actions
         try:
             self._setup(compiled, num_players, options, budget)
         except RuleError as e:

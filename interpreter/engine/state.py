@@ -325,7 +325,10 @@ class State:
             raise IllegalAction(f"action {action!r} ({name}) is not legal for {g.player_name(self.cur)} in phase "
                                 f"'{g.phases[self.phase].name}'")
         self.trail = (self.trail, self.cur, action)
-        self._run(action, None if self.rng is not None else [])
+        if self.rng is not None:
+            self._guarded(action)  # a seeded state draws its own chance: no chance node can stop the step
+        else:
+            self._run(action, [])
 
     def _run(self, action: int | None, outcomes: list[int] | None) -> None:
         if outcomes is None:
@@ -348,12 +351,12 @@ class State:
 
     def _guarded(self, action: int | None) -> None:
         self.legal = None
-        self.game.steps[0] = self.game.step_limit
         try:
             if action is None:
+                self.game.steps[0] = self.game.step_limit
                 self._start_match()
             else:
-                self._step(action)
+                self._step(action)  # which resets the budget itself
         except RuleError as e:
             e.sources = e.sources or self.game.compiled.sources
             raise
@@ -372,7 +375,7 @@ class State:
             run, offset = info.run, info.offset
         self.actor = self.cur
         self.moves += 1
-        if self.moves > g.limits.actions:
+        if self.moves > g.action_limit:
             raise RuleError(f"the match passed {count_of(g.limits.actions, 'action')} "
                             f"without ending: phase "
                             f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
@@ -387,7 +390,7 @@ class State:
         if r is None:
             if ph.round:
                 self.turns += 1
-                if self.turns >= self.n_active():
+                if self.turns >= (g.n - sum(self.out) if self.sit is g.all_seated else self.n_active()):
                     r = ph.end(self)
                     if r is None:
                         raise RuleError(f"round phase '{ph.name}' ended without 'goto' or 'end deal'",

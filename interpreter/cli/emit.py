@@ -1,0 +1,59 @@
+"""`cardsmith compile GAME`: the Python a rule file compiles to, with the rule-file lines it comes from.
+
+For a designer who wants to see what the optimizer did, and for contributors: each stretch of generated
+code that comes from one place of the rule file is headed by a comment naming that place and quoting its
+line. The code is the module the engine runs, as dsl/compiler.py wrote it (`--no-optimize`: without
+dsl/optimize.py's passes).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..dsl.compiler import CompiledGame
+from ..dsl.diagnostics import RuleFileError, Span, clipped
+from ..dsl.pipeline import compile_file
+from ..engine.bundled import resolve
+from ..engine.text import one_line, say
+
+
+def annotated(game: CompiledGame) -> str:
+    """The generated source, a `# file:line: text` comment above each line whose place in the rule file
+    differs from the line before it."""
+    out: list[str] = []
+    last: tuple[str, int] | None = None
+    for n, code in enumerate(game.source.splitlines(), 1):
+        span = game.line_map.get(n)
+        if span is not None and (span.file, span.line) != last:
+            last = (span.file, span.line)
+            indent = code[: len(code) - len(code.lstrip(" "))]
+            out.append(f"{indent}# {_place(game, span)}")
+        elif not code.strip():
+            last = None  # a new function: say where it comes from again
+        out.append(code)
+    return "\n".join(out) + "\n"
+
+
+def _place(game: CompiledGame, span: Span) -> str:
+    lines = game.sources.get(span.file, "").splitlines()
+    text = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
+    name = span.file.rsplit("/", 1)[-1]
+    return f"{one_line(name)}:{span.line}: {clipped(one_line(text), 70)}"
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    loaded = compile_file(resolve(args.game), args.limits, optimize=not args.no_optimize)
+    if not loaded.ok or loaded.game is None:
+        raise RuleFileError(loaded.diagnostics, loaded.sources)
+    for line in annotated(loaded.game).splitlines():
+        say(line)  # escaped like every output of the tool (engine/text.py), line by line
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    c = sub.add_parser("compile", help="print the Python a rule file compiles to, annotated with its lines")
+    c.add_argument("game", metavar="FILE_OR_GAME", help="a rule file, or a bundled game's name")
+    c.add_argument("--emit-python", action="store_true", help="print the generated Python (the default)")
+    c.add_argument("--no-optimize", action="store_true", help="without the optimizations of dsl/optimize.py")
+    c.set_defaults(fn=cmd_compile)
+    return c
