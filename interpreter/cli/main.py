@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import re
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
