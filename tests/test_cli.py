@@ -404,3 +404,22 @@ def test_compile_of_a_file_with_errors_reports_them(tmp_path: Path, capsys: pyte
     bad.write_text("game: x\n", encoding="utf-8")
     code, out, err = cli(["compile", str(bad)], capsys)
     assert code == 1 and "bad.yaml:1:1: error" in err
+
+
+def test_bench_profile_names_rule_file_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["bench", "stichln", "-n", "3", "--seconds", "1", "--profile"], capsys)
+    assert code == 0 and err == "", err
+    lines = out.splitlines()
+    assert lines[1].startswith("profile: ") and "% in the rule file's code" in lines[1], out
+    assert any(re.match(r" +\d+\.\d%  stichln\.yaml:\d+: ", x) for x in lines), out
+    import signal
+    assert signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, None, signal.SIG_IGN)  # the sampler is gone
+
+
+def test_bench_reports_rounds_and_their_median(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["bench", "stichln", "-n", "3", "--seconds", "0.3", "--rounds", "3"], capsys)
+    assert code == 0 and err == "", err
+    lines = out.splitlines()
+    assert lines[0] == "Stichln, 3 players: 3 rounds of 0.10 s of random playouts, after a warm-up match"
+    assert [x.split(":")[0] for x in lines[1:4]] == ["  round 1", "  round 2", "  round 3"]
+    assert re.match(r"median: [\d,]+ actions/s \([\d,]+\.\.[\d,]+\), [\d,.]+ games/s \(", lines[4]), lines[4]

@@ -439,6 +439,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 return actions, games, max(time.process_time() - c0, 1e-9), time.perf_counter() - t0
 
     playouts(0.0)  # one match: imports, memo tables and caches warm up outside the rounds
+    if args.profile:
+        from .profile import Sampler
+        sampler = Sampler(g.compiled)
+        sampler.run(lambda: playouts(args.seconds))
+        say(f"{g.name}, {count_of(g.n, 'player')}: random playouts for {args.seconds:.2f} s")
+        for line in sampler.report():
+            say(line)
+        return 0
     per_round = args.seconds / args.rounds
     say(f"{g.name}, {count_of(g.n, 'player')}: {count_of(args.rounds, 'round')} of {per_round:.2f} s "
         "of random playouts, after a warm-up match")
@@ -548,6 +556,8 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(b)
     b.add_argument("--seconds", type=_seconds, default=10.0, help="wall time of all the rounds (default 10)")
     b.add_argument("--rounds", type=_whole(1, 1000), default=5, help="rounds, each reported (default 5)")
+    b.add_argument("--profile", action="store_true",
+                   help="instead of rates, where the time goes: the rule-file lines that take most of it")
     b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     b.set_defaults(fn=cmd_bench)
 
