@@ -1,6 +1,6 @@
 """The contract between the generated module and the runtime that runs it (like `jinja2.runtime.exported`).
 
-The compiler (`dsl/compiler.py`) writes a Python module; a `Game` (`interpreter/engine/game.py`) execs it
+The compiler (`dsl/codegen/`) writes a Python module; a `Game` (`interpreter/engine/game.py`) execs it
 in a namespace it fills, then reads back the functions the module defined. Both sides name those things
 through this module only, so no name or prefix is spelled twice:
 

@@ -2,7 +2,7 @@
 
 For a designer who wants to see what the optimizer did, and for contributors: each stretch of generated
 code that comes from one place of the rule file is headed by a comment naming that place and quoting its
-line. The code is the module the engine runs, as dsl/compiler.py wrote it (`--no-optimize`: without
+line. The code is the module the engine runs, as dsl/codegen/ wrote it (`--no-optimize`: without
 dsl/optimize.py's passes).
 """
 

@@ -11,7 +11,7 @@ options (the pack, number ranges), never on a state.
 the action of an id and reads and prints their texts. The generated code does the same arithmetic inline
 for speed: `legal_<action>` encodes the ids it appends and `run_<action>` decodes the id it is given,
 reading these very tables from the namespace under the names `dsl/abi.py` gives them (`tables`). A change
-to the encoding is a change here and in `Compiler.action` (dsl/compiler.py) together.
+to the encoding is a change here and in `ActionWriter.action` (dsl/codegen/actions.py) together.
 """
 
 from __future__ import annotations

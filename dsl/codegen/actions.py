@@ -1,0 +1,148 @@
+"""Actions: for each action, `legal_<a>(s, out)`, which appends every legal action id, and `run_<a>(s, k)`,
+which decodes an id and runs the effect.
+
+These two functions are the engine's hot path and the one place the generated code and
+interpreter/engine/codec.py share a format: the mixed-radix encoding of the parameters is written inline
+here and read by the codec through the same abi tables, so a change to it is made in both together.
+`ParamInfo`, what the codec knows of each parameter, is defined here with the code that encodes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import abi, weights
+from .. import ast as A
+from .. import types as T
+from ..analysis import _conjuncts, _locals_used
+from ..diagnostics import Span
+from ..optimize import invariants
+from ..spec import ActionSpec, GameSpec
+from .statements import StatementWriter
+
+
+@dataclass
+class ParamInfo:
+    name: str
+    kind: str  # card, player, suit, rank, bool, int, str
+    span: Span
+    values: list[Any] | None = None  # str: literal choices
+    bounds: tuple[str, str] | None = None  # int: generated functions giving lo, hi
+
+
+class ActionWriter(StatementWriter):
+    def __init__(self, spec: GameSpec, optimize: bool) -> None:
+        super().__init__({p.name: i for i, p in enumerate(spec.phases)})
+        self.spec = spec
+        self.optimize = optimize
+        self.params: dict[str, list[ParamInfo]] = {}
+
+    def _param_info(self, a: ActionSpec) -> list[ParamInfo]:
+        out: list[ParamInfo] = []
+        for p in a.params:
+            et = T.elem(p.domain.ty)
+            kind = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank", T.BOOL: "bool",
+                    T.INT: "int", T.STR: "str"}.get(et, "card")
+            info = ParamInfo(p.name, kind, p.span)
+            # The checker accepted the domain's shape (C005): names listed, or range(a, b) fixed for the game.
+            d = p.domain
+            if kind == "str":
+                if isinstance(d, A.ListLit):
+                    info.values = [i.value for i in d.items if isinstance(i, A.Const)]
+                elif isinstance(d, A.Name):
+                    info.values = [str(x) for x in self.spec.constants[d.id][0]]
+            elif kind == "int" and isinstance(d, A.Call):
+                lo, hi = abi.param_bound(self.uid, "lo"), abi.param_bound(self.uid, "hi")
+                self.uid += 1
+                self.efunc(lo, [], d.args[0])
+                self.efunc(hi, [], d.args[1])
+                info.bounds = (lo, hi)
+            out.append(info)
+        return out
+
+    def action(self, a: ActionSpec) -> None:
+        infos = self._param_info(a)
+        self.params[a.name] = infos
+        w = self.w
+        # legal_<a>(s, out): append every legal id of this action. Each conjunct of
+        # `when` is tested as soon as the parameters it reads are bound, so a test
+        # on the trick alone runs once, not once per card in hand.
+        when = a.when
+        if when is not None and self.inliner is not None:
+            when = self.inliner.inline(when)
+        conjuncts = _conjuncts(when) if when is not None else []
+        names = [p.name for p in a.params]
+        levels: dict[int, list[A.Expr]] = {}
+        level = 0
+        for c in conjuncts:
+            used = _locals_used(c)
+            # Never before an earlier conjunct: `and` guards what follows it.
+            level = max([level] + [names.index(n) + 1 for n in used if n in names])
+            levels.setdefault(level, []).append(c)
+        off, radix, stride = abi.action_offset(a.name), abi.action_radix(a.name), abi.action_stride(a.name)
+        low, digit, value = abi.action_low(a.name), abi.action_digit(a.name), abi.action_values(a.name)
+        # The encoding is interpreter/engine/codec.py's, written inline: its tables, read by their abi names.
+        w.line(f"def {abi.legal(a.name)}(s, out):", a.span)
+        w.indent += 1
+        if levels.get(0):
+            w.line(f"if not ({' and '.join(self.ex(c) for c in levels[0])}): return", levels[0][0].span)
+        enc_terms = []
+        for i, (p, info) in enumerate(zip(a.params, infos)):
+            # Each value of a parameter is charged with the conditions tested for it: three parameters of
+            # 10,000 values each cannot enumerate 10**12 actions.
+            work = 1 + sum(weights.size(c) for c in levels.get(i + 1, []))
+            cond, kept = self._condition(levels.get(i + 1, []), set(names[i:]))
+            if i == 0 and len(a.params) == 1 and work == 1:
+                # One parameter, no condition on it: one append per value, once per question (the list
+                # itself was charged when it was built). Every other loop is charged for its values.
+                w.line(f"for l_{p.name} in {self.ex(p.domain)}:", p.domain.span)
+            else:
+                values = self._walked(p.domain, work, p.domain.span)
+                if kept:
+                    w.line(f"{' = '.join(kept)} = MISS")  # filled when the condition first needs each
+                w.line(f"for l_{p.name} in {values}:", p.domain.span)
+            w.indent += 1
+            idx = {"card": f"l_{p.name}", "player": f"l_{p.name}", "suit": f"SUIT_POS[l_{p.name}]",
+                   "rank": f"RANK_POS[l_{p.name}]", "bool": f"(1 if l_{p.name} else 0)",
+                   "int": f"(l_{p.name} - {low}[{i}])", "str": f"{digit}[{i}][l_{p.name}]"}[info.kind]
+            if info.kind == "int":
+                w.line(f"if not 0 <= {idx} < {radix}[{i}]: continue")
+            if info.kind == "str":
+                w.line(f"if l_{p.name} not in {digit}[{i}]: continue")
+            if cond is not None:
+                w.line(f"if not ({cond}): continue", levels[i + 1][0].span)
+            enc_terms.append(idx if i == 0 else f"{idx} * {stride}[{i}]")
+        enc = " + ".join(enc_terms) if enc_terms else "0"
+        w.line(f"out.append({off} + {enc})")
+        w.indent = 0
+        w.line("")
+        # run_<a>(s, k): decode inline and run the effect (the engine's hot path).
+        w.line(f"def {abi.run(a.name)}(s, k):", a.span)
+        w.indent += 1
+        for i, (p, info) in enumerate(zip(a.params, infos)):
+            if len(infos) == 1 and info.kind in ("card", "player"):
+                w.line(f"l_{p.name} = k")
+                break
+            w.line(f"k, i{i} = divmod(k, {radix}[{i}])")
+            val = {"card": f"i{i}", "player": f"i{i}", "suit": f"SUITS[i{i}]", "rank": f"RANKS[i{i}]",
+                   "bool": f"i{i} == 1", "int": f"{low}[{i}] + i{i}", "str": f"{value}[{i}][i{i}]"}[info.kind]
+            w.line(f"l_{p.name} = {val}")
+        self.block(a.effect)
+        w.indent = 0
+        w.line("")
+
+    def _condition(self, conds: list[A.Expr], varying: set[str]) -> tuple[str | None, list[str]]:
+        """The code of the conditions tested for each value of a parameter, with the sub-expressions that read
+        none of the `varying` parameters kept in locals (optimize.invariants); and those locals."""
+        if not conds:
+            return None, []
+        if self.optimize:
+            self.cached = {id(x) for c in conds for x in invariants(c, varying)}
+            self.cache_vars = {}
+        try:
+            code = " and ".join(self.ex(c) for c in conds)
+            return code, list(self.cache_vars.values())
+        finally:
+            self.cached = set()
+            self.cache_vars = {}

@@ -1,0 +1,234 @@
+"""Expressions: the Python code of one checked expression, with the step budget's charges and the checks
+the checker's types could not make unnecessary.
+
+This is the half of code generation that returns text rather than writing lines (only the charges of a
+walk in statement context, `_charge_line` and `_walked`, write), so a scenario's probe (`compile_probe`)
+can compile one expression with no module around it. The state it keeps is only what expressions share
+across one module: the writer, the inliner and its depth, the sub-expressions kept in locals while a loop
+or a body is compiled, and the counter that makes local names unique.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import abi, weights
+from .. import ast as A
+from .. import types as T
+from ..analysis import _expr_nodes
+from ..diagnostics import Span
+from ..optimize import INLINE_DEPTH, Inliner
+from .writer import END, POP, PUSH, _Writer
+
+# Library functions of one list that read every item of it (charged for the items).
+WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "flatten", "any", "all"}
+
+
+def _numeric_kind(t: Any) -> bool:
+    """A value of this type may carry a number (or any value) into a function."""
+    if T.is_list(t):
+        return _numeric_kind(T.elem(t))
+    return t in (T.INT, T.NUM, T.PLAYER, T.ANY, T.NONE, None) or T.is_map(t)
+
+
+def _takes_numbers(body: A.Expr, params: list[str]) -> bool:
+    """True if a function's body reads a parameter that may hold numbers: only then can calls of it feed
+    each other a growing number."""
+    names = {p[2:] for p in params if p.startswith("l_")}
+    return any(isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in names and _numeric_kind(n.ty)
+               for n in _expr_nodes(body))
+
+
+def _costly(t: Any) -> bool:
+    """Comparing a value of this type may walk a list: a list, or a value of unknown type."""
+    return T.is_list(t) or t == T.ANY
+
+
+class ExpressionWriter:
+    def __init__(self) -> None:
+        self.w = _Writer()
+        self.inliner: Inliner | None = None
+        self.inline_depth = 0
+        # While a condition of an action is compiled: sub-expressions kept once per loop (optimize.py),
+        # by node id, and the local that keeps each, by the code it runs.
+        self.cached: set[int] = set()
+        self.cache_vars: dict[str, str] = {}
+        self.uid = 0
+
+    def ex(self, e: A.Expr) -> str:
+        if self.cached and id(e) in self.cached:
+            code = self._ex(e)
+            var = self.cache_vars.get(code)
+            if var is None:
+                # Numbered across the whole module: the loops of one action's parameters nest.
+                self.uid += 1
+                var = self.cache_vars[code] = f"_h{self.uid}"
+            return f"({var} if {var} is not MISS else ({var} := {code}))"
+        return self._ex(e)
+
+    def _ex(self, e: A.Expr) -> str:
+        if isinstance(e, A.Inline):
+            self.w.marks.append(e.span)
+            return f"({PUSH}{len(self.w.marks) - 1}{END}{self.ex(e.body)}{POP})"
+        if isinstance(e, A.Const):
+            return repr(e.value)
+        if isinstance(e, A.Name):
+            return self._name(e)
+        if isinstance(e, A.Attr):
+            table = abi.card_table(e.name) if e.name in abi.CARD_FIELDS else abi.property_table(e.name)
+            return f"{table}[{self._card(e.obj)}]"
+        if isinstance(e, A.Index):
+            o = e.obj
+            if isinstance(o, A.Name) and o.ref and o.ref[0] in ("var", "zone") and o.ref[1].per_player:
+                arr, base = ("s.v", abi.var(o.id)) if o.ref[0] == "var" else ("s.z", abi.zone(o.id))
+                return f"{arr}[{base} + {self._seat(e.index)}]"
+            if isinstance(o, A.Name) and o.ref and o.ref[0] == "var" and o.ref[1].per_team:
+                return f"s.v[{abi.var(o.id)} + {self._team(e.index)}]"
+            if isinstance(o, A.Name) and o.ref == ("builtin", "team"):
+                return f"s.team[{self._seat(e.index)}]"
+            return f"{self.ex(o)}[{self.ex(e.index)}]"
+        if isinstance(e, A.Call):
+            return self._call(e)
+        if isinstance(e, A.Lambda):
+            return f"(lambda l_{e.param}: {self.ex(e.body)})"
+        if isinstance(e, A.Let):
+            out = self.ex(e.body)
+            for name, val in reversed(e.bindings):
+                out = f"(lambda l_{name}: {out})({self.ex(val)})"
+            return out
+        if isinstance(e, A.IfExpr):
+            return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.other)})"
+        if isinstance(e, A.BinOp):
+            return self._binop(e)
+        if isinstance(e, A.Compare):
+            parts = [self._charged(e.first) if _costly(e.first.ty) else self.ex(e.first)]
+            for op, r in e.rest:
+                parts.append("not in" if op == "notin" else op)
+                # `in` walks its list; comparing lists walks them: both charge the items
+                parts.append(self._charged(r) if op in ("in", "notin") or _costly(r.ty) else self.ex(r))
+            return "(" + " ".join(parts) + ")"
+        if isinstance(e, A.BoolOp):
+            return "(" + f" {e.op} ".join(self.ex(v) for v in e.values) + ")"
+        if isinstance(e, A.Not):
+            return f"(not {self.ex(e.value)})"
+        if isinstance(e, A.Neg):
+            return f"(-{self.ex(e.value)})"
+        if isinstance(e, A.ListLit):
+            return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
+        if isinstance(e, A.Comp):
+            cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
+            # _it charges the walk times the code run per item: nested loops cannot run away.
+            work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
+            return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}, {work}){cond}]"
+        raise AssertionError(type(e))  # pragma: no cover
+
+    def _charge_line(self, amount: str, span: Span | None = None) -> None:
+        """Charge the budget in statement context, inline: this runs on every move, and a call costs more
+        than the charge."""
+        self.w.line(f"_S[0] -= {amount}", span)
+        self.w.line("if _S[0] < 0: _over()")
+
+    def _walked(self, e: A.Expr, work: int, span: Span) -> str:
+        """Evaluate a list to loop over into a fresh local and charge its items times `work`; the local's name."""
+        self.uid += 1
+        name = f"_d{self.uid}"
+        self.w.line(f"{name} = {self.ex(e)}", span)
+        self._charge_line(f"len({name})" + (f" * {work}" if work != 1 else ""))
+        return name
+
+    def _charged(self, e: A.Expr, work: int = 1) -> str:
+        """`e`, charged to the budget for its items (every nested item, unless it is a list of plain values)."""
+        if work == 1 and weights.flat_list(e.ty) and isinstance(e, A.Comp | A.ListLit):
+            return self.ex(e)  # a list just built was charged for its items as it was built
+        helper = "_it" if weights.flat_list(e.ty) else "_itd"
+        return f"{helper}({self.ex(e)}{f', {work}' if work != 1 else ''})"
+
+    def _seat(self, e: A.Expr) -> str:
+        """A player index into per-player zones and variables. A value typed player is a seat (the engine's
+        players, checked variables, `left`/`right` modulo the count); any other number is checked, so
+        `hand[num_players]` is a rule error, not another zone."""
+        code = self.ex(e)
+        return code if e.ty == T.PLAYER else f"_seat({code}, N)"
+
+    def _team(self, e: A.Expr) -> str:
+        """A team number indexing a per-team variable: checked to be 0 to N - 1, unless it was read from `team`
+        (whose every value the engine checked when it was set)."""
+        code = self.ex(e)
+        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == ("builtin", "team")
+        return code if read else f"_team({code}, N)"
+
+    def _card(self, e: A.Expr) -> str:
+        """A card index into the card tables: checked unless typed card (cards come only from the pack)."""
+        code = self.ex(e)
+        return code if e.ty == T.CARD else f"_card({code}, NC)"
+
+    def _binop(self, e: A.BinOp) -> str:
+        left, right = self.ex(e.left), self.ex(e.right)
+        lt, rt = e.left.ty, e.right.ty
+        if e.op == "+" and T.is_list(lt) and T.is_list(rt):
+            return f"_it({left} + {right})"  # a joined list is charged for its items
+        if weights.numeric(lt) and weights.numeric(rt):
+            if e.op == "*":
+                return f"f_mul({left}, {right})"  # numbers may not explode
+            return f"({left} {e.op} {right})"
+        # A value the checker could not type (a parameter called with different kinds of value): the helper
+        # checks the kinds when the rule runs (Python's `*` and `%` on text would build anything) and a
+        # list join is charged.
+        fn = {"+": "f_add", "-": "f_sub", "*": "f_mul", "/": "f_div", "//": "f_floordiv", "%": "f_mod"}[e.op]
+        return f"_itd({fn}({left}, {right}))" if e.op == "+" else f"{fn}({left}, {right})"
+
+    def _name(self, e: A.Name) -> str:
+        kind, detail = e.ref
+        if kind == "local":
+            return f"l_{detail}"
+        if kind == "builtin":
+            return {"players": "PLAYERS", "active_players": "_active(s)", "num_players": "N",
+                    "suits": "SUITS", "ranks": "RANKS", "pack": "PACK", "dealer": "s.dealer",
+                    "current": "s.cur", "player": "s.actor", "deal_number": "s.deal_no",
+                    "turns": "s.turns", "teams": "_teams(s)"}[detail]
+        if kind == "option":
+            return abi.option(detail)
+        if kind == "const":
+            return abi.const(detail)
+        if kind == "var":
+            return f"s.v[{abi.var(detail.name)}]"
+        if kind == "zone":
+            return f"s.z[{abi.zone(detail.name)}]"
+        raise AssertionError(kind)  # pragma: no cover
+
+    def _call(self, e: A.Call) -> str:
+        kind, f = e.ref
+        if kind == "user":
+            if self.inliner is not None and self.inline_depth < INLINE_DEPTH:
+                # A call the passes before did not inline (a step's expression, an argument): inline it here.
+                node = self.inliner.call(e)
+                if node is not None:
+                    self.inline_depth += 1
+                    try:
+                        return self.ex(node)
+                    finally:
+                        self.inline_depth -= 1
+            return f"{abi.function(f.name)}(s{''.join(', ' + self.ex(a) for a in e.args)})"
+        name = f.name
+        if name in ("left", "right"):
+            return f"(({self.ex(e.args[0])} {'+' if name == 'left' else '-'} 1) % N)"
+        if name == "next_active":
+            return f"_next_active(s, {self._seat(e.args[0])})"
+        if name == "is_active":
+            return f"_is_active(s, {self._seat(e.args[0])})"
+        if name == "sitting_out":
+            return f"s.sit[{self._seat(e.args[0])}]"
+        if name == "teammates":
+            return f"_teammates(s, {self._seat(e.args[0])})"
+        if name == "played_by":
+            return f"s.by[{self._card(e.args[0])}]"
+        if name == "range":
+            return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}))"
+        args = [self.ex(a) for a in e.args]
+        lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
+        if lambdas:
+            # A function applied to every item: charge the walk times the function's size.
+            args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
+        elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
+            args[0] = self._charged(e.args[0]) if name != "flatten" else f"_itd({args[0]})"
+        return f"{f.py}({', '.join(args)})"

@@ -1,0 +1,240 @@
+"""Steps and function bodies: the Python lines of a block of steps, and the functions the module is made of.
+
+Steps are where the state changes, so this is where the generated code keeps the state well formed
+whatever the rules compute (a seat stays a seat, a number stays within bounds, a list holds what its type
+says) and where the budget is charged in statement context. `func` and `efunc` are the two shapes every
+generated function takes, a block of steps or one returned expression; actions and the module are built
+from them, so they live here, below both.
+"""
+
+from __future__ import annotations
+
+from .. import abi, weights
+from .. import ast as A
+from .. import types as T
+from ..analysis import _static
+from ..diagnostics import Span
+from ..library import BIG
+from ..optimize import invariants
+from .expressions import ExpressionWriter, _takes_numbers
+
+# Return codes of compiled effect blocks (abi.py): a phase index (>= 0) means goto. Re-exported.
+END_DEAL = abi.END_DEAL
+# What a list variable holds, for the check of a value whose type the checker could not know.
+LIST_KINDS = {T.CARD: "card", T.PLAYER: "player", T.NUM: "num", T.INT: "num"}
+
+
+def _kind(t: object) -> str:
+    """How a logged value is shown: as a player, a card, a list of them, or plainly. (Here, below the module,
+    which shows `report` values the same way: `log` steps need it too.)"""
+    if t in (T.PLAYER, T.CARD):
+        return str(t)
+    if T.is_list(t) and T.elem(t) in (T.PLAYER, T.CARD):
+        return f"list:{T.elem(t)}"
+    return "plain"
+
+
+class StatementWriter(ExpressionWriter):
+    def __init__(self, phase_index: dict[str, int]) -> None:
+        super().__init__()
+        self.phase_index = phase_index
+        self.empty: set[str] = set()
+
+    def block(self, stmts: list[A.Stmt]) -> None:
+        if not stmts:
+            self.w.line("pass")
+        for s in stmts:
+            self.stmt(s)
+
+    def _zone(self, z: A.ZoneRef) -> str:
+        if z.ref.per_player and z.index is not None:
+            return f"{abi.zone(z.name)} + {self._seat(z.index)}"
+        return abi.zone(z.name)
+
+    def stmt(self, s: A.Stmt) -> None:
+        w = self.w
+        sp = s.span
+        if isinstance(s, A.Assign):
+            self._assign(s)
+        elif isinstance(s, A.LetStmt):
+            # A list named in steps is a snapshot: later moves must not change it (the copy is charged).
+            val = self._sx(s.value)
+            w.line(f"l_{s.name} = {'_it(list(' + val + '))' if T.is_list(s.value.ty) else val}", sp)
+        elif isinstance(s, A.Pick):
+            w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", sp)
+        elif isinstance(s, A.Move):
+            t = s.cards.ty
+            if t == T.CARD:
+                w.line(f"_move1(s, {self._sx(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", sp)
+            else:
+                # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
+                cards = self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {self.ex(s.cards)})"
+                w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", sp)
+        elif isinstance(s, A.Deal):
+            if s.dest.ref.per_player and s.dest.index is None:
+                w.line(f"_deal_each(s, {self.ex(s.count)}, {self._zone(s.src)}, {abi.zone(s.dest.name)})", sp)
+            else:
+                w.line(f"_deal(s, {self.ex(s.count)}, {self._zone(s.src)}, {self._zone(s.dest)})", sp)
+        elif isinstance(s, A.Shuffle):
+            w.line(f"_shuffle(s, {self._zone(s.zone)})", sp)
+        elif isinstance(s, A.Goto):
+            w.line(f"return {self.phase_index[s.phase]}", sp)
+        elif isinstance(s, A.EndDeal):
+            w.line(f"return {END_DEAL}", sp)
+        elif isinstance(s, A.Eliminate):
+            w.line(f"_eliminate(s, {self._seat(s.player)})", sp)
+        elif isinstance(s, A.SitOut):
+            w.line(f"_sit_out(s, {self._seat(s.player)})", sp)
+        elif isinstance(s, A.Do):
+            args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
+            w.line(f"_r = {abi.procedure(s.proc)}(s{args})", sp)
+            w.line("if _r is not None: return _r")
+        elif isinstance(s, A.Log):
+            vals = "".join(f", ({self.ex(v)}, {_kind(v.ty)!r})" for v in s.values)
+            w.line(f"if s.log is not None: _log(s, {s.text!r}{vals})", sp)
+        elif isinstance(s, A.If):
+            w.line(f"if {self._sx(s.cond)}:", sp)
+            w.indent += 1
+            self.block(s.then)
+            w.indent -= 1
+            if s.other:
+                w.line("else:")
+                w.indent += 1
+                self.block(s.other)
+                w.indent -= 1
+        elif isinstance(s, A.For):
+            # Each item runs the body once: the walk is charged times the body's size.
+            items = self._walked(s.iter, weights.size(s.body), sp)
+            w.line(f"for l_{s.var} in list({items}):", sp)
+            w.indent += 1
+            self.block(s.body)
+            w.indent -= 1
+        else:  # pragma: no cover
+            raise AssertionError(type(s))
+
+    def _sx(self, e: A.Expr) -> str:
+        """The code of an expression a step evaluates: with small functions inlined, and what its
+        comprehensions ask again and again kept in locals, emptied on a line of their own before the step
+        (optimize.py; nothing changes the state while one expression is evaluated)."""
+        if self.inliner is None:
+            return self.ex(e)
+        e = self.inliner.inline(e)
+        self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
+        try:
+            code = self.ex(e)
+            kept = list(self.cache_vars.values())
+        finally:
+            self.cached, self.cache_vars = set(), {}
+        if kept:
+            self.w.line(f"{' = '.join(kept)} = MISS")
+        return code
+
+    def _assign(self, s: A.Assign) -> None:
+        """Assignments keep the state well formed whatever the rules compute: a seat stays a seat, a card a
+        card, a number within +-10**18, and a list the items its type says (checked when the checker could
+        not know the value's type), charged for its items and within the items all lists may hold."""
+        w = self.w
+        sp = s.span
+        kind, v = s.ref
+        vt = s.value.ty
+        val = self._sx(s.value)
+        if s.ref == ("builtin", "team"):
+            assert s.index is not None
+            w.line(f"_set_team(s, {self._seat(s.index)}, {val})", sp)
+            return
+        if kind == "builtin":
+            target = {"dealer": "s.dealer", "current": "s.cur"}[v]
+            new = val if s.op == "=" else f"{target} {s.op[0]} {val}"
+            if s.op == "=" and s.value.ty == T.PLAYER:
+                w.line(f"{target} = {new}", sp)  # a value typed player is a seat already
+            else:
+                w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + v + chr(39))})", sp)
+            return
+        if s.index is not None:
+            w.line(f"_i = {abi.var(v.name)} + {self._team(s.index) if v.per_team else self._seat(s.index)}", sp)
+            target = "s.v[_i]"
+            slot = "_i"
+        else:
+            slot = abi.var(v.name)
+            target = f"s.v[{slot}]"
+        ty = v.ty
+        if T.is_list(ty):
+            kind_ = LIST_KINDS.get(T.elem(ty))
+            trusted = T.is_list(vt) and T.elem(vt) == T.elem(ty) and kind_ != "num"
+            check = "None" if trusted else repr(kind_)
+            if s.op == "+=":
+                w.line(f"{target} = _extend_list(s, {target}, {val}, {check}, {slot})", sp)
+                return
+            new = val if s.op == "=" else f"_without(s, {target}, {val})"
+            w.line(f"{target} = _keep_list(s, {new}, {'None' if s.op == '-=' else check}, {slot})", sp)
+            return
+        new = val if s.op == "=" else f"{target} {s.op[0]} {val}" if weights.numeric(vt) else \
+            f"{'f_add' if s.op == '+=' else 'f_sub'}({target}, {val})"
+        if ty in (T.INT, T.NUM) and weights.numeric(vt) and _static(s.value):
+            # A fixed amount: the number grows at most by that much per step of work (never doubles).
+            w.line(f"{target} = {new}", sp)
+        elif ty in (T.INT, T.NUM) and weights.numeric(vt):
+            w.line(f"_v = {new}", sp)
+            w.line(f"if _v is not None and not {-BIG} <= _v <= {BIG}: f_num(_v)")
+            w.line(f"{target} = _v")
+        elif vt == ty or vt == T.NONE or (T.compatible(vt, ty) and ty in T.TEXTUAL and vt in T.TEXTUAL):
+            w.line(f"{target} = {new}", sp)
+        else:
+            w.line(f"{target} = _keep(s, {new}, {str(ty)!r})", sp)
+
+    def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span, charged: bool = False) -> None:
+        """A block of steps as a function of the state. `charged`: a call costs the body's size (procedures,
+        as functions do). An empty block is recorded, so the engine need not call it."""
+        if not body:
+            self.empty.add(name)
+        self.w.line(f"def {name}(s{''.join(', l_' + p for p in params)}):", span)
+        self.w.indent += 1
+        if charged:
+            self._charge_line(str(weights.size(body)))
+        self.block(body)
+        self.w.indent -= 1
+        self.w.line("")
+
+    def efunc(self, name: str, params: list[str], e: A.Expr, want: tuple[str, str] | None = None,
+              user: bool = False) -> None:
+        """A function returning `e`; `want` = (helper, what) checks the value where the engine needs a
+        player or a list of players (`none` passes the checker, which cannot know it will be there);
+        `user`: a `define:` function, whose result is checked where it may carry a growing number.
+        Each evaluation is charged its size; a function without the state (an option default, a card
+        property, the pack) gets `s=None`, so that no rule can reach a state that is not there."""
+        w = self.w
+        if "s" not in params:
+            params = params + ["s=None"]
+        w.line(f"def {name}({', '.join(params)}):", e.span)
+        w.indent += 1
+        kept: list[str] = []
+        if user and self.inliner is not None:
+            # The body with small functions inlined, and what its comprehensions ask again and again kept
+            # once per call (optimize.py); charged the size of all the code it may run.
+            e = self.inliner.inline(e)
+            self._charge_line(str(weights.size(e)))
+            self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
+            try:
+                code = self.ex(e)
+                kept = list(self.cache_vars.values())
+            finally:
+                self.cached, self.cache_vars = set(), {}
+            if kept:
+                w.line(f"{' = '.join(kept)} = MISS")
+        else:
+            self._charge_line(str(weights.size(e)))
+            code = self.ex(e)
+        w.indent -= 1
+        if want is not None:
+            w.line(f"    return {want[0]}(s, {code}, {want[1]!r})", e.span)
+        elif user and e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
+            # A number leaving a function stays within +-10**18: calls cannot double it without end. (A
+            # function of cards, suits and ranks alone computes a bounded expression of bounded values.)
+            w.line(f"    _r = {code}", e.span)
+            w.line(f"    if _r is not None and not {-BIG} <= _r <= {BIG}: f_num(_r)")
+            w.line("    return _r")
+        elif user and e.ty == T.ANY:
+            w.line(f"    return f_num({code})", e.span)
+        else:
+            w.line(f"    return {code}", e.span)
+        w.line("")
