@@ -140,3 +140,35 @@ def test_a_rule_error_in_an_inlined_function_is_located_in_the_function() -> Non
     plain, fast = _first_error(False), _first_error(True)
     assert fast.span is not None and fast.span.line == 9 and "first" in fast.message, fast
     assert (fast.code, fast.message, fast.span) == (plain.code, plain.message, plain.span)
+
+
+MULTI_LINE = FAILING.replace('''  led(): first(trick).suit
+  may_play(p, c): |
+    c.suit == 'a' or
+      c.suit == led()''', '''  led(): first(trick).suit
+  score(p): |
+    len(hand[p]) * 2 +
+      sum([c.rank_index for c in hand[p]]) +
+      FAILING_PART
+  may_play(p, c): score(p) > 0''')
+
+
+@pytest.mark.parametrize(("part", "col", "message"), [
+    ("first(trick).rank_index", 7, "first() of an empty list"),
+    ("hand[p][7].rank_index", 7, "a list position that does not exist"),
+    ("(len(trick) // len(trick))", 8, "division by zero"),
+])
+@pytest.mark.parametrize("optimize", [False, True])
+def test_a_rule_error_in_a_multi_line_define_is_located_at_the_failing_sub_expression(
+        part: str, col: int, message: str, optimize: bool) -> None:
+    """The compiler records where the code of every node stands, and a rule error is reported at the
+    innermost node around the instruction that failed: here the third line of `score`, not its first."""
+    text = MULTI_LINE.replace("FAILING_PART", part)
+    loaded = compile_text(text, "multi.yaml", optimize=optimize)
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    with pytest.raises(RuleError) as info:
+        State.initial(Game(loaded.game, 2), 1).legal_actions()
+    e = info.value
+    assert e.span is not None and (e.span.line, e.span.col) == (13, col), (e.span, e.message)
+    assert e.message == message
+    assert text.splitlines()[12][col - 1:].startswith(part.lstrip("("))

@@ -18,8 +18,11 @@ from .. import types as T
 from ..analysis import _expr_nodes
 from ..diagnostics import Span
 from ..optimize import INLINE_DEPTH, Inliner
-from .writer import END, POP, PUSH, _Writer
+from .writer import CLOSE, END, MID, OPEN, POP, PUSH, _Writer, plain
 
+# Nodes whose code cannot fail (a constant, a name, a lambda itself) or that are placed otherwise (an inlined
+# body has lines of its own): not marked for the positions map.
+_UNMARKED = (A.Const, A.Name, A.Lambda, A.Inline)
 # Library functions of one list that read every item of it (charged for the items).
 WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "flatten", "any", "all"}
 
@@ -56,15 +59,20 @@ class ExpressionWriter:
         self.uid = 0
 
     def ex(self, e: A.Expr) -> str:
+        code = self._ex(e)
+        if not isinstance(e, _UNMARKED):
+            # Marked with its span: the writer records where this node's code stands (writer.OPEN).
+            self.w.nodes.append(e.span)
+            code = f"{OPEN}{len(self.w.nodes) - 1}{MID}{code}{CLOSE}"
         if self.cached and id(e) in self.cached:
-            code = self._ex(e)
-            var = self.cache_vars.get(code)
+            key = plain(code)  # the same code, whatever the marks, shares one local
+            var = self.cache_vars.get(key)
             if var is None:
                 # Numbered across the whole module: the loops of one action's parameters nest.
                 self.uid += 1
-                var = self.cache_vars[code] = f"_h{self.uid}"
+                var = self.cache_vars[key] = f"_h{self.uid}"
             return f"({var} if {var} is not MISS else ({var} := {code}))"
-        return self._ex(e)
+        return code
 
     def _ex(self, e: A.Expr) -> str:
         if isinstance(e, A.Inline):

@@ -33,6 +33,7 @@ from ..spec import GameSpec, PhaseSpec
 from .actions import ActionWriter, ParamInfo
 from .expressions import _takes_numbers
 from .statements import _kind
+from .writer import Position, plain
 
 MEMO_ITEM_MAX = abi.MEMO_ITEM_MAX
 
@@ -42,7 +43,7 @@ class CompiledGame:
     spec: GameSpec
     code: Any  # code object of the generated module
     source: str
-    line_map: dict[int, Span]
+    line_map: dict[int, Span]  # generated line -> the rule-file span of the code on it
     filename: str
     params: dict[str, list[ParamInfo]] = field(default_factory=dict)
     phase_index: dict[str, int] = field(default_factory=dict)
@@ -54,6 +55,9 @@ class CompiledGame:
     empty: frozenset[str] = frozenset()
     # The limits the file was read and checked within; a `Game` of it runs within them unless given others.
     limits: Limits = DEFAULT_LIMITS
+    # Where the code of each AST node stands in `source` (writer.Position): a rule error is located at the
+    # innermost node around the instruction that failed (interpreter/engine/errors.py, span_of).
+    positions: list[Position] = field(default_factory=list)
 
 
 class Compiler(ActionWriter):
@@ -200,7 +204,8 @@ class Compiler(ActionWriter):
                                          "move inner steps into a procedure or a `define:` function"))
             return None
         return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck,
-                            [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty), limits=self.ck.limits)
+                            [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty), limits=self.ck.limits,
+                            positions=list(w.positions))
 
 
 def compile_probe(game: CompiledGame, text: str, locate: Any, diags: list[Diagnostic]) -> Any:
@@ -222,7 +227,7 @@ def compile_probe_typed(game: CompiledGame, text: str, locate: Any, diags: list[
         game.checker.expr(e)
     if len(diags) > n:
         return None
-    src = Compiler(game.spec, game.checker, diags).ex(e)
+    src = plain(Compiler(game.spec, game.checker, diags).ex(e))
     return compile(f"lambda s: {src}", game.filename, "eval"), e.ty
 
 

@@ -9,11 +9,28 @@ mapped to the function's span, without the expression code knowing about lines.
 
 from __future__ import annotations
 
+import re
+
 from ..diagnostics import Span
 
 # In an expression's code, where an inlined body starts (PUSH, the index of its span, END) and where it ends
 # (POP): the writer breaks the line there, so the body's code has lines, and spans, of its own.
 PUSH, END, POP = "\x00", "\x01", "\x00-\x01"
+# Around the code of one AST node (OPEN, the index of its span, MID, the code, CLOSE): the writer removes
+# them and records where in the generated text each node's code stands, so that a rule error is reported
+# at the sub-expression whose code failed (`positions`), not only at the line (`spans`).
+OPEN, MID, CLOSE = "\x02", "\x03", "\x04"
+_NODE_MARK = re.compile("(\x02\\d+\x03|\x04)")
+_ANY_MARK = re.compile("\x00[^\x01]*\x01|\x02\\d+\x03|\x04")
+
+# A node's place in the generated text: first line, first column, last line, end column (lines from 1,
+# columns 0-based in UTF-8 bytes, the end exclusive: as Python's code positions count them), and its span.
+Position = tuple[int, int, int, int, Span]
+
+
+def plain(code: str) -> str:
+    """An expression's code without the writer's markers (to compile it alone, or to compare two codes)."""
+    return _ANY_MARK.sub("", code)
 
 
 class _Writer:
@@ -22,30 +39,45 @@ class _Writer:
         self.spans: dict[int, Span] = {}
         self.indent = 0
         self.marks: list[Span] = []  # spans named by PUSH marks
+        self.nodes: list[Span] = []  # spans named by OPEN marks
+        self.positions: list[Position] = []
 
     def line(self, text: str, span: Span | None = None) -> None:
-        if PUSH in text:
-            self._lines(text, span)
+        if PUSH not in text and OPEN not in text:
+            self.lines.append("    " * self.indent + text)
+            if span is not None:
+                self.spans[len(self.lines)] = span
             return
-        self.lines.append("    " * self.indent + text)
-        if span is not None:
-            self.spans[len(self.lines)] = span
+        open_nodes: list[tuple[int, int, int]] = []  # (node, line, column) of the nodes begun, innermost last
+        for code, sp in self._physical(text, span):
+            number = len(self.lines) + 1
+            out: list[str] = []
+            col = 0
+            for tok in _NODE_MARK.split(code):
+                if tok.startswith(OPEN):
+                    open_nodes.append((int(tok[1:-1]), number, col))
+                elif tok == CLOSE:
+                    node, line0, col0 = open_nodes.pop()
+                    self.positions.append((line0, col0, number, col, self.nodes[node]))
+                elif tok:
+                    out.append(tok)
+                    col += len(tok.encode("utf-8"))
+            self.lines.append("".join(out))
+            if sp is not None:
+                self.spans[number] = sp
 
-    def _lines(self, text: str, span: Span | None) -> None:
-        """A line whose code holds inlined bodies: one physical line per stretch of one span (inside the
-        brackets an inlined body is written in, so Python reads it as one expression)."""
+    def _physical(self, text: str, span: Span | None) -> list[tuple[str, Span | None]]:
+        """The physical lines of one written line, each with its span: one per stretch of an inlined body,
+        inside the brackets the body is written in (so Python reads them as one expression)."""
+        first, *rest = text.split(PUSH)
+        out = [("    " * self.indent + first, span)]
         stack = [span]
         pad = "    " * (self.indent + 2)
-        first, *rest = text.split(PUSH)
-        self.lines.append("    " * self.indent + first)
-        if span is not None:
-            self.spans[len(self.lines)] = span
         for part in rest:
             mark, _, code = part.partition(END)
             if mark == "-":
                 stack.pop()
             else:
                 stack.append(self.marks[int(mark)])
-            self.lines.append(pad + code)
-            if stack[-1] is not None:
-                self.spans[len(self.lines)] = stack[-1]
+            out.append((pad + code, stack[-1]))
+        return out

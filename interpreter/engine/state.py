@@ -589,17 +589,42 @@ def _cards(n: int) -> str:
 
 
 def _span_of(game: Game, e: BaseException) -> Span | None:
-    """The rule-file span of the innermost generated line in the traceback."""
+    """The rule-file span of the innermost generated code in the traceback: the innermost AST node around
+    the instruction that failed (the compiler's positions map), else the span of its line."""
     comp = game.compiled
     tb = e.__traceback__
-    found: Span | None = None
+    last = None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == comp.filename:
-            line = tb.tb_lineno
-            # The nearest mapped line at or above the failing one.
-            for ln in range(line, 0, -1):
-                if ln in comp.line_map:
-                    found = comp.line_map[ln]
-                    break
+            last = tb
         tb = tb.tb_next
-    return found
+    if last is None:
+        return None
+    found = _node_at(comp, last.tb_frame.f_code, last.tb_lasti)
+    if found is not None:
+        return found
+    # The nearest mapped line at or above the failing one.
+    for ln in range(last.tb_lineno, 0, -1):
+        if ln in comp.line_map:
+            return comp.line_map[ln]
+    return None
+
+
+def _node_at(comp: Any, code: Any, lasti: int) -> Span | None:
+    """The span of the smallest recorded node whose code holds the instruction at `lasti` of `code`."""
+    if lasti < 0 or not comp.positions:
+        return None
+    try:
+        line0, line1, col0, col1 = list(code.co_positions())[lasti // 2]
+    except (IndexError, ValueError):
+        return None
+    if line0 is None or line1 is None or col0 is None or col1 is None:
+        return None
+    best: Span | None = None
+    size = None
+    for l0, c0, l1, c1, span in comp.positions:
+        if (l0, c0) <= (line0, col0) and (line1, col1) <= (l1, c1):
+            extent = (l1 - l0, c1 - c0 if l1 == l0 else c1)
+            if size is None or extent < size:
+                best, size = span, extent
+    return best
