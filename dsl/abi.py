@@ -157,7 +157,7 @@ ENGINE_HELPERS = ("_pick", "_move1", "_move", "_deal", "_deal_each", "_shuffle",
 BUDGET_HELPERS = ("_it", "_itd", "_remember", "MEMOS", "_S", "_over")
 # Values fixed by the game at its player count: the count, the card count (0 until the pack is built), the
 # memo's "no entry" marker, the players, suits and ranks (with their positions) and the pack.
-GAME_VALUES = ("N", "NC", "MISS", "PLAYERS", "SUITS", "RANKS", "SUIT_POS", "RANK_POS", "PACK")
+GAME_VALUES = ("N", "NC", "MISS", "QM", "PLAYERS", "SUITS", "RANKS", "SUIT_POS", "RANK_POS", "PACK")
 # A card is an index into these tables; `card.suit` reads `card_table("suit")`.
 CARD_FIELDS = ("suit", "rank", "rank_index", "suit_index", "name")
 

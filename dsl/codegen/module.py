@@ -132,7 +132,8 @@ class Compiler(ActionWriter):
             params = ["s"] + [f"l_{p}" for p in f.params]
             fn, fi, memo = abi.function(f.name), abi.function_body(f.name), abi.memo(f.name)
             if f.name not in pure:
-                self.efunc(fn, params, f.body, user=True)
+                self.efunc(fn, params, f.body, user=True,
+                           question=self.optimize and f.name not in pure_functions(sp))
                 continue
             # A function that reads no state is memoized on its arguments: hand
             # values and rankings are asked for again and again with the same cards.

@@ -196,7 +196,7 @@ class StatementWriter(ExpressionWriter):
         self.w.line("")
 
     def efunc(self, name: str, params: list[str], e: A.Expr, want: tuple[str, str] | None = None,
-              user: bool = False) -> None:
+              user: bool = False, question: bool = False) -> None:
         """A function returning `e`; `want` = (helper, what) checks the value where the engine needs a
         player or a list of players (`none` passes the checker, which cannot know it will be there);
         `user`: a `define:` function, whose result is checked where it may carry a growing number.
@@ -207,6 +207,20 @@ class StatementWriter(ExpressionWriter):
             params = params + ["s=None"]
         w.line(f"def {name}({', '.join(params)}):", e.span)
         w.indent += 1
+        if question:
+            # While the engine asks one question of an unchanging state (the end of a match: who won, the
+            # returns), a function of the state gives the same value for the same arguments: remembered in
+            # the question's table `QM[0]` (None between questions).
+            args = "".join(f", {x}" for x in params if x != "s")
+            w.line("_q = QM[0]")
+            w.line("if _q is not None:")
+            w.line(f"    _k = ({name!r}{args})")
+            w.line("    try:")
+            w.line("        return _q[_k]")
+            w.line("    except KeyError:")
+            w.line("        pass")
+            w.line("    except TypeError:  # an argument that cannot be a key (a list)")
+            w.line("        _q = None")
         kept: list[str] = []
         if user and self.inliner is not None:
             # The body with small functions inlined, and what its comprehensions ask again and again kept
@@ -226,15 +240,17 @@ class StatementWriter(ExpressionWriter):
             code = self.ex(e)
         w.indent -= 1
         if want is not None:
-            w.line(f"    return {want[0]}(s, {code}, {want[1]!r})", e.span)
+            w.line(f"    _r = {want[0]}(s, {code}, {want[1]!r})", e.span)
         elif user and e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
             # A number leaving a function stays within +-10**18: calls cannot double it without end. (A
             # function of cards, suits and ranks alone computes a bounded expression of bounded values.)
             w.line(f"    _r = {code}", e.span)
             w.line(f"    if _r is not None and not {-BIG} <= _r <= {BIG}: f_num(_r)")
-            w.line("    return _r")
         elif user and e.ty == T.ANY:
-            w.line(f"    return f_num({code})", e.span)
+            w.line(f"    _r = f_num({code})", e.span)
         else:
-            w.line(f"    return {code}", e.span)
+            w.line(f"    _r = {code}", e.span)
+        if question:
+            w.line("    if _q is not None: _q[_k] = _r")
+        w.line("    return _r")
         w.line("")

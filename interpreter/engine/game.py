@@ -110,6 +110,10 @@ class Game:
         ns.update(HELPERS)
         ns["N"] = num_players
         ns["MISS"] = object()
+        # The table of the question being asked of an unchanging state (State._question), else None: the
+        # rules' functions of the state remember their values in it.
+        self.question: list[dict[Any, Any] | None] = [None]
+        ns["QM"] = self.question
         ns["NC"] = 0  # no card before the pack is built (a rule of the setup reading one gets a rule error)
         self.steps = budget if budget is not None else [self.step_limit]
         ns.update(budget_.helpers(self.steps, self.step_limit))

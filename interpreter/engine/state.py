@@ -502,10 +502,18 @@ class State:
             raise RuleError("'match: end_deal' may not goto a phase or end the deal again", g.spec.match.span)
         if self.log is not None:
             self.log.append(("scores", self.deal_no))
-        over = g.over_when(self) if g.over_when is not None else False
-        if over or (g.max_deals is not None and self.deal_no >= g.max_deals):
-            self.winners = sorted(set(g.winners(self))) if g.winners is not None else []
-            self.rets = final_returns(self)
+        # Whether the match is over, who won and the returns are one question of a state that does not
+        # change meanwhile: the rules' functions of the state remember their values through it.
+        g.question[0] = {}
+        try:
+            over = g.over_when(self) if g.over_when is not None else False
+            over = bool(over) or (g.max_deals is not None and self.deal_no >= g.max_deals)
+            if over:
+                self.winners = sorted(set(g.winners(self))) if g.winners is not None else []
+                self.rets = final_returns(self)
+        finally:
+            g.question[0] = None
+        if over:
             self.terminal = True
             self.stage = OVER
             if self.log is not None:
