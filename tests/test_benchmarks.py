@@ -2,7 +2,7 @@
 
 * `python benchmarks/hearts.py` with a tiny budget prints each side's games/s and actions/s and the
   ratio cardsmith/pyhearts (a smoke test: no timing is asserted).
-* benchmarks/pyhearts.py, the hand-written Hearts it measures games/hearts.yaml against, plays as
+* benchmarks/pyhearts.py, the hand-written Hearts it measures benchmarks/hearts.yaml against, plays as
   pyspiel's "hearts": the same player to act, the same legal moves and chance outcomes at every step,
   the same returns.
 """

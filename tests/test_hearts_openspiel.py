@@ -1,4 +1,4 @@
-"""games/hearts.yaml plays as OpenSpiel's `hearts` with its default parameters.
+"""benchmarks/hearts.yaml plays as OpenSpiel's `hearts` with its default parameters.
 
 Seeded random matches are played in both at once: every chance outcome and every move is drawn from
 OpenSpiel's state and given to both, mapped between the two numberings, and at every step the player to
@@ -28,7 +28,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
-from conftest import GAMES_DIR, compiled  # noqa: E402
+from conftest import ROOT, compiled  # noqa: E402
 
 GAMES = int(os.environ.get("HEARTS_GAMES", "200"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
@@ -38,7 +38,7 @@ OS_SUITS = "CDHS"
 
 
 def hearts() -> Game:
-    return Game(compiled(str(GAMES_DIR / "hearts.yaml")), 4)
+    return Game(compiled(str(ROOT / "benchmarks" / "hearts.yaml")), 4)
 
 
 def os_card(name: str) -> int:
