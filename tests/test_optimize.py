@@ -20,7 +20,8 @@ from conftest import GAME_FILES, GAME_PLAYERS, ROOT
 
 # Every rule file of the repository that compiles: the bundled games, the test games and the docs' examples.
 RULE_FILES = GAME_FILES + sorted((ROOT / "tests" / "scenarios" / "rules").glob("*.yaml")) + \
-    sorted((ROOT / "tests" / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
+    sorted((ROOT / "tests" / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml")) + \
+    sorted((ROOT / "benchmarks").glob("*.yaml"))
 MATCHES = 3
 
 
