@@ -37,6 +37,10 @@ from .spec import FuncSpec
 
 INLINE_SIZE = 120  # AST nodes in a body that may be inlined
 INLINE_DEPTH = 4  # inlinings inside inlined bodies
+# AST nodes all inlined bodies of one module may add together: a function that calls another many times,
+# which calls another many times, ... would otherwise multiply the code (a hostile file could make it
+# exponential). Past this, calls stay calls.
+INLINE_BUDGET = 20_000
 
 
 def _binders(e: A.Expr) -> set[str]:
@@ -102,6 +106,7 @@ class Inliner:
         calls = {name: {n.func for n in _nodes(body) if isinstance(n, A.Call) and n.ref is not None
                         and n.ref[0] == "user"} for name, body in self.bodies().items()}
         self.ok: set[str] = set()
+        self.left = INLINE_BUDGET  # nodes that inlining may still add to the module
         for name, f in self.funcs.items():
             assert f.body is not None
             if name in memoized or name in checked or f.body.ty == T.ANY or weights.size(f.body) > INLINE_SIZE:
@@ -124,8 +129,10 @@ class Inliner:
         f = self.funcs[e.func]
         assert f.body is not None
         used = set().union(*(_locals(a) for a in e.args)) if e.args else set()
-        if used & _binders(f.body):
+        size = weights.size(f.body)
+        if used & _binders(f.body) or size > self.left:
             return None
+        self.left -= size
         node = A.Inline(f.body.span, e.func, _substitute(f.body, dict(zip(f.params, e.args))))
         node.ty = e.ty
         return node
@@ -169,43 +176,55 @@ def _reaches(calls: dict[str, set[str]], start: str) -> bool:
 _OPEN = (A.BoolOp, A.Not, A.IfExpr, A.Compare, A.BinOp, A.Neg, A.Index, A.Attr, A.Call, A.ListLit, A.Inline)
 
 
-def _free_locals(e: A.Expr) -> set[str]:
-    """Local names e reads that e does not bind itself."""
-    out: set[str] = set()
-    stack: list[tuple[Any, frozenset[str]]] = [(e, frozenset())]
-    while stack:
-        x, bound = stack.pop()
-        if isinstance(x, A.Name):
-            if x.ref is not None and x.ref[0] == "local" and x.id not in bound:
-                out.add(x.id)
-        elif isinstance(x, A.Lambda):
-            stack.append((x.body, bound | {x.param}))
-        elif isinstance(x, A.Comp):
-            stack.append((x.iter, bound))
-            inner = bound | {x.var}
-            stack.append((x.elem, inner))
-            if x.cond is not None:
-                stack.append((x.cond, inner))
-        elif isinstance(x, A.Let):
-            inner = bound
-            for name, val in x.bindings:
-                stack.append((val, inner))
-                inner = inner | {name}
-            stack.append((x.body, inner))
-        elif isinstance(x, A.Node):
-            for f in dataclasses.fields(x):
-                if f.name not in ("span", "ty", "ref"):
-                    stack.append((getattr(x, f.name), bound))
-        elif isinstance(x, (list, tuple)):
-            stack.extend((y, bound) for y in x)
+def _kids(n: A.Node) -> list[A.Expr]:
+    out: list[A.Expr] = []
+    for f in dataclasses.fields(n):
+        if f.name in ("span", "ty", "ref"):
+            continue
+        v = getattr(n, f.name)
+        if isinstance(v, A.Expr):
+            out.append(v)
+        elif isinstance(v, list):
+            for x in v:
+                if isinstance(x, A.Expr):
+                    out.append(x)
+                elif isinstance(x, tuple):
+                    out.extend(y for y in x if isinstance(y, A.Expr))
     return out
 
 
-def _worth(e: A.Expr) -> bool:
-    """Worth a cache: it calls something or reads more than a name, a constant or one table entry."""
-    if isinstance(e, (A.Const, A.Name)):
-        return False
-    return any(isinstance(n, A.Call | A.Inline | A.Comp) for n in _nodes(e)) or weights.size(e) > 3
+class _Facts:
+    """Per node of one expression, worked out in one post-order pass (so the search below is linear in
+    the size of the expression, however big inlining made it): the local names it reads that it does
+    not bind itself, whether it calls or loops, and its size."""
+
+    def __init__(self, root: A.Expr):
+        self.free: dict[int, frozenset[str]] = {}
+        self.busy: dict[int, bool] = {}
+        self.size: dict[int, int] = {}
+        stack: list[tuple[A.Expr, bool]] = [(root, False)]
+        while stack:
+            n, done = stack.pop()
+            kids = _kids(n)
+            if not done:
+                stack.append((n, True))
+                stack.extend((k, False) for k in kids)
+                continue
+            free: frozenset[str] = frozenset().union(*(self.free[id(k)] for k in kids)) if kids else frozenset()
+            if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local":
+                free = frozenset({n.id})
+            elif isinstance(n, A.Lambda):
+                free = self.free[id(n.body)] - {n.param}
+            elif isinstance(n, A.Comp):
+                inner = self.free[id(n.elem)] | (self.free[id(n.cond)] if n.cond is not None else frozenset())
+                free = self.free[id(n.iter)] | (inner - {n.var})
+            elif isinstance(n, A.Let):
+                free = self.free[id(n.body)]
+                for name, val in reversed(n.bindings):
+                    free = (free - {name}) | self.free[id(val)]
+            self.free[id(n)] = free
+            self.busy[id(n)] = isinstance(n, A.Call | A.Inline | A.Comp) or any(self.busy[id(k)] for k in kids)
+            self.size[id(n)] = 1 + sum(self.size[id(k)] for k in kids)
 
 
 def invariants(cond: A.Expr, varying: set[str], in_loop: bool = True) -> list[A.Expr]:
@@ -213,13 +232,15 @@ def invariants(cond: A.Expr, varying: set[str], in_loop: bool = True) -> list[A.
     comprehension around them) and are worth keeping, reachable without entering a scope where a local
     cannot be set (a lambda or a let; a comprehension's condition and item can set one, its list cannot).
     `in_loop`: `cond` itself runs once per value of a loop, so its own sub-expressions count; otherwise
-    only those inside its comprehensions do (elsewhere a kept value would be used once)."""
+    only those inside its comprehensions do (elsewhere a kept value would be used once). Worth keeping:
+    it calls or loops, or is more than a name, a constant or one table entry."""
+    facts = _Facts(cond)
     found: list[A.Expr] = []
     stack: list[tuple[A.Expr, frozenset[str], bool]] = [(cond, frozenset(varying), in_loop)]
     while stack:
         n, vary, looped = stack.pop()
-        if looped and not _free_locals(n) & vary:
-            if _worth(n):
+        if looped and not facts.free[id(n)] & vary:
+            if not isinstance(n, (A.Const, A.Name)) and (facts.busy[id(n)] or facts.size[id(n)] > 3):
                 found.append(n)
             continue
         if isinstance(n, A.Comp):
@@ -229,19 +250,7 @@ def invariants(cond: A.Expr, varying: set[str], in_loop: bool = True) -> list[A.
                 stack.append((n.cond, inner, True))
             continue
         if isinstance(n, _OPEN):
-            kids: list[A.Expr] = []
-            for f in dataclasses.fields(n):
-                if f.name in ("span", "ty", "ref"):
-                    continue
-                v = getattr(n, f.name)
-                if isinstance(v, A.Expr):
-                    kids.append(v)
-                elif isinstance(v, list):
-                    for x in v:
-                        if isinstance(x, A.Expr):
-                            kids.append(x)
-                        elif isinstance(x, tuple):
-                            kids.extend(y for y in x if isinstance(y, A.Expr))
+            kids = _kids(n)
             if isinstance(n, A.Call):
                 kids = [k for k in kids if not isinstance(k, A.Lambda)]  # a lambda is a scope of its own
             stack.extend((k, vary, looped) for k in reversed(kids))

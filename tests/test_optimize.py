@@ -173,3 +173,21 @@ def test_a_rule_error_in_a_multi_line_define_is_located_at_the_failing_sub_expre
     assert e.span is not None and (e.span.line, e.span.col) == (13, col), (e.span, e.message)
     assert e.message == message
     assert text.splitlines()[12][col - 1:].startswith(part.lstrip("("))
+
+
+def test_inlining_cannot_multiply_the_code() -> None:
+    """Each level calls the next eight times: inlined all the way down that would be 8**5 copies of the
+    last body. The module's inlining budget (optimize.INLINE_BUDGET nodes) keeps the rest as calls."""
+    from cardsmith.dsl.optimize import INLINE_BUDGET
+    levels = ["  f5(p): len(hand[p]) > 0 or len(trick) > 7"]
+    for k in range(4, -1, -1):
+        levels.insert(0, f"  f{k}(p): " + " and ".join([f"f{k + 1}(p)"] * 8))
+    text = FAILING.replace("  led(): first(trick).suit\n", "\n".join(levels) + "\n  led(): first(trick).suit\n")
+    text = text.replace("when: may_play(player, card)", "when: f0(player)")
+    plain, fast = compile_text(text, "many.yaml", optimize=False), compile_text(text, "many.yaml")
+    assert fast.ok and fast.game is not None and plain.game is not None, fast.diagnostics
+    assert "fn_f1(" in fast.game.source  # past the budget, calls stay calls
+    assert len(fast.game.source) < len(plain.game.source) + 60 * INLINE_BUDGET
+    s = State.initial(Game(fast.game, 2), 1)
+    t = State.initial(Game(plain.game, 2), 1)
+    assert s.legal_actions() == t.legal_actions()
