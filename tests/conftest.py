@@ -4,9 +4,10 @@
   `GAME_CASES` every (file, player count) pair those files allow, read from
   each compiled spec, so a new game in `games/` is picked up by the property
   tests without any change here.
-* Hypothesis profiles: "ci" (the default; small and without deadlines, so the
-  whole suite runs in a few minutes on two cores) and "deep" (many more
-  examples), chosen with the HYPOTHESIS_PROFILE environment variable:
+* Hypothesis profiles: "ci" (the default; small, derandomized so that every run
+  tries the same examples, and without deadlines, so the whole suite runs in a
+  few minutes on two cores) and "deep" (many more examples, random each run),
+  chosen with the HYPOTHESIS_PROFILE environment variable:
 
       HYPOTHESIS_PROFILE=deep python -m pytest tests/test_properties.py
 
