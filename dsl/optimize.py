@@ -1,27 +1,30 @@
-"""Optimizations on the checked AST, for the conditions of actions (`when`).
+"""Optimizations on the checked AST: inlining and loop-invariant values.
 
 A plain rule file asks, for every card in hand, `may_play(player, card)`, a function that asks
 `led_suit()` and `holds_suit(p, led_suit())` again for each card, though neither depends on the card.
-Two passes make that cost what a hand-written engine pays:
+Two passes make that cost what a hand-written engine pays (the code generator, dsl/codegen/, applies
+them to action conditions, the bodies of functions and the expressions of steps):
 
-* **Inlining** (`inline`): a call of a small `define:` function whose arguments are plain (names and
+* **Inlining** (`Inliner`): a call of a small `define:` function whose arguments are plain (names and
   constants) is replaced by the function's body with the arguments put in for the parameters. The body
-  keeps its spans: the compiler writes it on lines of its own (an `A.Inline` node), so a rule error in it
-  is still reported inside the function. Not inlined: functions that call themselves (directly or not),
-  memoized pure functions (their memo is worth more), functions whose result the engine checks
+  keeps its spans: the code generator writes it on lines of its own (an `A.Inline` node), so a rule error
+  in it is still reported inside the function. Not inlined: functions that call themselves (directly or
+  not), memoized pure functions (their memo is worth more), functions whose result the engine checks
   (numbers that may grow, values of unknown type), bodies bigger than `INLINE_SIZE` nodes, bodies that
-  bind a name an argument uses (capture), and calls more than `INLINE_DEPTH` inlinings deep.
-* **Loop-invariant caching** (`invariants`): in the condition tested for each value of an action's
-  parameter, the largest sub-expressions that read neither that parameter nor any later one are worked
-  out at most once per loop: the compiler keeps each in a local, empty before the loop, and fills it the
-  first time the condition reaches it. Expressions have no side effects and the state does not change
-  while legal actions are listed, so the value is the same; and since it is filled where it was first
-  needed, an expression the old code never reached (after `and`, in an `if` branch) is still never
-  worked out, and one that fails fails at the same point.
+  bind a name an argument uses (capture), calls more than `INLINE_DEPTH` inlinings deep, and anything
+  past the module's `INLINE_BUDGET`.
+* **Loop-invariant values** (`invariants`): in the condition tested for each value of an action's
+  parameter, and in the item and condition of a comprehension, the largest sub-expressions that read
+  neither the loop's variable nor any later one are worked out at most once per loop: the generated
+  code keeps each in a local, empty before the loop, and fills it the first time the code reaches it.
+  Expressions have no side effects and the state does not change while one expression (or one action's
+  legal ids) is worked out, so the value is the same; and since it is filled where it was first needed,
+  an expression the plain code never reached (after `and`, in an `if` branch) is still never worked
+  out, and one that fails fails at the same point.
 
-Neither changes what a rule file means. The step budget still bounds every loop (the compiler charges
-each value of a parameter the size of its conditions, inlined bodies included), and
-tests/test_optimize.py plays every bundled game with and without these passes and compares every step.
+Neither changes what a rule file means. The step budget still bounds every loop (each value of a
+parameter is charged the size of its conditions, inlined bodies included), and tests/test_optimize.py
+plays every rule file of the repository with and without these passes and compares every step.
 """
 
 from __future__ import annotations
