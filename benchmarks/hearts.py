@@ -3,6 +3,7 @@
     python benchmarks/hearts.py                       # 5 rounds of 3 s for each
     python benchmarks/hearts.py --rounds 9 --seconds 5
     python benchmarks/hearts.py --rounds 1 --games 3  # a fixed number of games per round (a smoke test)
+    python benchmarks/hearts.py --chance-nodes        # cardsmith too draws every chance outcome in the loop
 
 Both play the same game (OpenSpiel's default Hearts, one deal) with the same random policy, a uniform
 choice among the legal moves, in this process, in alternating rounds: pyhearts, then cardsmith, then
@@ -51,7 +52,7 @@ def pyhearts_game(rng: random.Random) -> int:
             moves += 1
 
 
-def cardsmith_player(game: cardsmith.Game) -> Callable[[random.Random], int]:
+def cardsmith_player(game: cardsmith.Game, chance_nodes: bool = False) -> Callable[[random.Random], int]:
     def play(rng: random.Random) -> int:
         """One random match of the rule file; the number of player moves."""
         s = game.new_initial_state(seed=rng.randrange(2**31))
@@ -61,7 +62,21 @@ def cardsmith_player(game: cardsmith.Game) -> Callable[[random.Random], int]:
             s.apply_action(la[int(rng.random() * len(la))])
             moves += 1
         return moves
-    return play
+
+    def through_chance_nodes(rng: random.Random) -> int:
+        """The same, with every chance outcome chosen by this loop, as pyhearts' are."""
+        s = game.new_initial_state()
+        moves = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+            moves += 1
+        return moves
+    return through_chance_nodes if chance_nodes else play
 
 
 def measure(play: Callable[[random.Random], int], rng: random.Random, seconds: float,
@@ -89,13 +104,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0, help="time for each side in a round (default 3)")
     ap.add_argument("--games", type=int, default=None, help="play this many games per side and round instead")
     ap.add_argument("--seed", type=int, default=1, help="seed of the random policy (default 1)")
+    ap.add_argument("--chance-nodes", action="store_true",
+                    help="cardsmith too takes every chance outcome from the loop (a state made without a seed)")
     args = ap.parse_args(argv)
     if args.rounds < 1 or (args.games is not None and args.games < 1) or args.seconds <= 0:
         ap.error("--rounds, --games and --seconds must be positive")
 
     game = cardsmith.load(str(RULE_FILE), players=4)
     sides: dict[str, Callable[[random.Random], int]] = {"pyhearts": pyhearts_game,
-                                                        "cardsmith": cardsmith_player(game)}
+                                                        "cardsmith": cardsmith_player(game, args.chance_nodes)}
     rng = random.Random(args.seed)
     for play in sides.values():  # warm up: compile, memo tables, imports
         play(rng)

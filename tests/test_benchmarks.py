@@ -57,3 +57,10 @@ def test_pyhearts_plays_as_openspiel() -> None:
             h.apply(a)
             ref.apply_action(a)
         assert h.current_player() == -4 and h.returns() == ref.returns(), seed
+
+
+def test_the_benchmark_runs_through_chance_nodes_too() -> None:
+    r = subprocess.run([sys.executable, str(BENCH / "hearts.py"), "--rounds", "1", "--games", "2", "--chance-nodes"],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert re.match(rf"cardsmith/pyhearts \(games/s\): {NUMBER} ", r.stdout.splitlines()[-1]), r.stdout
