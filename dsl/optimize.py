@@ -11,8 +11,9 @@ them to action conditions, the bodies of functions and the expressions of steps)
   in it is still reported inside the function. Not inlined: functions that call themselves (directly or
   not), memoized pure functions (their memo is worth more), functions whose result the engine checks
   (numbers that may grow, values of unknown type), bodies bigger than `INLINE_SIZE` nodes, bodies that
-  bind a name an argument uses (capture), calls more than `INLINE_DEPTH` inlinings deep, and anything
-  past the module's `INLINE_BUDGET`.
+  bind a name an argument uses (capture), bodies that begin with `let` (their own function lifts the
+  bindings into statements), calls more than `INLINE_DEPTH` inlinings deep, and anything past the
+  module's `INLINE_BUDGET`.
 * **Loop-invariant values** (`invariants`): in the condition tested for each value of an action's
   parameter, and in the item and condition of a comprehension, the largest sub-expressions that read
   neither the loop's variable nor any later one are worked out at most once per loop: the generated
@@ -114,6 +115,8 @@ class Inliner:
             assert f.body is not None
             if name in memoized or name in checked or f.body.ty == T.ANY or weights.size(f.body) > INLINE_SIZE:
                 continue
+            if isinstance(f.body, A.Let):
+                continue  # its bindings read best, and cost least, as the statements of its own function
             if set(f.params) & _binders(f.body) or _reaches(calls, name):
                 continue
             self.ok.add(name)

@@ -18,6 +18,9 @@ from ..library import BIG
 from ..optimize import invariants
 from .expressions import ExpressionWriter, _takes_numbers
 
+# `let` and `if ... then ... else` lifted into statements, one block inside another at most this deep.
+TAIL_DEPTH = 8
+
 # Return codes of compiled effect blocks (abi.py): a phase index (>= 0) means goto. Re-exported.
 END_DEAL = abi.END_DEAL
 # What a list variable holds, for the check of a value whose type the checker could not know.
@@ -195,6 +198,54 @@ class StatementWriter(ExpressionWriter):
         self.w.indent -= 1
         self.w.line("")
 
+    def _lifted_body(self, e: A.Expr, params: list[str], question: bool) -> None:
+        """The body of a `define:` function, optimized (optimize.py): small functions inlined, what its
+        comprehensions ask again and again kept once per call, and its `let` bindings and `if ... then
+        ... else` in tail position lifted into statements (cel-python's idea), so the code reads like a
+        function a person writes and each binding has a line (and a span) of its own. It is charged the
+        size of all the code it may run."""
+        w = self.w
+        e = self.inliner.inline(e) if self.inliner is not None else e
+        self._charge_line(str(weights.size(e)))
+        start = len(w.lines)  # the locals kept below are emptied here, once their names are known
+        self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
+        try:
+            self._tail(e, e.ty == T.ANY, 0)
+            kept = list(self.cache_vars.values())
+        finally:
+            self.cached, self.cache_vars = set(), {}
+        if kept:
+            w.insert(start, f"{' = '.join(kept)} = MISS")
+        if e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
+            # A number leaving a function stays within +-10**18: calls cannot double it without end.
+            w.line(f"if _r is not None and not {-BIG} <= _r <= {BIG}: f_num(_r)")
+        if question:
+            w.line("if _q is not None: _q[_k] = _r")
+        w.line("return _r")
+        w.indent -= 1
+        w.line("")
+
+    def _tail(self, e: A.Expr, checked: bool, depth: int) -> None:
+        """Statements that set `_r` to the value of `e`: a `let` in tail position becomes assignments, an
+        `if ... then ... else` an `if` statement (to a fixed depth: Python nests at most 20 blocks)."""
+        w = self.w
+        if isinstance(e, A.Let) and depth < TAIL_DEPTH:
+            for name, val in e.bindings:
+                w.line(f"l_{name} = {self.ex(val)}", val.span)
+            self._tail(e.body, checked, depth + 1)
+        elif isinstance(e, A.IfExpr) and depth < TAIL_DEPTH:
+            w.line(f"if {self.ex(e.cond)}:", e.cond.span)
+            w.indent += 1
+            self._tail(e.then, checked, depth + 1)
+            w.indent -= 1
+            w.line("else:")
+            w.indent += 1
+            self._tail(e.other, checked, depth + 1)
+            w.indent -= 1
+        else:
+            code = self.ex(e)
+            w.line(f"_r = f_num({code})" if checked else f"_r = {code}", e.span)
+
     def efunc(self, name: str, params: list[str], e: A.Expr, want: tuple[str, str] | None = None,
               user: bool = False, question: bool = False) -> None:
         """A function returning `e`; `want` = (helper, what) checks the value where the engine needs a
@@ -214,30 +265,18 @@ class StatementWriter(ExpressionWriter):
             args = "".join(f", {x}" for x in params if x != "s")
             w.line("_q = QM[0]")
             w.line("if _q is not None:")
-            w.line(f"    _k = ({name!r}{args})")
+            w.line(f"    _k = ({name!r}{args or ','})")
             w.line("    try:")
             w.line("        return _q[_k]")
             w.line("    except KeyError:")
             w.line("        pass")
             w.line("    except TypeError:  # an argument that cannot be a key (a list)")
             w.line("        _q = None")
-        kept: list[str] = []
         if user and self.inliner is not None:
-            # The body with small functions inlined, and what its comprehensions ask again and again kept
-            # once per call (optimize.py); charged the size of all the code it may run.
-            e = self.inliner.inline(e)
-            self._charge_line(str(weights.size(e)))
-            self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
-            try:
-                code = self.ex(e)
-                kept = list(self.cache_vars.values())
-            finally:
-                self.cached, self.cache_vars = set(), {}
-            if kept:
-                w.line(f"{' = '.join(kept)} = MISS")
-        else:
-            self._charge_line(str(weights.size(e)))
-            code = self.ex(e)
+            self._lifted_body(e, params, question)
+            return
+        self._charge_line(str(weights.size(e)))
+        code = self.ex(e)
         w.indent -= 1
         if want is not None:
             w.line(f"    _r = {want[0]}(s, {code}, {want[1]!r})", e.span)

@@ -66,6 +66,13 @@ class _Writer:
             if sp is not None:
                 self.spans[number] = sp
 
+    def insert(self, at: int, text: str) -> None:
+        """Put a line (with no span) before line `at` + 1, when what it must say is known only after the
+        lines below it were written; the spans and positions below move down with their lines."""
+        self.lines.insert(at, "    " * self.indent + text)
+        self.spans = {(n + 1 if n > at else n): sp for n, sp in self.spans.items()}
+        self.positions = [(l0 + (l0 > at), c0, l1 + (l1 > at), c1, sp) for l0, c0, l1, c1, sp in self.positions]
+
     def _physical(self, text: str, span: Span | None) -> list[tuple[str, Span | None]]:
         """The physical lines of one written line, each with its span: one per stretch of an inlined body,
         inside the brackets the body is written in (so Python reads them as one expression)."""

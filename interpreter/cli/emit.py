@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 
 from ..dsl.compiler import CompiledGame
-from ..dsl.diagnostics import RuleFileError, Span, clipped
+from ..dsl.diagnostics import RuleFileError, Span
 from ..dsl.pipeline import compile_file
 from ..engine.bundled import resolve
 from ..engine.text import one_line, say
+
+WIDTH = 120  # of an annotation line
 
 
 def annotated(game: CompiledGame) -> str:
@@ -27,18 +29,21 @@ def annotated(game: CompiledGame) -> str:
         if span is not None and (span.file, span.line) != last:
             last = (span.file, span.line)
             indent = code[: len(code) - len(code.lstrip(" "))]
-            out.append(f"{indent}# {_place(game, span)}")
+            out.append(f"{indent}# {_place(game, span, WIDTH - len(indent) - 2)}")
         elif not code.strip():
             last = None  # a new function: say where it comes from again
         out.append(code)
     return "\n".join(out) + "\n"
 
 
-def _place(game: CompiledGame, span: Span) -> str:
+def _place(game: CompiledGame, span: Span, width: int) -> str:
+    """`file:line: text`, the text shortened so the whole fits in `width` characters (at least the place)."""
     lines = game.sources.get(span.file, "").splitlines()
     text = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
-    name = span.file.rsplit("/", 1)[-1]
-    return f"{one_line(name)}:{span.line}: {clipped(one_line(text), 70)}"
+    place = f"{one_line(span.file.rsplit('/', 1)[-1])}:{span.line}: "
+    text = one_line(text)
+    room = max(20, width - len(place))
+    return place + (text if len(text) <= room else text[: room - 3] + "...")
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
