@@ -37,6 +37,7 @@ from typing import Any
 from . import ast as A
 from . import types as T
 from . import weights
+from .analysis import _children, _expr_nodes
 from .spec import FuncSpec
 
 INLINE_SIZE = 120  # AST nodes in a body that may be inlined
@@ -50,7 +51,7 @@ INLINE_BUDGET = 20_000
 def _binders(e: A.Expr) -> set[str]:
     """Names bound inside e (lambda parameters, comprehension variables, let names)."""
     out: set[str] = set()
-    for n in _nodes(e):
+    for n in _expr_nodes(e):
         if isinstance(n, A.Lambda):
             out.add(n.param)
         elif isinstance(n, A.Comp):
@@ -60,24 +61,8 @@ def _binders(e: A.Expr) -> set[str]:
     return out
 
 
-def _nodes(e: A.Expr) -> list[A.Expr]:
-    out: list[A.Expr] = []
-    stack: list[Any] = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Node):
-            if isinstance(x, A.Expr):
-                out.append(x)
-            for f in dataclasses.fields(x):
-                if f.name not in ("span", "ty", "ref"):
-                    stack.append(getattr(x, f.name))
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-    return out
-
-
 def _locals(e: A.Expr) -> set[str]:
-    return {n.id for n in _nodes(e) if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local"}
+    return {n.id for n in _expr_nodes(e) if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local"}
 
 
 def _plain(arg: A.Expr) -> bool:
@@ -107,7 +92,7 @@ class Inliner:
 
     def __init__(self, functions: list[FuncSpec], memoized: set[str], checked: set[str]):
         self.funcs = {f.name: f for f in functions if f.body is not None}
-        calls = {name: {n.func for n in _nodes(body) if isinstance(n, A.Call) and n.ref is not None
+        calls = {name: {n.func for n in _expr_nodes(body) if isinstance(n, A.Call) and n.ref is not None
                         and n.ref[0] == "user"} for name, body in self.bodies().items()}
         self.ok: set[str] = set()
         self.left = INLINE_BUDGET  # nodes that inlining may still add to the module
@@ -182,23 +167,6 @@ def _reaches(calls: dict[str, set[str]], start: str) -> bool:
 _OPEN = (A.BoolOp, A.Not, A.IfExpr, A.Compare, A.BinOp, A.Neg, A.Index, A.Attr, A.Call, A.ListLit, A.Inline)
 
 
-def _kids(n: A.Node) -> list[A.Expr]:
-    out: list[A.Expr] = []
-    for f in dataclasses.fields(n):
-        if f.name in ("span", "ty", "ref"):
-            continue
-        v = getattr(n, f.name)
-        if isinstance(v, A.Expr):
-            out.append(v)
-        elif isinstance(v, list):
-            for x in v:
-                if isinstance(x, A.Expr):
-                    out.append(x)
-                elif isinstance(x, tuple):
-                    out.extend(y for y in x if isinstance(y, A.Expr))
-    return out
-
-
 class _Facts:
     """Per node of one expression, worked out in one post-order pass (so the search below is linear in
     the size of the expression, however big inlining made it): the local names it reads that it does
@@ -211,7 +179,7 @@ class _Facts:
         stack: list[tuple[A.Expr, bool]] = [(root, False)]
         while stack:
             n, done = stack.pop()
-            kids = _kids(n)
+            kids = _children(n)
             if not done:
                 stack.append((n, True))
                 stack.extend((k, False) for k in kids)
@@ -256,7 +224,7 @@ def invariants(cond: A.Expr, varying: set[str], in_loop: bool = True) -> list[A.
                 stack.append((n.cond, inner, True))
             continue
         if isinstance(n, _OPEN):
-            kids = _kids(n)
+            kids = _children(n)
             if isinstance(n, A.Call):
                 kids = [k for k in kids if not isinstance(k, A.Lambda)]  # a lambda is a scope of its own
             stack.extend((k, vary, looped) for k in reversed(kids))
