@@ -390,7 +390,7 @@ class State:
         if r is None:
             if ph.round:
                 self.turns += 1
-                if self.turns >= (g.n - sum(self.out) if self.sit is g.all_seated else self.n_active()):
+                if self.turns >= self.n_active():
                     r = ph.end(self)
                     if r is None:
                         raise RuleError(f"round phase '{ph.name}' ended without 'goto' or 'end deal'",
