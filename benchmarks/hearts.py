@@ -1,4 +1,4 @@
-"""Random playouts of Hearts: the hand-written benchmarks/pyhearts.py against benchmarks/hearts.yaml.
+"""Random playouts of Hearts: the hand-written benchmarks/pyhearts.py against games/hearts.yaml.
 
     python benchmarks/hearts.py                       # 5 rounds of 3 s for each
     python benchmarks/hearts.py --rounds 9 --seconds 5
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-RULE_FILE = HERE / "hearts.yaml"
+RULE_FILE = HERE.parent / "games" / "hearts.yaml"
 sys.path.insert(0, str(HERE))
 
 import cardsmith  # noqa: E402

@@ -2,7 +2,8 @@
 
 * `python benchmarks/hearts.py` with a tiny budget prints each side's games/s and actions/s and the
   ratio cardsmith/pyhearts (a smoke test: no timing is asserted).
-* benchmarks/pyhearts.py, the hand-written Hearts it measures benchmarks/hearts.yaml against, plays as
+* `python benchmarks/resample.py` prints each game's resampling times (a smoke test, as above).
+* benchmarks/pyhearts.py, the hand-written Hearts it measures games/hearts.yaml against, plays as
   pyspiel's "hearts": the same player to act, the same legal moves and chance outcomes at every step,
   the same returns.
 """
@@ -36,6 +37,16 @@ def test_hearts_benchmark_prints_its_figures() -> None:
         assert any(re.fullmatch(rf"{side}: {NUMBER} \({NUMBER}\.\.{NUMBER}\) games/s, "
                                 rf"{NUMBER} \({NUMBER}\.\.{NUMBER}\) actions/s", ln) for ln in lines), side
     assert re.match(rf"cardsmith/pyhearts \(games/s\): {NUMBER} \({NUMBER}\.\.{NUMBER}\)", lines[-1]), lines[-1]
+
+
+def test_resample_benchmark_prints_its_figures() -> None:
+    out = subprocess.run([sys.executable, str(BENCH / "resample.py"), "--states", "3", "kuhn-poker", "stichln"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert [ln.split(":")[0] for ln in lines] == ["kuhn-poker 2p", "stichln 4p"]
+    for ln in lines:
+        assert re.fullmatch(rf"[\w-]+ \dp: median {NUMBER} ms, longest {NUMBER} s, gave up 0 of 3", ln), ln
 
 
 def test_pyhearts_plays_as_openspiel() -> None:

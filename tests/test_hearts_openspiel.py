@@ -1,4 +1,4 @@
-"""benchmarks/hearts.yaml plays as OpenSpiel's `hearts` with its default parameters.
+"""games/hearts.yaml plays as OpenSpiel's `hearts` with its default parameters.
 
 Seeded random matches are played in both at once: every chance outcome and every move is drawn from
 OpenSpiel's state and given to both, mapped between the two numberings, and at every step the player to
@@ -38,7 +38,7 @@ OS_SUITS = "CDHS"
 
 
 def hearts() -> Game:
-    return Game(compiled(str(ROOT / "benchmarks" / "hearts.yaml")), 4)
+    return Game(compiled(str(ROOT / "games" / "hearts.yaml")), 4)
 
 
 def os_card(name: str) -> int:

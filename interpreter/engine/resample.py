@@ -35,9 +35,13 @@ if TYPE_CHECKING:
 
 MAX_TRIES = 10_000
 MAX_WORK = 400_000  # steps replayed over all tries
+RESTARTS = 8  # a search gets at most this share of MAX_WORK before a fresh one starts
 MAX_FILLS = 64  # fresh draws of chance tried at one step
 MAX_ROUNDS = 24  # repairs tried at one step before it counts as failed
 MAX_SWAPS = 8  # cards tried in turn to make one action legal
+MAX_UNFORCE = 64  # exchanges tried to take away the cards that force another choice than a step's action
+MAX_PROBES = 200  # random exchanges of unseen cards tried at one step when no repair applies
+PROBES_FIRST = 8  # the exchanges tried the first time; twice as many each time the step fails again
 
 _DONE: Any = object()  # no more choices at a step
 Shuffle = tuple[int, tuple[int, ...]]  # (where its outcomes start in the step's outcomes, the cards it shuffled)
@@ -123,6 +127,21 @@ def _pairs(want: dict[str, Any], got: dict[str, Any], names: dict[str, int]) -> 
     return out
 
 
+def _distance(want: dict[str, Any], got: dict[str, Any]) -> int:
+    """The number of places where two observations differ: an entry, or one element of equal-length lists."""
+    out = 0
+    for key, x in want.items():
+        y = got.get(key)
+        if key in ("zones", "variables") and isinstance(x, dict) and isinstance(y, dict):
+            out += _distance(x, y)
+        elif x != y:
+            if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+                out += sum(u != w for u, w in zip(x, y))
+            else:
+                out += 1
+    return out
+
+
 def _swap_places(t: State, c: int, d: int) -> None:
     zc, zd = t.loc[c], t.loc[d]
     ic, jd = t.z[zc].index(c), t.z[zd].index(d)
@@ -172,6 +191,7 @@ class _Search:
         self.work = 0
         self.last = len(info.views) - 1
         self.frames: list[_Frame] = []
+        self.probed: dict[int, int] = {}  # how often each step was probed
 
     def run(self) -> State | None:
         frames = self.frames
@@ -261,8 +281,9 @@ class _Search:
                 return None
             if f.action is not None and info.known[i] is not None and not f.base.pending and \
                     not f.base.terminal and f.action not in f.base.legal_actions():
-                if not self._legalize(i, [c for _, c in _cards_of(g, f.action)]):
-                    return None
+                cards = [c for _, c in _cards_of(g, f.action)]
+                if not self._legalize(i, cards) and not self._unforce(i, cards):
+                    return self._probe(i)
                 continue
             if drawn is None:
                 drawn = self._draw(f.base, f.action)
@@ -279,8 +300,92 @@ class _Search:
                 return t
             pairs = _pairs(info.views[i], t.observation(self.p), info.names) if t.pending is None else None
             if not pairs or not self._mend(i, pairs):
+                return self._probe(i)
+        return self._probe(i)
+
+    def _probe(self, i: int) -> State | None:
+        """Step i differs from what the player saw in a way no swap of the differing cards mends: a public
+        consequence of hidden cards (who holds the card that leads, who lost a life), or an action that other
+        cards forbid. Exchange cards the player has not seen, two or three at a time in a shuffle they all
+        went through, at random, and keep an exchange if the steps before i still look to the player as they
+        did and step i comes no further from it (`_gap`): a descent over the histories that fit so far,
+        until step i fits too. The exchanges are drawn from the random numbers, so the result still depends
+        on nothing else."""
+        f = self.frames[i]
+        rng = self.rng
+        # Every shuffle counts, not only the last each card went through: the cards of a deal that ended in
+        # step i were shuffled again for the next one, and their places in the deal decide its scores.
+        pools = [((j, k), unseen) for j in range(i + 1) for k, (_, cards) in enumerate(self.frames[j].shuffles)
+                 if len(unseen := [c for c in cards if self._unseen(c, j, i, True)]) > 1]
+        if not pools:
+            return None
+        gap = self._gap(i)[0]
+        # The later a shuffle, the likelier its cards decide step i, at first; a shuffle whose exchanges
+        # leave step i as it was is tried less and less (the new deal a wrongly ended deal made, say).
+        weights = [0.5 ** (len(pools) - 1 - n) for n in range(len(pools))]
+        # Cheap at first: backtracking often gets past a step sooner (another secret choice, another deal).
+        # Each time the step fails again, twice as many exchanges, up to MAX_PROBES.
+        tries = min(MAX_PROBES, PROBES_FIRST << self.probed.get(i, 0))
+        self.probed[i] = self.probed.get(i, 0) + 1
+        for _ in range(tries):
+            if self.work >= self.budget:
                 return None
+            n = rng.choices(range(len(pools)), weights)[0]
+            (j, k), cards = pools[n]
+            # Two cards exchanged, or three in a cycle: when the two cards that must move cannot trade
+            # places, each exchange alone can contradict what the player saw.
+            picked = rng.sample(cards, 3 if len(cards) > 2 and rng.random() < 0.5 else 2)
+            swaps = [(j, picked[0], d) for d in picked[1:]]
+            fj = self.frames[j]
+            before = fj.outcomes[:]
+            if not all(_swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) for _, c, d in swaps):
+                fj.outcomes = before
+                continue
+            # What to go back to if step i comes out further off (a mend below may reach back before j).
+            saved = [(m.base, m.action, m.shuffles, m.outcomes) for m in self.frames[:i + 1]]
+            saved[j] = saved[j][:3] + (before,)
+            if not self._replay(i, {j: before}, swaps, True):
+                continue
+            new, t, shuffles = self._gap(i)
+            if t is not None and new[0] == 0 and new[1] > 0 and t.pending is None:
+                # What is left may be cards in the wrong places only (a new deal the step made): mend those.
+                pairs = _pairs(self.info.views[i], t.observation(self.p), self.info.names)
+                if pairs and self._mend(i, pairs):
+                    new, t, shuffles = self._gap(i)
+            if t is not None and new == (0, 0):
+                f.shuffles = shuffles
+                return t
+            weights[n] = max(weights[n] / 2, 1e-3) if new == gap else 1.0
+            if new > gap:
+                for m, (base, action, sh, out) in zip(self.frames, saved):
+                    m.base, m.action, m.shuffles, m.outcomes = base, action, sh, out
+                continue
+            gap = new
         return None
+
+    def _gap(self, i: int) -> tuple[tuple[int, int], State | None, list[Shuffle]]:
+        """How far step i, run on its current base, is from what the player saw: (1, the number of choices
+        left) if its action is refused, else (0, the number of places where the observations differ); with
+        the state after it and its shuffles."""
+        f = self.frames[i]
+        if f.action is not None and self.info.known[i] is not None and not f.base.pending and \
+                not f.base.terminal:
+            legal = f.base.legal_actions()
+            if f.action not in legal:
+                return (1, len(legal)), None, []
+        t, shuffles = self._run(f.base, f, i)
+        if t is None or (t.pending is not None and not (i == self.last and self.info.ends_pending)):
+            # The exchanged cards changed what the step does (it ends a deal and deals the next, or no
+            # longer does): its chance is drawn afresh.
+            drawn = self._draw(f.base, f.action)
+            if drawn is not None:
+                f.outcomes = drawn[:self.info.tail] if i == self.last and self.info.tail is not None else drawn
+                t, shuffles = self._run(f.base, f, i)
+        if t is None:
+            return (2, 0), None, []
+        if (t.pending is not None) != (i == self.last and self.info.ends_pending):
+            return (0, 1 + _distance(self.info.views[i], t.observation(self.p))), t, shuffles
+        return (0, _distance(self.info.views[i], t.observation(self.p))), t, shuffles
 
     def _origin(self, i: int, c: int, after: bool) -> tuple[int, int] | None:
         """(step, shuffle) that card c last went through, before step i or (after) within it too, if the
@@ -347,6 +452,45 @@ class _Search:
                 tries += 1
                 if tries >= MAX_SWAPS:
                     return False
+        return False
+
+    def _unforce(self, i: int, cards: list[int]) -> bool:
+        """Step i's action is refused because other choices are forced on the player (a suit to follow,
+        say): the cards of the actions legal instead. Exchange such a card, if unseen, with an unseen card
+        elsewhere (half the time with the action's own card, which is to come where the forcing card leaves),
+        keeping an exchange if it leaves the acting player fewer choices, or the action legal, and the steps
+        before i as the player saw them."""
+        f = self.frames[i]
+        a, rng, g = f.action, self.rng, self.info.game
+        for _ in range(MAX_UNFORCE):
+            if self.work >= self.budget:
+                return False
+            base = f.base
+            legal = base.legal_actions()
+            if a in legal:
+                return True
+            forcing = {c for b in legal for _, c in _cards_of(g, b)} - set(cards)
+            here = [(x, o) for x in sorted(forcing) if (o := self._origin(i, x, False)) is not None]
+            if not here:
+                return False
+            x, (j, k) = here[rng.randrange(len(here))]
+            there = [c for c in cards if base.loc[c] != base.loc[x] and self._origin(i, c, False) == (j, k)]
+            if not there or rng.random() < 0.5:
+                there = [y for y in self.frames[j].shuffles[k][1] if y not in forcing and
+                         base.loc[y] != base.loc[x] and self._origin(i, y, False) == (j, k)]
+            if not there:
+                continue
+            y = there[rng.randrange(len(there))]
+            t = base.clone()
+            _swap_places(t, x, y)
+            after = t.legal_actions()
+            if a not in after and len(after) >= len(legal):
+                continue
+            fj = self.frames[j]
+            before = fj.outcomes[:]
+            if not _swap_outcomes(fj.outcomes, fj.shuffles[k], x, y) or \
+                    not self._replay(i, {j: before}, [(j, x, y)], True):
+                fj.outcomes = before
         return False
 
     def _replay(self, i: int, changed: dict[int, list[int]], swaps: list[tuple[int, int, int]],
@@ -422,7 +566,8 @@ def resample(s: State, p: Any, rng: Any) -> State:
     for _ in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
-        search = _Search(info, p, r, MAX_WORK - work)
+        # Restarts: a search that went wrong early rarely recovers, and a fresh one often finds a state fast.
+        search = _Search(info, p, r, min(MAX_WORK - work, MAX_WORK // RESTARTS))
         found = search.run()
         work += search.work
         if found is not None:
