@@ -12,8 +12,13 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
 3. Repair what fails before giving up on it. A card the player must see at a place (its observation) or
    that a public action uses is swapped, in the shuffle it last went through, with a card the player has
    not seen since that shuffle: the card at the place, or one whose place makes the action legal. The
-   history from that shuffle on is replayed and checked again. What no swap mends (a trick won by another
-   player, a score) is a depth-first search: the step's next choice, then the steps before it.
+   history from that shuffle on is replayed and checked again. An action refused because other cards
+   force another choice (a suit to follow) gets those cards exchanged away, one at a time (`_unforce`).
+4. What no swap mends (who leads, a lost life, a deal ended by a 31) is a descent (`_probe`): cards the
+   player has not seen are exchanged, two or three at a time within any shuffle of the history, and an
+   exchange is kept if the steps before still fit and the step comes no further from what the player saw
+   (`_gap`). Past that, a depth-first search: the step's next choice, then the steps before it; and past
+   a share of the budget, a fresh search (`RESTARTS`).
 
 The result depends on the player's information state and the random numbers only, since nothing else of
 the real history is read; so a search bot built on it cannot cheat. Tries and replayed steps are bounded;
