@@ -310,14 +310,18 @@ def test_states_the_resampler_once_gave_up_on(name: str, players: int, seed: int
     assert r.observation(player) == s.observation(player)
 
 
-# A known failure, kept so that it stays visible: the first Schwimmen state above with another seed. The
-# real state's last deal ended with a 31 the player could not see coming, and the deal before it with
-# one player alone lowest: few arrangements of the hidden cards give both, and the search's exchanges
-# of two or three cards find one for some seeds only. Past its budget it gives up with a GameError
-# (docs/python.md, "Information states and resampling"). When the search finds it, this xpasses and
-# the mark must go.
+# Known failures, kept so that they stay visible. The first is the first Schwimmen state above with
+# another seed: its last deal ended with a 31 the player could not see coming, and the deal before it
+# with one player alone lowest; few arrangements of the hidden cards give both, and the search's
+# exchanges of two or three cards find one for some seeds only. The second was found by the "deep"
+# hypothesis profile (Schwimmen at 6 players); the resampler before the descent found it in 8 s. Past
+# its budget the resampler gives up with a GameError (docs/python.md, "Information states and
+# resampling"). When the search finds them, these xpass and the marks must go.
 @pytest.mark.xfail(strict=True, raises=GameError, reason="the resampler gives up on this Schwimmen state")
-def test_a_schwimmen_state_the_resampler_gives_up_on() -> None:
-    g = game_for(str(GAMES_DIR / "schwimmen.yaml"), 7)
-    s = play(g, True, 19542, 79)
-    s.resample_from_infostate(5, 2)
+@pytest.mark.parametrize(("players", "seed", "steps", "player", "rseed"),
+                         [(7, 19542, 79, 5, 2), (6, 4156103, 50, 0, 81384562)])
+def test_schwimmen_states_the_resampler_gives_up_on(players: int, seed: int, steps: int, player: int,
+                                                    rseed: int) -> None:
+    g = game_for(str(GAMES_DIR / "schwimmen.yaml"), players)
+    s = play(g, True, seed, steps)
+    s.resample_from_infostate(player, rseed)
