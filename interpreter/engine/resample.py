@@ -45,8 +45,7 @@ MAX_FILLS = 64  # fresh draws of chance tried at one step
 MAX_ROUNDS = 24  # repairs tried at one step before it counts as failed
 MAX_SWAPS = 8  # cards tried in turn to make one action legal
 MAX_UNFORCE = 64  # exchanges tried to take away the cards that force another choice than a step's action
-MAX_PROBES = 200  # random exchanges of unseen cards tried at one step when no repair applies
-PROBES_FIRST = 8  # the exchanges tried the first time; twice as many each time the step fails again
+PROBES = 8  # random exchanges of unseen cards tried each time a step fails that no repair mends
 
 _DONE: Any = object()  # no more choices at a step
 Shuffle = tuple[int, tuple[int, ...]]  # (where its outcomes start in the step's outcomes, the cards it shuffled)
@@ -196,7 +195,6 @@ class _Search:
         self.work = 0
         self.last = len(info.views) - 1
         self.frames: list[_Frame] = []
-        self.probed: dict[int, int] = {}  # how often each step was probed
 
     def run(self) -> State | None:
         frames = self.frames
@@ -328,11 +326,9 @@ class _Search:
         # The later a shuffle, the likelier its cards decide step i, at first; a shuffle whose exchanges
         # leave step i as it was is tried less and less (the new deal a wrongly ended deal made, say).
         weights = [0.5 ** (len(pools) - 1 - n) for n in range(len(pools))]
-        # Cheap at first: backtracking often gets past a step sooner (another secret choice, another deal).
-        # Each time the step fails again, twice as many exchanges, up to MAX_PROBES.
-        tries = min(MAX_PROBES, PROBES_FIRST << self.probed.get(i, 0))
-        self.probed[i] = self.probed.get(i, 0) + 1
-        for _ in range(tries):
+        # A few exchanges each time the step fails, between which backtracking tries the step's other
+        # choices and earlier steps' (another secret choice, another deal): many exchanges at once starve it.
+        for _ in range(PROBES):
             if self.work >= self.budget:
                 return None
             n = rng.choices(range(len(pools)), weights)[0]
