@@ -18,7 +18,8 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    player has not seen are exchanged, two or three at a time within any shuffle of the history, and an
    exchange is kept if the steps before still fit and the step comes no further from what the player saw
    (`_gap`). Past that, a depth-first search: the step's next choice, then the steps before it; and past
-   a share of the budget, a fresh search (`RESTARTS`).
+   a share of the budget, a fresh search (`RESTARTS`). Searches take turns with and without the
+   forced-choice repair and the descent (backtracking alone is quicker where a fresh deal soon fits).
 
 The result depends on the player's information state and the random numbers only, since nothing else of
 the real history is read; so a search bot built on it cannot cheat. Tries and replayed steps are bounded;
@@ -190,8 +191,9 @@ class _Frame:
 class _Search:
     """Steps 2 and 3: build a history the player cannot tell from the real one."""
 
-    def __init__(self, info: _Info, p: int, rng: random.Random, budget: int):
+    def __init__(self, info: _Info, p: int, rng: random.Random, budget: int, descend: bool):
         self.info, self.p, self.rng, self.budget = info, p, rng, budget
+        self.descend = descend  # whether to try _unforce and _probe before backtracking
         self.work = 0
         self.last = len(info.views) - 1
         self.frames: list[_Frame] = []
@@ -285,7 +287,7 @@ class _Search:
             if f.action is not None and info.known[i] is not None and not f.base.pending and \
                     not f.base.terminal and f.action not in f.base.legal_actions():
                 cards = [c for _, c in _cards_of(g, f.action)]
-                if not self._legalize(i, cards) and not self._unforce(i, cards):
+                if not self._legalize(i, cards) and not (self.descend and self._unforce(i, cards)):
                     return self._probe(i)
                 continue
             if drawn is None:
@@ -314,6 +316,8 @@ class _Search:
         did and step i comes no further from it (`_gap`): a descent over the histories that fit so far,
         until step i fits too. The exchanges are drawn from the random numbers, so the result still depends
         on nothing else."""
+        if not self.descend:
+            return None
         f = self.frames[i]
         rng = self.rng
         # Every shuffle counts, not only the last each card went through: the cards of a deal that ended in
@@ -564,11 +568,13 @@ def resample(s: State, p: Any, rng: Any) -> State:
         raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
     info = s._evaluating(_Info, p)
     work = 0
-    for _ in range(MAX_TRIES):
+    for k in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
         # Restarts: a search that went wrong early rarely recovers, and a fresh one often finds a state fast.
-        search = _Search(info, p, r, min(MAX_WORK - work, MAX_WORK // RESTARTS))
+        # They take turns at two ways: backtracking alone, quick where a fresh deal soon fits (most states);
+        # and with the descent first, for states that almost no deal fits as drawn.
+        search = _Search(info, p, r, min(MAX_WORK - work, MAX_WORK // RESTARTS), descend=k % 2 == 1)
         found = search.run()
         work += search.work
         if found is not None:
