@@ -312,3 +312,13 @@ def test_states_the_resampler_once_gave_up_on(name: str, players: int, seed: int
     r = s.resample_from_infostate(player, rseed)
     assert r.information_state_string(player) == s.information_state_string(player)
     assert r.observation(player) == s.observation(player)
+
+
+# A known failure, kept so that it stays visible: found by the "deep" hypothesis profile. A Hearts state
+# late in the deal (seeded, 61 events) that the search gives up on with this seed, and finds with
+# others (0 and 1, in 1 to 6 s). When the search finds it, this xpasses and the mark must go.
+@pytest.mark.xfail(strict=True, raises=GameError, reason="the resampler gives up on this Hearts state")
+def test_a_hearts_state_the_resampler_gives_up_on() -> None:
+    g = game_for(str(GAMES_DIR / "hearts.yaml"), 4)
+    s = play(g, True, 61, 61)
+    s.resample_from_infostate(2, 3485052)

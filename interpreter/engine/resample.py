@@ -277,7 +277,7 @@ class _Search:
             t.observation(self.p) == self.info.views[i]
 
     def _step(self, i: int) -> State | None:
-        """Run step i with its current choice, repairing it (step 3); the state after it, or None."""
+        """Run step i with its current choice, repairing it (steps 3 and 4); the state after it, or None."""
         f = self.frames[i]
         info, g = self.info, self.info.game
         drawn: list[int] | None = None
