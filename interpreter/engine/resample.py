@@ -17,7 +17,8 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
 4. What no swap mends (who leads, a lost life, a deal ended by a 31) is a descent (`_probe`): cards the
    player has not seen are exchanged, two or three at a time within any shuffle of the history, and an
    exchange is kept if the steps before still fit and the step comes no further from what the player saw
-   (`_gap`). Past that, a depth-first search: the step's next choice, then the steps before it; and past
+   (`_gap`), each time the step fails and once more before it is given up. Past that, a depth-first
+   search: the step's next choice, then the steps before it; and past
    a share of the budget, a fresh search (`RESTARTS`). Searches take turns with and without the
    forced-choice repair and the descent (backtracking alone is quicker where a fresh deal soon fits).
 
@@ -177,7 +178,7 @@ def _swap_outcomes(outcomes: list[int], sh: Shuffle, c: int, d: int) -> bool:
 
 
 class _Frame:
-    __slots__ = ("base", "action", "outcomes", "shuffles", "choices", "drew")
+    __slots__ = ("base", "action", "outcomes", "shuffles", "choices", "drew", "ran")
 
     def __init__(self, base: State):
         self.base = base  # the state before the step
@@ -186,6 +187,7 @@ class _Frame:
         self.shuffles: list[Shuffle] = []
         self.choices: Iterator[int | None] | None = None
         self.drew = False  # whether the step's last draw had any chance
+        self.ran = False  # whether any choice of the step was run
 
 
 class _Search:
@@ -206,12 +208,17 @@ class _Search:
             f = frames[-1]
             choice = next(f.choices, _DONE) if f.choices is not None else _DONE
             if choice is _DONE:
-                frames.pop()
-                continue
-            f.action, f.outcomes = choice, []
-            t = self._step(i)
-            if t is None:
-                continue
+                # Before the step is given up, the descent once more from its last choice: some states
+                # late in a deal are found no other way (tests/test_infostate.py keeps one).
+                t = self._probe(i) if f.ran else None
+                if t is None:
+                    frames.pop()
+                    continue
+            else:
+                f.action, f.outcomes, f.ran = choice, [], True
+                t = self._step(i)
+                if t is None:
+                    continue
             if i == self.last:
                 return t
             frames.append(self._frame(t, i + 1))
