@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 MAX_TRIES = 10_000
 MAX_WORK = 400_000  # steps replayed over all tries
-RESTARTS = 8  # a search gets at most this share of MAX_WORK before a fresh one starts
+RESTARTS = 8  # a search gets at most MAX_WORK // RESTARTS before a fresh one starts
 MAX_FILLS = 64  # fresh draws of chance tried at one step
 MAX_ROUNDS = 24  # repairs tried at one step before it counts as failed
 MAX_SWAPS = 8  # cards tried in turn to make one action legal
