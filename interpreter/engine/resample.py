@@ -500,9 +500,9 @@ class _Search:
                 continue
             fj = self.frames[j]
             before = fj.outcomes[:]
-            if not _swap_outcomes(fj.outcomes, fj.shuffles[k], x, y) or \
-                    not self._replay(i, {j: before}, [(j, x, y)], True):
-                fj.outcomes = before
+            # A failed swap changes nothing, and a failed replay undoes itself.
+            if _swap_outcomes(fj.outcomes, fj.shuffles[k], x, y):
+                self._replay(i, {j: before}, [(j, x, y)], True)
         return False
 
     def _replay(self, i: int, changed: dict[int, list[int]], swaps: list[tuple[int, int, int]],
