@@ -44,9 +44,8 @@ settings.register_profile(
     "ci",
     max_examples=15,
     # The same examples on every run: CI and a developer's run agree, and a failure is reproducible.
-    # Exploring new examples is the job of the "deep" profiles. (Resampling is known to give up on
-    # rare Schwimmen states at 7 players: tests/test_infostate.py keeps two of them as expected
-    # failures, so a random CI run would otherwise fail now and then.)
+    # Exploring new examples is the job of the "deep" profiles; what they found is kept as a fixed
+    # example (tests/test_infostate.py keeps the states resampling once gave up on).
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

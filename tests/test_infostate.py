@@ -297,6 +297,9 @@ RESAMPLED = [
     pytest.param("schwimmen.yaml", 6, 4156103, 50, 0, 81384562, id="schwimmen-6p-deep"),
     pytest.param("schwimmen.yaml", 7, 292185, 54, 6, 315906448, id="schwimmen-7p-b"),
     pytest.param("schwimmen.yaml", 7, 292185, 54, 6, 0, id="schwimmen-7p-b-again"),
+    # A deal ended at once by a hand that loses everyone else a life; the deep profile found it.
+    pytest.param("schwimmen.yaml", 6, 19, 76, 0, 0, id="schwimmen-6p-ended-at-once"),
+    pytest.param("schwimmen.yaml", 6, 19, 76, 0, 190, id="schwimmen-6p-ended-at-once-again"),
     pytest.param("hearts.yaml", 4, 3, 20, 3, 3, id="hearts-leader"),
     pytest.param("hearts.yaml", 4, 4, 30, 0, 4, id="hearts-void"),
     pytest.param("hearts.yaml", 4, 106, 100, 2, 106, id="hearts-void-late"),
@@ -314,13 +317,3 @@ def test_states_the_resampler_once_gave_up_on(name: str, players: int, seed: int
     r = s.resample_from_infostate(player, rseed)
     assert r.information_state_string(player) == s.information_state_string(player)
     assert r.observation(player) == s.observation(player)
-
-
-# A known failure, kept so that it stays visible: found by the "deep" hypothesis profile on the final
-# resampler of session 9. The resampler before the descent found this Schwimmen 6p state in 23 s; this
-# one gives up with these seeds (0 and 190). When the search finds it, this xpasses and the mark must go.
-@pytest.mark.xfail(strict=True, raises=GameError, reason="the resampler gives up on this Schwimmen state")
-def test_a_schwimmen_state_the_resampler_gives_up_on() -> None:
-    g = game_for(str(GAMES_DIR / "schwimmen.yaml"), 6)
-    s = play(g, True, 19, 76)
-    s.resample_from_infostate(0, 0)

@@ -24,6 +24,10 @@ def test_the_wheel_holds_only_the_cardsmith_package(tmp_path: Path) -> None:
     for needed in ("cardsmith/__init__.py", "cardsmith/dsl/grammar.lark", "cardsmith/games/stichln.yaml",
                    "cardsmith/engine/state.py", "cardsmith/py.typed"):
         assert needed in names
+    # Every package of the source is in it (pyproject lists them one by one).
+    for src, dest in (("interpreter", "cardsmith"), ("dsl", "cardsmith/dsl"), ("games", "cardsmith/games")):
+        for init in (ROOT / src).rglob("__init__.py"):
+            assert f"{dest}/{init.relative_to(ROOT / src).as_posix()}" in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "cardsmith = cardsmith.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
 

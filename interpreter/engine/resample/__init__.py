@@ -1,0 +1,87 @@
+"""Resampling: a full state one player cannot tell from the real one, for search with hidden information.
+
+The method, for any rule file (docs/architecture.md, "Resampling from an information state"):
+
+1. Replay the state's history once to learn what the player knows, and only that: who acted at each step,
+   the action as the player saw it (its own and the public ones in full, a `secret:` one by its public
+   text), and the player's observation after each step. Nothing else of the real history is kept: not its
+   chance outcomes, not where any card was, not the hidden part of a secret action.
+2. Build a history step by step from that alone. Each step's chance is drawn afresh (a seed from the
+   random numbers run on the step), a secret action is any legal action with the same public text. A step
+   is kept if its action is legal and the player's observation after it is the one the player had.
+3. Repair what fails before giving up on it. A card the player must see at a place (its observation) or
+   that a public action uses is swapped, in the shuffle it last went through, with a card the player has
+   not seen since that shuffle: the card at the place, or one whose place makes the action legal. The
+   history from that shuffle on is replayed and checked again. An action refused because other cards
+   force another choice (a suit to follow) gets those cards exchanged away, one at a time (`Descent`).
+4. What no swap mends (who leads, a lost life, a deal a hand ended at once) is a descent (`Descent`):
+   cards the player has not seen are exchanged, within one shuffle of the history (mostly those whose cards
+   are still in play): two, three in a cycle, or all the unseen cards of two places at once. An exchange is
+   kept if the steps before still fit and the step comes no further from what the player saw (`_gap`), and
+   now and then (`NOISE`) even if it comes further, so that a near miss does not hold the descent. It runs
+   each time the step fails and once more before the step is given up. Past that, a depth-first search:
+   the step's next choice, then the steps before it; and past a share of the budget, a fresh search
+   (`RESTARTS`). Searches take turns with and without the forced-choice repair and the descent
+   (backtracking alone is quicker where a fresh deal soon fits).
+
+Modules: `info` (step 1), `search` (steps 2 and 3, and the backtracking), `descent` (step 4); this one
+runs the searches.
+
+The result depends on the player's information state and the random numbers only, since nothing else of
+the real history is read; so a search bot built on it cannot cheat. Tries and replayed steps are bounded;
+past the bounds a GameError says so, and the real state is never returned. The states found are
+consistent, not drawn exactly from the posterior: the search keeps the first consistent history.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..errors import GameError
+from ..history import RESEED
+from .descent import Descent
+from .info import Info
+from .search import Search
+
+if TYPE_CHECKING:
+    from ..state import State
+
+MAX_TRIES = 10_000
+MAX_WORK = 400_000  # steps replayed over all tries
+RESTARTS = 8  # a search gets at most MAX_WORK // RESTARTS before a fresh one starts
+
+
+def resample(s: State, p: Any, rng: Any) -> State:
+    g = s.game
+    if type(p) is not int or not 0 <= p < g.n:
+        raise GameError(f"no player {p!r}: the seats are 0 to {g.n - 1}")
+    if isinstance(rng, random.Random):
+        r = rng
+    elif type(rng) is int:
+        r = random.Random(rng)
+    else:
+        raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
+    info = s._evaluating(Info, p)
+    work = 0
+    for k in range(MAX_TRIES):
+        if work >= MAX_WORK:
+            break
+        # Restarts: a search that went wrong early rarely recovers, and a fresh one often finds a state fast.
+        # They take turns at two ways: backtracking alone, quick where a fresh deal soon fits (most states);
+        # and with the descent first, for states that almost no deal fits as drawn.
+        search = (Descent if k % 2 else Search)(info, p, r, min(MAX_WORK - work, MAX_WORK // RESTARTS))
+        found = search.run()
+        work += search.work
+        if found is not None:
+            if s.rng is not None:
+                # The real state's seed holds its future shuffles: the new state draws its own.
+                seed = r.getrandbits(64)
+                found.rng = seed
+                found.trail = (found.trail, RESEED, seed)
+            return found
+    raise GameError(f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed steps; "
+                    "its information rules out almost every arrangement of the cards it has not seen")
+
+
+__all__ = ["resample"]

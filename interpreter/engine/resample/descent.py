@@ -1,0 +1,169 @@
+"""Step 4 of resampling: what no swap of the differing cards mends (who leads, a lost life, a deal a hand
+ended at once, an action other cards forbid) is a descent over exchanges of the cards the player has not seen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .info import cards_of, differing, distance
+from .search import Search, Shuffle, swap_outcomes, swap_places
+
+if TYPE_CHECKING:
+    from ..state import State
+
+MAX_UNFORCE = 64  # exchanges tried to take away the cards that force another choice than a step's action
+PROBES = 8  # random exchanges of unseen cards tried each time a step fails that no repair mends
+# How often an exchange that takes step i further from what the player saw is kept all the same. Without
+# it the descent sticks in the first near miss: a deal ended at once by one hand when the player saw it
+# ended by another that loses everyone else a life; from there, each exchange towards the right hand alone
+# takes the step further off.
+NOISE = 0.1
+
+
+class Descent(Search):
+    """A search that tries the descent (and the forced-choice exchanges) before it backtracks."""
+
+    def _probe(self, i: int) -> State | None:
+        """Step i differs from what the player saw in a way no swap of the differing cards mends: a public
+        consequence of hidden cards (who holds the card that leads, who lost a life), or an action that other
+        cards forbid. Exchange cards the player has not seen within a shuffle they all went through, at
+        random (`_exchange`), and keep an exchange if the steps before i still look to the player as they did
+        and step i comes no further from it (`_gap`), or now and then all the same (`NOISE`): a descent over
+        the histories that fit so far, until step i fits too. The exchanges are drawn from the random
+        numbers, so the result still depends on nothing else."""
+        f = self.frames[i]
+        rng = self.rng
+        # Every shuffle counts, not only the last each card went through: the cards of a deal that ended in
+        # step i were shuffled again for the next one, and their places in the deal decide its scores.
+        # Step i's own shuffles come and go with the exchanges (it ends a deal, or no longer does).
+        earlier = [((j, k), unseen) for j in range(i) for k, (_, shuffled) in enumerate(self.frames[j].shuffles)
+                   if len(unseen := [c for c in shuffled if self._unseen(c, j, i, True)]) > 1]
+        # The later a shuffle, the likelier its cards decide step i, at first; a shuffle whose exchanges
+        # leave step i as it was is tried less and less (the new deal a wrongly ended deal made, say).
+        # A shuffle whose cards were all shuffled again before step i (an earlier deal) decides it only
+        # through what outlived that shuffle (a hidden score), and costs a longer replay: rarely.
+        last: dict[int, tuple[int, int]] = {}
+        for j in range(i):
+            for k, (_, shuffled) in enumerate(self.frames[j].shuffles):
+                last.update((c, (j, k)) for c in shuffled)
+        weights = {key: 0.5 ** (len(earlier) - n) * (1 if any(last.get(c) == key for c in cards) else 1 / 64)
+                   for n, (key, cards) in enumerate(earlier)}
+        gap, _, f.shuffles = self._gap(i)
+        # A few exchanges each time the step fails, between which backtracking tries the step's other
+        # choices and earlier steps' (another secret choice, another deal): many exchanges at once starve it.
+        for _ in range(PROBES):
+            if self.work >= self.budget:
+                return None
+            pools = earlier + [((i, k), list(shuffled)) for k, (_, shuffled) in enumerate(f.shuffles)
+                               if len(shuffled) > 1]
+            if not pools:
+                return None
+            n = rng.choices(range(len(pools)), [weights.setdefault(key, 1.0) for key, _ in pools])[0]
+            (j, k), cards = pools[n]
+            swaps = [(j, c, d) for c, d in self._exchange(cards, f.base)]
+            fj = self.frames[j]
+            before = fj.outcomes[:]
+            if not swaps or not all(swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) for _, c, d in swaps):
+                fj.outcomes = before
+                weights[(j, k)] = max(weights[(j, k)] / 2, 1e-3)
+                continue
+            # What to go back to if step i comes out further off (a mend below may reach back before j).
+            saved = [(m.base, m.action, m.shuffles, m.outcomes) for m in self.frames[:i + 1]]
+            saved[j] = saved[j][:3] + (before,)
+            if not self._replay(i, {j: before}, swaps, True):
+                weights[(j, k)] = max(weights[(j, k)] / 2, 1e-3)
+                continue
+            new, t, f.shuffles = self._gap(i)
+            if t is not None and new[0] == 0 and new[1] > 0 and t.pending is None:
+                # What is left may be cards in the wrong places only (a new deal the step made): mend those,
+                # in the shuffles of this run of the step.
+                pairs = differing(self.info.views[i], t.observation(self.p), self.info.names)
+                if pairs and self._mend(i, pairs):
+                    new, t, f.shuffles = self._gap(i)
+            if t is not None and new == (0, 0):
+                return t
+            weights[(j, k)] = max(weights[(j, k)] / 2, 1e-3) if new == gap else 1.0
+            if new > gap and not (new[0] == gap[0] == 0 and rng.random() < NOISE):
+                for m, (base, action, sh, out) in zip(self.frames, saved):
+                    m.base, m.action, m.shuffles, m.outcomes = base, action, sh, out
+                continue
+            gap = new
+        return None
+
+    def _exchange(self, cards: list[int], base: State) -> list[tuple[int, int]]:
+        """A random exchange among unseen cards of one shuffle, as pairs of cards to swap in turn."""
+        rng = self.rng
+        r = rng.random()
+        if r < 1 / 3:
+            # The unseen cards of two places (at step i) traded as a whole: who holds a winning hand, say.
+            loc = base.loc
+            c, d = rng.sample(cards, 2)
+            return [(x, y) for x, y in zip([x for x in cards if loc[x] == loc[c]],
+                                           [y for y in cards if loc[y] == loc[d]]) if x != y]
+        # Two cards exchanged, or three in a cycle: when the two cards that must move cannot trade places,
+        # each exchange alone can contradict what the player saw.
+        picked = rng.sample(cards, 3 if len(cards) > 2 and r < 2 / 3 else 2)
+        return [(picked[0], d) for d in picked[1:]]
+
+    def _gap(self, i: int) -> tuple[tuple[int, int], State | None, list[Shuffle]]:
+        """How far step i, run on its current base, is from what the player saw: (1, the number of choices
+        left) if its action is refused, else (0, the number of places where the observations differ); with
+        the state after it and its shuffles."""
+        f = self.frames[i]
+        if f.action is not None and self.info.known[i] is not None and not f.base.pending and \
+                not f.base.terminal:
+            legal = f.base.legal_actions()
+            if f.action not in legal:
+                return (1, len(legal)), None, []
+        t, shuffles = self._run(f.base, f, i)
+        if t is None or (t.pending is not None and not (i == self.last and self.info.ends_pending)):
+            # The exchanged cards changed what the step does (it ends a deal and deals the next, or no
+            # longer does): its chance is drawn afresh.
+            drawn = self._draw(f.base, f.action)
+            if drawn is not None:
+                f.outcomes = drawn[:self.info.tail] if i == self.last and self.info.tail is not None else drawn
+                t, shuffles = self._run(f.base, f, i)
+        if t is None:
+            return (2, 0), None, []
+        if (t.pending is not None) != (i == self.last and self.info.ends_pending):
+            return (0, 1 + distance(self.info.views[i], t.observation(self.p))), t, shuffles
+        return (0, distance(self.info.views[i], t.observation(self.p))), t, shuffles
+
+    def _unforce(self, i: int, cards: list[int]) -> bool:
+        """Step i's action is refused because other choices are forced on the player (a suit to follow,
+        say): the cards of the actions legal instead. Exchange such a card, if unseen, with an unseen card
+        elsewhere (half the time with the action's own card, which is to come where the forcing card leaves),
+        keeping an exchange if it leaves the acting player fewer choices, or the action legal, and the steps
+        before i as the player saw them."""
+        f = self.frames[i]
+        a, rng, g = f.action, self.rng, self.info.game
+        for _ in range(MAX_UNFORCE):
+            if self.work >= self.budget:
+                return False
+            base = f.base
+            legal = base.legal_actions()
+            if a in legal:
+                return True
+            forcing = {c for b in legal for _, c in cards_of(g, b)} - set(cards)
+            here = [(x, o) for x in sorted(forcing) if (o := self._origin(i, x, False)) is not None]
+            if not here:
+                return False
+            x, (j, k) = here[rng.randrange(len(here))]
+            there = [c for c in cards if base.loc[c] != base.loc[x] and self._origin(i, c, False) == (j, k)]
+            if not there or rng.random() < 0.5:
+                there = [y for y in self.frames[j].shuffles[k][1] if y not in forcing and
+                         base.loc[y] != base.loc[x] and self._origin(i, y, False) == (j, k)]
+            if not there:
+                continue
+            y = there[rng.randrange(len(there))]
+            t = base.clone()
+            swap_places(t, x, y)
+            after = t.legal_actions()
+            if a not in after and len(after) >= len(legal):
+                continue
+            fj = self.frames[j]
+            before = fj.outcomes[:]
+            # A failed swap changes nothing, and a failed replay undoes itself.
+            if swap_outcomes(fj.outcomes, fj.shuffles[k], x, y):
+                self._replay(i, {j: before}, [(j, x, y)], True)
+        return False

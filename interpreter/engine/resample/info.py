@@ -1,0 +1,106 @@
+"""Step 1 of resampling: what the player knows, from one replay of the real history; and how two of its
+observations compare."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..history import blank, entries, explicit, groups, play_group
+
+if TYPE_CHECKING:
+    from ..state import State
+
+
+class Info:
+    """What the player knows, from one replay of the real history (step 1); nothing else is kept."""
+
+    def __init__(self, s: State, p: int):
+        g = self.game = s.game
+        steps = groups(explicit(entries(s.trail)))
+        self.who: list[int | None] = []
+        self.known: list[int | None] = []  # the action, if the player saw it in full
+        self.text: list[str | None] = []  # the public text of another player's secret action
+        self.views: list[dict[str, Any]] = []  # the player's observation after each step
+        self.view_cards: list[set[int]] = []  # the cards in it
+        self.act_cards: list[set[int]] = []  # the cards of the action, if the player saw it in full
+        names = {n: c for c, n in enumerate(g.card_names)}
+        self.names = names
+        t = blank(g, None)
+        for who, action, outcomes, _ in steps:
+            self.who.append(who)
+            public = action is None or who == p or is_public(g, action)
+            self.known.append(action if public else None)
+            self.text.append(None if public or action is None else g.public_action_string(action))
+            self.act_cards.append({c for _, c in cards_of(g, action)} if public and action is not None else set())
+            play_group(t, action, outcomes)
+            view = t.observation(p)
+            self.views.append(view)
+            self.view_cards.append(cards_in(view, names))
+        self.ends_pending = t.pending is not None
+        # How far the last step's chance had gone: a state at a chance node stays one, at the same point.
+        self.tail = len(steps[-1][2]) if self.ends_pending else None
+
+
+def is_public(g: Any, a: int) -> bool:
+    return bool(g.public_action_string(a) == g.action_to_string(None, a))
+
+
+def cards_of(g: Any, a: int) -> list[tuple[int, int]]:
+    """(parameter position, card) of each card parameter of action a."""
+    info = g.action_for(a)
+    vals = info.decode(a - info.offset)
+    return [(k, v) for k, (prm, v) in enumerate(zip(info.params, vals)) if prm.kind == "card"]
+
+
+def cards_in(view: dict[str, Any], names: dict[str, int]) -> set[int]:
+    out: set[int] = set()
+    for cards in view["zones"].values():
+        if isinstance(cards, list):
+            out.update(names[n] for n in cards)
+    for v in view["variables"].values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x in names:
+                out.add(names[x])
+    return out
+
+
+def differing(want: dict[str, Any], got: dict[str, Any], names: dict[str, int]) -> list[tuple[int, int]] | None:
+    """(card wanted, card there) for each place where two observations differ in a card only; None if they
+    differ in anything else (no swap of cards can mend that)."""
+    if {k: v for k, v in want.items() if k not in ("zones", "variables")} != \
+            {k: v for k, v in got.items() if k not in ("zones", "variables")}:
+        return None
+    out: list[tuple[int, int]] = []
+    for part in ("zones", "variables"):
+        a, b = want[part], got[part]
+        if a.keys() != b.keys():
+            return None
+        for key, x in a.items():
+            y = b[key]
+            if x == y:
+                continue
+            xs, ys = (x, y) if isinstance(x, list) and isinstance(y, list) else ([x], [y])
+            if len(xs) != len(ys):
+                return None
+            for u, w in zip(xs, ys):
+                if u == w:
+                    continue
+                if not (isinstance(u, str) and isinstance(w, str) and u in names and w in names):
+                    return None
+                out.append((names[u], names[w]))
+    return out
+
+
+def distance(want: dict[str, Any], got: dict[str, Any]) -> int:
+    """The number of places where two observations differ: an entry, or one element of equal-length lists."""
+    out = 0
+    for key, x in want.items():
+        y = got.get(key)
+        if key in ("zones", "variables") and isinstance(x, dict) and isinstance(y, dict):
+            out += distance(x, y)
+        elif x != y:
+            if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+                out += sum(u != w for u, w in zip(x, y))
+            else:
+                out += 1
+    return out

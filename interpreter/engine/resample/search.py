@@ -1,0 +1,322 @@
+"""Steps 2 and 3 of resampling: a history built step by step, each step's chance drawn afresh, what fails
+repaired by swapping cards the player has not seen, and backtracking past that."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..errors import GameError
+from ..history import CHANCE, blank, explicit, play_group
+from .info import Info, cards_of, differing
+
+if TYPE_CHECKING:
+    from ..state import State
+
+MAX_FILLS = 64  # fresh draws of chance tried at one step
+MAX_ROUNDS = 24  # repairs tried at one step before it counts as failed
+MAX_SWAPS = 8  # cards tried in turn to make one action legal
+
+_DONE: Any = object()  # no more choices at a step
+Shuffle = tuple[int, tuple[int, ...]]  # (where its outcomes start in the step's outcomes, the cards it shuffled)
+
+
+def swap_places(t: State, c: int, d: int) -> None:
+    zc, zd = t.loc[c], t.loc[d]
+    ic, jd = t.z[zc].index(c), t.z[zd].index(d)
+    t.z[zc][ic], t.z[zd][jd] = d, c
+    t.loc[c], t.loc[d] = zd, zc
+    t.by[c], t.by[d] = t.by[d], t.by[c]
+    t.legal = None
+
+
+def swap_outcomes(outcomes: list[int], sh: Shuffle, c: int, d: int) -> bool:
+    """Swap cards c and d in the order a shuffle gave (its outcomes, then the card left over)."""
+    start, cards = sh
+    end = min(start + len(cards) - 1, len(outcomes))
+    seq = outcomes[start:end]
+    if len(seq) == len(cards) - 1:
+        seq.append(next(iter(set(cards) - set(seq))))
+    if c in seq and d in seq:
+        i, j = seq.index(c), seq.index(d)
+        seq[i], seq[j] = d, c
+    elif c in seq:
+        seq[seq.index(c)] = d
+    elif d in seq:
+        seq[seq.index(d)] = c
+    else:
+        return False
+    outcomes[start:end] = seq[:end - start]
+    return True
+
+
+class Frame:
+    __slots__ = ("base", "action", "outcomes", "shuffles", "choices", "drew", "ran")
+
+    def __init__(self, base: State):
+        self.base = base  # the state before the step
+        self.action: int | None = None
+        self.outcomes: list[int] = []
+        self.shuffles: list[Shuffle] = []
+        self.choices: Iterator[int | None] | None = None
+        self.drew = False  # whether the step's last draw had any chance
+        self.ran = False  # whether any choice of the step was run
+
+
+class Search:
+    """Steps 2 and 3, and backtracking: build a history the player cannot tell from the real one. Without
+    the descent of step 4 (`Descent`), which overrides `_probe` and `_unforce`."""
+
+    def __init__(self, info: Info, p: int, rng: random.Random, budget: int):
+        self.info, self.p, self.rng, self.budget = info, p, rng, budget
+        self.work = 0
+        self.last = len(info.views) - 1
+        self.frames: list[Frame] = []
+
+    def run(self) -> State | None:
+        frames = self.frames
+        frames.append(self._frame(blank(self.info.game, None), 0))
+        while frames and self.work < self.budget:
+            i = len(frames) - 1
+            f = frames[-1]
+            choice = next(f.choices, _DONE) if f.choices is not None else _DONE
+            if choice is _DONE:
+                # Before the step is given up, the descent once more from its last choice: some states
+                # late in a deal are found no other way (tests/test_infostate.py keeps one).
+                t = self._probe(i) if f.ran else None
+                if t is None:
+                    frames.pop()
+                    continue
+            else:
+                f.action, f.outcomes, f.ran = choice, [], True
+                t = self._step(i)
+                if t is None:
+                    continue
+            if i == self.last:
+                return t
+            frames.append(self._frame(t, i + 1))
+        return None
+
+    def _frame(self, base: State, i: int) -> Frame:
+        f = Frame(base)
+        f.choices = self._choices(f, i)
+        return f
+
+    def _choices(self, f: Frame, i: int) -> Iterator[int | None]:
+        """The step's actions to try in random order: each the player could have seen as it did, each time
+        with a fresh draw of the step's chance (made by _step), up to MAX_FILLS draws in all."""
+        info, g, rng = self.info, self.info.game, self.rng
+        known, text = info.known[i], info.text[i]
+        if text is None:
+            actions: list[int | None] = [known]
+        else:
+            base = f.base
+            if base.pending is not None or base.terminal:
+                return
+            actions = [a for a in base.legal_actions() if g.public_action_string(a) == text]
+            rng.shuffle(actions)
+        fills = 0
+        while True:
+            for a in actions:
+                f.drew = False
+                yield a
+                fills += f.drew
+            if fills == 0 or fills >= MAX_FILLS:
+                return
+
+    def _draw(self, base: State, action: int | None) -> list[int] | None:
+        """The chance outcomes of one run of the step, drawn from a seed taken from the random numbers."""
+        t = base.clone()
+        t.rng = self.rng.getrandbits(64)
+        self.work += 1
+        try:
+            play_group(t, action, [])
+        except GameError:
+            return None
+        new: list[tuple[int, Any]] = []
+        h = t.trail
+        while h is not base.trail and h:
+            h, who, what = h
+            new.append((who, what))
+        new.reverse()
+        return [what for who, what in explicit(new) if who == CHANCE]
+
+    def _run(self, base: State, f: Frame, i: int) -> tuple[State | None, list[Shuffle]]:
+        """Step i on base; the state after it (None if it failed) and the shuffles it made."""
+        t = base.clone()
+        trace: list[Any] = []
+        self.work += 1
+        try:
+            play_group(t, f.action, f.outcomes, trace)
+        except GameError:
+            return None, []
+        return t, [(r[1], r[2]) for r in trace if r[0] == "shuffle"]
+
+    def _fits(self, t: State, i: int) -> bool:
+        return (t.pending is not None) == (i == self.last and self.info.ends_pending) and \
+            t.observation(self.p) == self.info.views[i]
+
+    def _step(self, i: int) -> State | None:
+        """Run step i with its current choice, repairing it (steps 3 and 4); the state after it, or None."""
+        f = self.frames[i]
+        info, g = self.info, self.info.game
+        drawn: list[int] | None = None
+        for _ in range(MAX_ROUNDS):
+            if self.work >= self.budget or (info.who[i] is not None and f.base.cur != info.who[i]):
+                return None
+            if f.action is not None and info.known[i] is not None and not f.base.pending and \
+                    not f.base.terminal and f.action not in f.base.legal_actions():
+                cards = [c for _, c in cards_of(g, f.action)]
+                if not self._legalize(i, cards) and not self._unforce(i, cards):
+                    return self._probe(i)
+                continue
+            if drawn is None:
+                drawn = self._draw(f.base, f.action)
+                if drawn is None:
+                    return None
+                if info.tail is not None and i == self.last:
+                    drawn = drawn[:info.tail]
+                f.outcomes = drawn
+                f.drew = len(drawn) > 0
+            t, f.shuffles = self._run(f.base, f, i)
+            if t is None:
+                return None
+            if self._fits(t, i):
+                return t
+            pairs = differing(info.views[i], t.observation(self.p), info.names) if t.pending is None else None
+            if not pairs or not self._mend(i, pairs):
+                return self._probe(i)
+        return self._probe(i)
+
+    def _probe(self, i: int) -> State | None:
+        """Step i once more by the descent (`Descent`); backtracking alone has none."""
+        return None
+
+    def _unforce(self, i: int, cards: list[int]) -> bool:
+        """Step i's refused action made legal by exchanging the cards that force another (`Descent`)."""
+        return False
+
+    def _origin(self, i: int, c: int, after: bool) -> tuple[int, int] | None:
+        """(step, shuffle) that card c last went through, before step i or (after) within it too, if the
+        player has not seen c since (else None: it is where the player knows it is)."""
+        top = i if after else i - 1
+        for j in range(top, -1, -1):
+            shuffles = self.frames[j].shuffles
+            for k in range(len(shuffles) - 1, -1, -1):
+                if c in shuffles[k][1]:
+                    return (j, k) if self._unseen(c, j, i, after) else None
+        return None
+
+    def _unseen(self, c: int, j: int, i: int, after: bool) -> bool:
+        info = self.info
+        if any(c in info.view_cards[m] for m in range(j, i)):
+            return False
+        return not any(c in info.act_cards[m] for m in range(j + 1, i + 1 if after else i))
+
+    def _mend(self, i: int, pairs: list[tuple[int, int]]) -> bool:
+        """Swap each card the player must see at a place with the card there, in the shuffle both went
+        through, and replay from the earliest one changed."""
+        changed: dict[int, list[int]] = {}
+        swaps: list[tuple[int, int, int]] = []
+        moved: set[int] = set()
+        for c, d in pairs:
+            if c in moved or d in moved:
+                continue
+            o = self._origin(i, c, True)
+            if o is None or o != self._origin(i, d, True):
+                return False
+            j, k = o
+            f = self.frames[j]
+            if j not in changed:
+                changed[j] = f.outcomes[:]
+            if not swap_outcomes(f.outcomes, f.shuffles[k], c, d):
+                return False
+            moved.update((c, d))
+            swaps.append((j, c, d))
+        return self._replay(i, changed, swaps, True)
+
+    def _legalize(self, i: int, cards: list[int]) -> bool:
+        """Make step i's action legal by swapping one of its cards with an unseen card of the same shuffle
+        whose place makes it so."""
+        f = self.frames[i]
+        tries = 0
+        for c in cards:
+            o = self._origin(i, c, False)
+            if o is None:
+                continue
+            j, k = o
+            others = [d for d in self.frames[j].shuffles[k][1] if d != c and self._origin(i, d, False) == o]
+            self.rng.shuffle(others)
+            for d in others:
+                t = f.base.clone()
+                swap_places(t, c, d)
+                if f.action not in t.legal_actions():
+                    continue
+                fj = self.frames[j]
+                before = fj.outcomes[:]
+                if swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) and \
+                        self._replay(i, {j: before}, [(j, c, d)], False):
+                    return True
+                fj.outcomes = before
+                tries += 1
+                if tries >= MAX_SWAPS:
+                    return False
+        return False
+
+    def _replay(self, i: int, changed: dict[int, list[int]], swaps: list[tuple[int, int, int]],
+                then: bool) -> bool:
+        """Replay the steps from the first one changed up to step i (not included), checking each. Cards
+        swapped in a shuffle are swapped in the secret actions after it too (and in step i's, with `then`):
+        what a secret action chose is as hidden as the shuffle. On a failure, nothing is changed."""
+        frames = self.frames
+        j = min(changed)
+        base = frames[j].base
+        done: list[tuple[State, list[Shuffle]]] = []
+        actions = {m: frames[m].action for m in range(j, i + 1)}
+
+        def undo() -> bool:
+            for m2, old in changed.items():
+                frames[m2].outcomes = old
+            for m2, a in actions.items():
+                frames[m2].action = a
+            return False
+
+        for m in range(j, i + (1 if then else 0)):
+            f = frames[m]
+            if self.info.known[m] is None and f.action is not None:
+                a = self._renamed(base, m, [(c, d) for j2, c, d in swaps if j2 < m])
+                if a is None:
+                    return undo()
+                f.action = a
+            if m == i:
+                break
+            t, shuffles = self._run(base, f, m)
+            if t is None or not self._fits(t, m):
+                return undo()
+            done.append((t, shuffles))
+            base = t
+        for m, (t, shuffles) in enumerate(done, start=j):
+            frames[m].shuffles = shuffles
+            frames[m + 1].base = t
+        return True
+
+    def _renamed(self, base: State, m: int, swaps: list[tuple[int, int]]) -> int | None:
+        """Step m's secret action with the swapped cards swapped in it: a legal action on base, or None."""
+        g = self.info.game
+        a = self.frames[m].action
+        assert a is not None
+        info = g.action_for(a)
+        vals = list(info.decode(a - info.offset))
+        new = vals[:]
+        for c, d in swaps:
+            new = [(d if v == c else c if v == d else v) if prm.kind == "card" else v
+                   for prm, v in zip(info.params, new)]
+        if new == vals:
+            return a
+        if base.pending is not None or base.terminal:
+            return None
+        for b in base.legal_actions():
+            if g.action_for(b) is info and list(info.decode(b - info.offset)) == new:
+                return b
+        return None
