@@ -9,7 +9,6 @@ pure), which only cost speed.
 
 from __future__ import annotations
 
-import dataclasses
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -20,37 +19,6 @@ from .spec import FuncSpec, GameSpec
 
 STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns", "team", "teams"}
 STATEFUL_LIBRARY = {"next_active", "is_active", "played_by", "teammates", "sitting_out"}
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}  # per node class, the fields that can hold expressions
-
-
-def _children(n: A.Expr) -> list[A.Expr]:
-    fields = _FIELDS.get(type(n))
-    if fields is None:
-        fields = _FIELDS[type(n)] = tuple(f.name for f in dataclasses.fields(n) if f.name not in ("span", "ty", "ref"))
-    out: list[A.Expr] = []
-    for name in fields:
-        v = getattr(n, name)
-        if isinstance(v, A.Expr):
-            out.append(v)
-        elif isinstance(v, list):
-            for x in v:
-                if isinstance(x, A.Expr):
-                    out.append(x)
-                elif isinstance(x, tuple):
-                    out.extend(y for y in x if isinstance(y, A.Expr))
-    return out
-
-
-def _expr_nodes(e: A.Expr) -> list[A.Expr]:
-    out: list[A.Expr] = []
-    stack: list[A.Expr] = [e]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(_children(n))
-    return out
 
 
 # ---------------------------------------------------------------- nesting through calls
@@ -71,7 +39,7 @@ def nesting_depths(functions: list[FuncSpec]) -> dict[str, int]:
             best = max(best, level)
             if isinstance(n, A.Call) and n.func in funcs:
                 found.append((level, n.func))
-            stack.extend((c, level + 1) for c in _children(n))
+            stack.extend((c, level + 1) for c in list(n.iter_child_nodes()))
         own[name], calls[name] = best, found
     depth: dict[str, int] = {}
     callees = {name: [c for _, c in found] for name, found in calls.items()}
@@ -122,7 +90,7 @@ def _direct_read(n: A.Expr, with_pack: bool) -> str | None:
 def state_reads(e: A.Expr, with_pack: bool = True) -> list[tuple[Span, str]]:
     """Every place in `e` (not in the functions it calls) that reads the state, in file order."""
     out = []
-    for n in _expr_nodes(e):
+    for n in A.walk(e):
         what = _direct_read(n, with_pack)
         if what is not None:
             out.append((n.span, what))
@@ -134,7 +102,7 @@ def _callers(functions: list[FuncSpec]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for f in functions:
         if f.body is not None:
-            for n in _expr_nodes(f.body):
+            for n in A.walk(f.body):
                 if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
                     out.setdefault(n.func, set()).add(f.name)
     return out
@@ -279,7 +247,7 @@ class _Order:
                 local[name] = self.kind(val, local)
             return self.kind(e.body, local)
         if isinstance(e, A.IfExpr | A.BoolOp | A.Not | A.Neg | A.Attr | A.Index | A.ListLit):
-            children = _children(e) if not isinstance(e, A.IfExpr) else [e.cond, e.then, e.other]
+            children = list(e.iter_child_nodes()) if not isinstance(e, A.IfExpr) else [e.cond, e.then, e.other]
             kinds = [self.kind(c, env) for c in children]
             if isinstance(e, A.IfExpr) and kinds[0] == "free" and "dep" not in kinds[1:]:
                 return _worst(*kinds[1:])
@@ -332,12 +300,12 @@ def _conjuncts(e: A.Expr) -> list[A.Expr]:
 
 def _locals_used(e: A.Expr) -> set[str]:
     """Local names read anywhere in e (over-approximated: shadowing is ignored)."""
-    return {n.id for n in _expr_nodes(e) if isinstance(n, A.Name) and n.ref and n.ref[0] == "local"}
+    return {n.id for n in A.walk(e) if isinstance(n, A.Name) and n.ref and n.ref[0] == "local"}
 
 
 def _cheap(e: A.Expr) -> bool:
     """True if an expression is too cheap to be worth memoizing (no loops, no calls that loop)."""
-    for n in _expr_nodes(e):
+    for n in A.walk(e):
         if isinstance(n, A.Comp | A.Lambda | A.Let):
             return False
         if isinstance(n, A.Call) and not (n.ref and n.ref[0] == "lib" and n.func in (
@@ -382,7 +350,7 @@ def _static(e: A.Expr) -> bool:
             if not (n.ref and (n.ref[0] in ("option", "const") or n.ref == ("builtin", "num_players"))):
                 return False
         elif isinstance(n, A.BinOp | A.Neg | A.IfExpr | A.Compare | A.Index):
-            stack.extend(_children(n))
+            stack.extend(list(n.iter_child_nodes()))
         else:
             return False
     return True
@@ -403,7 +371,7 @@ def latest_options(functions: list[FuncSpec], order: dict[str, int]) -> dict[str
     for name, f in funcs.items():
         assert f.body is not None
         found: dict[str, None] = {}
-        for n in _expr_nodes(f.body):
+        for n in A.walk(f.body):
             if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "option" and n.id in order:
                 if name not in own or order[n.id] > own[name][0]:
                     own[name] = (order[n.id], n.id, None)

@@ -6,20 +6,80 @@ Nodes keep the span of their first token in the rule file. The checker fills
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast, overload
 
 from .diagnostics import Span
+
+N = TypeVar("N", bound="Node")
+# Fields that are not children: a node's place, its checked type, what a name refers to (a function
+# and its body, which belong to the function, not to this node).
+_NOT_CHILDREN = ("span", "ty", "ref")
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(eq=False)
 class Node:
     span: Span
 
+    def iter_child_nodes(self) -> Iterator[Node]:
+        """The nodes directly below this one, in field order: a field's node, a list's nodes, and the
+        nodes in a list's tuples (a `let`'s bindings, a comparison's operands)."""
+        for name in _child_fields(self):
+            v = getattr(self, name)
+            if isinstance(v, Node):
+                yield v
+            elif isinstance(v, list):
+                for x in v:
+                    if isinstance(x, Node):
+                        yield x
+                    elif isinstance(x, tuple):
+                        yield from (y for y in x if isinstance(y, Node))
+
+    def map_children(self: N, fn: Callable[[Node], Node]) -> N:
+        """A shallow copy of this node with each child replaced by fn(child); its type and references
+        are kept (a rewriting pass that changes neither, such as inlining)."""
+        new = copy.copy(self)
+        for name in _child_fields(self):
+            v = getattr(self, name)
+            if isinstance(v, Node):
+                setattr(new, name, fn(v))
+            elif isinstance(v, list):
+                setattr(new, name, [fn(x) if isinstance(x, Node) else
+                                    tuple(fn(y) if isinstance(y, Node) else y for y in x) if isinstance(x, tuple)
+                                    else x for x in v])
+        return new
+
+
+def _child_fields(n: Node) -> tuple[str, ...]:
+    names = _CHILD_FIELDS.get(type(n))
+    if names is None:
+        names = _CHILD_FIELDS[type(n)] = tuple(f.name for f in dataclasses.fields(n) if f.name not in _NOT_CHILDREN)
+    return names
+
+
+@overload
+def walk(node: Expr) -> Iterator[Expr]: ...
+@overload
+def walk(node: Node) -> Iterator[Node]: ...
+def walk(node: Node) -> Iterator[Node]:
+    """The node and every node below it, each once (iteratively: rule code may nest deeply)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.iter_child_nodes())
+
 
 @dataclass(eq=False)
 class Expr(Node):
     ty: Any = field(default=None, init=False)
+
+    def iter_child_nodes(self) -> Iterator[Expr]:
+        return cast(Iterator[Expr], super().iter_child_nodes())  # an expression holds expressions only
 
 
 @dataclass(eq=False)

@@ -151,7 +151,7 @@ class Checker(StepChecker, CallChecker, TableChecker):
         for k, o in enumerate(sp.options):
             if isinstance(o.default, A.Expr):
                 later = {x.name for x in sp.options[k:]}
-                for n in _names_in(o.default):
+                for n in {n.id for n in A.walk(o.default) if isinstance(n, A.Name)}:
                     if n in later:
                         self.err("C035", o.default.span, f"the default of option '{o.name}' reads option '{n}', "
                                  "which is not set yet", "an option's default may read only the options above it")
@@ -640,23 +640,6 @@ def _literal_number(e: A.Expr) -> str | None:
     if isinstance(e, A.Const) and isinstance(e.value, float):
         return f"{sign}{e.value!r}"
     return None
-
-
-def _names_in(e: A.Expr) -> set[str]:
-    out: set[str] = set()
-    stack: list[object] = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Name):
-            out.add(n.id)
-        if isinstance(n, A.Node):
-            for v in vars(n).values():
-                if isinstance(v, A.Node):
-                    stack.append(v)
-                elif isinstance(v, list):
-                    stack.extend(x for x in v if isinstance(x, A.Node))
-                    stack.extend(y for x in v if isinstance(x, tuple) for y in x if isinstance(y, A.Node))
-    return out
 
 
 def check(spec: GameSpec, diags: list[Diagnostic], limits: Limits) -> Checker:

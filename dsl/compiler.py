@@ -14,7 +14,6 @@ from .analysis import (  # noqa: F401  (re-exported: the analyses used to live h
     STATEFUL_LIBRARY,
     _cheap,
     _conjuncts,
-    _expr_nodes,
     _locals_used,
     _static,
     called_outside,
@@ -30,7 +29,7 @@ from .codegen.writer import END, POP, PUSH, _Writer
 __all__ = [
     "END", "END_DEAL", "LIST_KINDS", "MEMO_ITEM_MAX", "POP", "PUSH", "STATEFUL_BUILTINS", "STATEFUL_LIBRARY",
     "WALKS", "ActionWriter", "CompiledGame", "Compiler", "ExpressionWriter", "ParamInfo", "StatementWriter",
-    "_Writer", "_cheap", "_conjuncts", "_costly", "_expr_nodes", "_kind", "_locals_used", "_numeric_kind",
+    "_Writer", "_cheap", "_conjuncts", "_costly", "_kind", "_locals_used", "_numeric_kind",
     "_static", "_takes_numbers", "called_outside", "compile_probe", "compile_probe_typed", "compile_spec",
     "order_free_params", "pure_functions",
 ]

@@ -31,13 +31,11 @@ plays every rule file of the repository with and without these passes and compar
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 from . import ast as A
 from . import types as T
 from . import weights
-from .analysis import _children, _expr_nodes
 from .spec import FuncSpec
 
 INLINE_SIZE = 120  # AST nodes in a body that may be inlined
@@ -51,7 +49,7 @@ INLINE_BUDGET = 20_000
 def _binders(e: A.Expr) -> set[str]:
     """Names bound inside e (lambda parameters, comprehension variables, let names)."""
     out: set[str] = set()
-    for n in _expr_nodes(e):
+    for n in A.walk(e):
         if isinstance(n, A.Lambda):
             out.add(n.param)
         elif isinstance(n, A.Comp):
@@ -62,7 +60,7 @@ def _binders(e: A.Expr) -> set[str]:
 
 
 def _locals(e: A.Expr) -> set[str]:
-    return {n.id for n in _expr_nodes(e) if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local"}
+    return {n.id for n in A.walk(e) if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local"}
 
 
 def _plain(arg: A.Expr) -> bool:
@@ -74,17 +72,7 @@ def _substitute(e: Any, params: dict[str, A.Expr]) -> Any:
     references kept."""
     if isinstance(e, A.Name) and e.ref == ("local", e.id) and e.id in params:
         return copy.copy(params[e.id])
-    if isinstance(e, A.Node):
-        new = copy.copy(e)
-        for f in dataclasses.fields(e):
-            if f.name not in ("span", "ty", "ref"):
-                setattr(new, f.name, _substitute(getattr(e, f.name), params))
-        return new
-    if isinstance(e, list):
-        return [_substitute(x, params) for x in e]
-    if isinstance(e, tuple):
-        return tuple(_substitute(x, params) for x in e)
-    return e
+    return e.map_children(lambda c: _substitute(c, params))
 
 
 class Inliner:
@@ -92,7 +80,7 @@ class Inliner:
 
     def __init__(self, functions: list[FuncSpec], memoized: set[str], checked: set[str]):
         self.funcs = {f.name: f for f in functions if f.body is not None}
-        calls = {name: {n.func for n in _expr_nodes(body) if isinstance(n, A.Call) and n.ref is not None
+        calls = {name: {n.func for n in A.walk(body) if isinstance(n, A.Call) and n.ref is not None
                         and n.ref[0] == "user"} for name, body in self.bodies().items()}
         self.ok: set[str] = set()
         self.left = INLINE_BUDGET  # nodes that inlining may still add to the module
@@ -134,17 +122,7 @@ class Inliner:
             if node is not None:
                 node.body = self._walk(node.body, depth + 1)
                 return node
-        if isinstance(e, A.Node):
-            new = copy.copy(e)
-            for fd in dataclasses.fields(e):
-                if fd.name not in ("span", "ty", "ref"):
-                    setattr(new, fd.name, self._walk(getattr(e, fd.name), depth))
-            return new
-        if isinstance(e, list):
-            return [self._walk(x, depth) for x in e]
-        if isinstance(e, tuple):
-            return tuple(self._walk(x, depth) for x in e)
-        return e
+        return e.map_children(lambda c: self._walk(c, depth))
 
 
 def _reaches(calls: dict[str, set[str]], start: str) -> bool:
@@ -179,7 +157,7 @@ class _Facts:
         stack: list[tuple[A.Expr, bool]] = [(root, False)]
         while stack:
             n, done = stack.pop()
-            kids = _children(n)
+            kids = list(n.iter_child_nodes())
             if not done:
                 stack.append((n, True))
                 stack.extend((k, False) for k in kids)
@@ -224,7 +202,7 @@ def invariants(cond: A.Expr, varying: set[str], in_loop: bool = True) -> list[A.
                 stack.append((n.cond, inner, True))
             continue
         if isinstance(n, _OPEN):
-            kids = _children(n)
+            kids = list(n.iter_child_nodes())
             if isinstance(n, A.Call):
                 kids = [k for k in kids if not isinstance(k, A.Lambda)]  # a lambda is a scope of its own
             stack.extend((k, vary, looped) for k in reversed(kids))

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import ast as A
 from . import types as T
-from .analysis import _direct_read, _expr_nodes, function_state_reads, latest_options, through
+from .analysis import _direct_read, function_state_reads, latest_options, through
 from .diagnostics import Diagnostic, Span
 from .spec import GameSpec, OptionSpec
 
@@ -71,7 +71,7 @@ class TableChecker:
     def _fixed_problem(self, e: A.Expr, params: frozenset[str] = frozenset()) -> tuple[A.Expr, str] | None:
         """The first thing in `e` that is not fixed for the game, as (node, words: "read zone 'pile'"),
         or None. `params`: local names bound outside `e`."""
-        for n in _expr_nodes(e):
+        for n in A.walk(e):
             words = self._node_problem(n, params)
             if words is not None:
                 return n, words
@@ -125,7 +125,7 @@ class TableChecker:
                                f"'{key}' can read options, {KNOWN}"))
         for e, what, subject, hint in places:
             # Every place that reads the match, not only the first: each is a line to fix.
-            for n in _expr_nodes(e):
+            for n in A.walk(e):
                 words = self._node_problem(n, frozenset())
                 if words is not None:
                     self.err("C037", n.span, f"{what}: {subject} cannot {words}", hint)
@@ -142,11 +142,11 @@ class TableChecker:
                 if not isinstance(e, A.Expr):
                     continue
                 if what != "the default":
-                    for n in _expr_nodes(e):
+                    for n in A.walk(e):
                         if isinstance(n, A.Name) and n.ref == ("option", n.id) and order.get(n.id, -1) >= k:
                             self.err("C035", n.span, f"{what} of option '{o.name}' reads option '{n.id}', which is "
                                      "not set yet", "an option's bounds may read only the options above it")
-                for n in _expr_nodes(e):
+                for n in A.walk(e):
                     if not (isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user"):
                         continue
                     latest = latest_options(sp.functions, order) if latest is None else latest
@@ -202,4 +202,4 @@ def bounds_vary_with_players_only(o: OptionSpec) -> bool:
     bounds = [e for e in (o.min_expr, o.max_expr) if e is not None]
     return bool(bounds) and not any(
         isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "option"
-        or isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user" for e in bounds for n in _expr_nodes(e))
+        or isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user" for e in bounds for n in A.walk(e))

@@ -13,7 +13,6 @@ from typing import Any
 from . import ast as A
 from . import types as T
 
-_SKIP = ("ty", "ref", "span")  # a node's type, what a name refers to (a function and its body), its place
 _sizes: dict[int, tuple[Any, int]] = {}
 
 
@@ -29,9 +28,7 @@ def size(obj: Any) -> int:
         x = stack.pop()
         if isinstance(x, A.Node):
             n += 1
-            for name, v in vars(x).items():
-                if name not in _SKIP:
-                    stack.append(v)
+            stack.extend(x.iter_child_nodes())
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
     n = max(1, n)

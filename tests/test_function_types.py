@@ -14,7 +14,7 @@ import time
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl import types as T
-from cardsmith.dsl.analysis import ORDER_DEPTH, _expr_nodes, _Order, nesting_depths, order_free_params, pure_functions
+from cardsmith.dsl.analysis import ORDER_DEPTH, _Order, nesting_depths, order_free_params, pure_functions
 from cardsmith.dsl.calls import MAX_SIGNATURES, TYPE_DEPTH
 from cardsmith.dsl.checker import Checker
 from cardsmith.dsl.diagnostics import Diagnostic
@@ -261,4 +261,4 @@ def test_order_analysis_follows_few_kinds_per_function() -> None:
     a.call("f11", ("bag", "free"), top=True)
     assert all(n <= 8 for n in a.tried.values())
     b = r.game.spec.functions[1].body
-    assert b is not None and any(isinstance(n, A.Call) for n in _expr_nodes(b))
+    assert b is not None and any(isinstance(n, A.Call) for n in A.walk(b))

@@ -15,7 +15,6 @@ from typing import Any
 from .. import abi, weights
 from .. import ast as A
 from .. import types as T
-from ..analysis import _expr_nodes
 from ..diagnostics import Span
 from ..optimize import INLINE_DEPTH, Inliner
 from .writer import CLOSE, END, MID, OPEN, POP, PUSH, _Writer, plain
@@ -39,7 +38,7 @@ def _takes_numbers(body: A.Expr, params: list[str]) -> bool:
     each other a growing number."""
     names = {p[2:] for p in params if p.startswith("l_")}
     return any(isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in names and _numeric_kind(n.ty)
-               for n in _expr_nodes(body))
+               for n in A.walk(body))
 
 
 def _costly(t: Any) -> bool:
