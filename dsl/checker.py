@@ -4,7 +4,8 @@ The checker walks the `GameSpec`, records on each AST node what its names
 refer to (`ref`) and its type (`ty`), and reports every problem it finds.
 User functions are checked at each call with the argument types of that call
 (they have no type annotations; dsl/calls.py), and may not call themselves.
-Steps (statements) are checked in dsl/steps.py.
+Expressions are typed in dsl/expr_checks.py, steps (statements) in dsl/steps.py, and the
+tables and static contexts in dsl/table_checks.py: mixins of `Checker`, one per concern.
 
 What the compiler may rely on after `check()` without errors:
 
@@ -33,7 +34,7 @@ What the compiler may rely on after `check()` without errors:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -43,6 +44,7 @@ from .analysis import nesting_depths
 from .calls import CallChecker, _close
 from .deck import check_tables
 from .diagnostics import Diagnostic, Span
+from .expr_checks import BUILTIN_VALUES, CARD_ATTRS, ExprChecker
 from .library import LIBRARY
 from .limits import Limits
 from .parser import KEYWORDS
@@ -50,28 +52,13 @@ from .spec import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, 
 from .steps import StepChecker, _walk_stmts
 from .table_checks import TableChecker
 
-BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
-    "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
-    "active_players": (T.list_of(T.PLAYER), "seats still in the match, clockwise from seat 0"),
-    "num_players": (T.INT, "the number of players"),
-    "suits": (T.list_of(T.SUIT), "the deck's suits, in the order declared"),
-    "ranks": (T.list_of(T.RANK), "the deck's ranks, lowest first"),
-    "pack": (T.list_of(T.CARD), "every card in play this game"),
-    "dealer": (T.PLAYER, "the dealer of the current deal"),
-    "current": (T.PLAYER, "the player whose turn it is"),
-    "player": (T.PLAYER, "the player taking the action (in 'after' and 'end': who acted last)"),
-    "deal_number": (T.INT, "1 for the first deal of the match, 2 for the second, ..."),
-    "turns": (T.INT, "turns already taken in the current round phase"),
-    "team": (("perplayer", T.INT), "each player's team number this deal, team[p] (assignable: team[p] = t)"),
-    "teams": (T.list_of(T.INT), "the team numbers players have now, smallest first"),
-}
+__all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "check"]
+
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
-CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
-                              "name": T.STR}
 RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
-class Checker(StepChecker, CallChecker, TableChecker):
+class Checker(ExprChecker, StepChecker, CallChecker, TableChecker):
     def __init__(self, spec: GameSpec, diags: list[Diagnostic], limits: Limits):
         self.spec = spec
         self.limits = limits
@@ -412,234 +399,6 @@ class Checker(StepChecker, CallChecker, TableChecker):
                      f"{T.show(target)}")
         elif not T.compatible(vt, target):
             self.err("C001", s.value.span, f"'{s.name}' holds {T.show(target)}, not {T.show(vt)}")
-
-    # ------------------------------------------------------------ expressions
-    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
-        if not T.compatible(got, want):
-            self.err("C001", e.span, f"{what} must be {T.show(want)}, not {T.show(got)}")
-        elif want == T.INT and got == T.NUM:
-            lit = _literal_number(e)
-            if lit is not None:  # an int is a number, but 2.5 is no position, count or bound
-                self.err("C001", e.span, f"{what} must be a whole number, not {lit}")
-
-    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
-        """The type of e, recorded in e.ty. `perplayer`: e may name a per-player variable or zone
-        (it is indexed). Two frames per level of nesting (this and the node's handler): the
-        checker recurses on nesting, and `max_nesting` is set so that it fits in Python's stack."""
-        self.nesting += 1
-        try:
-            t = _HANDLERS[type(e)](self, e)
-        finally:
-            self.nesting -= 1
-        if not perplayer and isinstance(t, tuple) and t[0] in ("perplayer", "perteam"):
-            name = e.id if isinstance(e, A.Name) else "this"
-            if t[0] == "perteam":
-                self.err("C012", e.span, f"'{name}' is kept per team: write {name}[t], e.g. {name}[team[p]]")
-            else:
-                self.err("C012", e.span, f"'{name}' is kept per player: write {name}[p]")
-            t = T.ANY
-        e.ty = t
-        return t
-
-    def _const(self, e: A.Const) -> Any:
-        return T.NONE if e.value is None else T.of_value(e.value)
-
-    def _misplaced_lambda(self, e: A.Lambda) -> Any:
-        self.err("C017", e.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
-        return T.ANY
-
-    def _let(self, e: A.Let) -> Any:
-        with self.scope({}):
-            for name, val in e.bindings:
-                self.declare(name, self.expr(val), val.span)
-            return self.expr(e.body)
-
-    def _if(self, e: A.IfExpr) -> Any:
-        self.want(e.cond, self.expr(e.cond), T.BOOL, "the condition")
-        return T.join(self.expr(e.then), self.expr(e.other))
-
-    def _boolop(self, e: A.BoolOp) -> Any:
-        for v in e.values:
-            self.want(v, self.expr(v), T.BOOL, f"each side of '{e.op}'")
-        return T.BOOL
-
-    def _not(self, e: A.Not) -> Any:
-        self.want(e.value, self.expr(e.value), T.BOOL, "'not'")
-        return T.BOOL
-
-    def _neg(self, e: A.Neg) -> Any:
-        t = self.expr(e.value)
-        self.want(e.value, t, T.NUM, "'-'")
-        return T.INT if t in (T.INT, T.PLAYER) else T.NUM
-
-    def _list(self, e: A.ListLit) -> Any:
-        et: Any = T.NONE
-        for it in e.items:
-            et = T.join(et, self.expr(it))
-        return T.list_of(T.ANY if et == T.NONE else et)
-
-    def _comp(self, e: A.Comp) -> Any:
-        it = self.expr(e.iter)
-        if not T.is_list(it) and it != T.ANY:
-            self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
-        with self.scope({}):
-            self.declare(e.var, T.elem(it), e.span)
-            if e.cond is not None:
-                self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
-            return T.list_of(self.expr(e.elem))
-
-    def _name(self, e: A.Name) -> Any:
-        n = e.id
-        lt = self.local(n)
-        if lt is not None:
-            e.ref = ("local", n)
-            return lt
-        if n in BUILTIN_VALUES:
-            e.ref = ("builtin", n)
-            return BUILTIN_VALUES[n][0]
-        if n in self.options:
-            o = self.options[n]
-            e.ref = ("option", n)
-            return {"int": T.INT, "bool": T.BOOL, "choice": T.STR}[o.kind]
-        if n in self.consts:
-            e.ref = ("const", n)
-            return self.consts[n][1]
-        if n in self.vars:
-            v = self.vars[n]
-            e.ref = ("var", v)
-            if v.per_player:
-                return ("perplayer", v.ty)
-            if v.per_team:
-                return ("perteam", v.ty)
-            return v.ty
-        if n in self.zones:
-            z = self.zones[n]
-            e.ref = ("zone", z)
-            if z.per_player:
-                return ("perplayer", T.list_of(T.CARD))
-            return T.list_of(T.CARD)
-        if n in self.spec.broken:
-            e.ref = ("broken", n)
-            return T.ANY
-        if n in self.funcs or n in LIBRARY:
-            self.err("C018", e.span, f"'{n}' is a function: call it as {n}(...)")
-            return T.ANY
-        if self.spec.malformed & {"options", "constants", "zones", "variables"}:
-            e.ref = ("broken", n)
-            return T.ANY  # the name may be declared in the section that could not be read
-        if self._global_names is None:  # made once: a file may have thousands of unknown names
-            self._global_names = list(BUILTIN_VALUES) + list(self.options) + list(self.consts) + list(
-                self.vars) + list(self.zones)
-        hint = _close(n, [k for s in self.scopes for k in s] + self._global_names)
-        if n in self.suits or n in self.ranks:
-            hint = (f"suits and ranks are written as text: '{n}' (YAML drops quotes that start a value: "
-                    f"quote the whole expression, e.g. \"c.suit == '{n}'\")")
-        self.err("C019", e.span, f"unknown name '{n}'", hint)
-        return T.ANY
-
-    def _attr(self, e: A.Attr) -> Any:
-        t = self.expr(e.obj)
-        if t not in (T.CARD, T.ANY):
-            self.err("C023", e.span, f"'.{e.name}' reads a card's property, but this is {T.show(t)}",
-                     "only cards have properties")
-            return T.ANY
-        if e.name in CARD_ATTRS:
-            return CARD_ATTRS[e.name]
-        if e.name in self.props:
-            return self.props[e.name]
-        if e.name in self.spec.broken:
-            return T.ANY
-        self.err("C024", e.span, f"cards have no property '{e.name}'",
-                 _close(e.name, list(CARD_ATTRS) + list(self.props)) or
-                 f"properties: {', '.join(list(CARD_ATTRS) + list(self.props))}")
-        return T.ANY
-
-    def _index(self, e: A.Index) -> Any:
-        t = self.expr(e.obj, perplayer=True)
-        it = self.expr(e.index)
-        if isinstance(t, tuple) and t[0] == "perplayer":
-            self.want(e.index, it, T.PLAYER, "the player index")
-            return t[1]
-        if isinstance(t, tuple) and t[0] == "perteam":
-            self._team_index(e.index, e.obj.id if isinstance(e.obj, A.Name) else "this", it)
-            return t[1]
-        if T.is_list(t):
-            self.want(e.index, it, T.INT, "a list index")
-            return T.elem(t)
-        if T.is_map(t):
-            self.want(e.index, it, t[1], "the table key")
-            return t[2]
-        if t != T.ANY:
-            self.err("C025", e.span, f"{T.show(t)} cannot be indexed with [...]")
-        return T.ANY
-
-    def _binop(self, e: A.BinOp) -> Any:
-        lt, rt = self.expr(e.left), self.expr(e.right)
-        if e.op == "+" and (T.is_list(lt) or T.is_list(rt)):
-            if not (T.is_list(lt) and T.is_list(rt)) and T.ANY not in (lt, rt):
-                self.err("C026", e.span, f"cannot add {T.show(lt)} and {T.show(rt)}",
-                         "to add one item to a list, put it in brackets: xs + [x]")
-            return T.join(lt, rt) if T.is_list(lt) and T.is_list(rt) else T.list_of(T.ANY)
-        for side, t in ((e.left, lt), (e.right, rt)):
-            if not T.compatible(t, T.NUM) or t == T.NONE:
-                self.err("C026", side.span, f"'{e.op}' needs numbers, not {T.show(t)}")
-                return T.ANY
-        if e.op == "/":
-            return T.NUM
-        if lt in (T.INT, T.PLAYER) and rt in (T.INT, T.PLAYER):
-            return T.INT
-        return T.NUM if T.ANY not in (lt, rt) else T.ANY
-
-    def _compare(self, e: A.Compare) -> Any:
-        left = e.first
-        lt = self.expr(left)
-        for op, right in e.rest:
-            rt = self.expr(right)
-            if op in ("in", "notin"):
-                if not T.is_list(rt) and rt != T.ANY:
-                    self.err("C027", right.span, f"'in' needs a list on its right, not {T.show(rt)}")
-                else:
-                    self._literal_check(left, T.elem(rt))
-                    if not T.compatible(lt, T.elem(rt)):
-                        self.err("C027", e.span, f"a {T.show(lt)} is never in {T.show(rt)}")
-            else:
-                self._literal_check(left, rt)
-                self._literal_check(right, lt)
-                if not T.compatible(lt, rt):
-                    self.err("C027", e.span, f"cannot compare {T.show(lt)} with {T.show(rt)}")
-                elif op not in ("==", "!=") and (lt == T.BOOL or rt == T.BOOL):
-                    self.err("C027", e.span, f"'{op}' does not order true/false")
-            left, lt = right, rt
-        return T.BOOL
-
-    def _literal_check(self, e: A.Expr, against: Any) -> None:
-        """'hearts' compared with a suit must be a suit of the deck (likewise ranks)."""
-        if isinstance(e, A.Const) and isinstance(e.value, str):
-            pool = self.suits if against == T.SUIT else self.ranks if against == T.RANK else None
-            if pool is not None and e.value not in pool:
-                self.err("C028", e.span, f"'{e.value}' is not a {against} of the deck",
-                         _close(e.value, pool) or f"{against}s: {self._listing(against)}")
-        elif isinstance(e, A.ListLit):
-            for it in e.items:
-                self._literal_check(it, T.elem(against) if T.is_list(against) else against)
-
-
-_HANDLERS: dict[type, Callable[[Checker, Any], Any]] = {
-    A.BinOp: Checker._binop, A.Call: Checker._call, A.Name: Checker._name, A.Const: Checker._const,
-    A.Attr: Checker._attr, A.Index: Checker._index, A.Compare: Checker._compare,
-    A.Lambda: Checker._misplaced_lambda, A.Let: Checker._let, A.IfExpr: Checker._if, A.BoolOp: Checker._boolop,
-    A.Not: Checker._not, A.Neg: Checker._neg, A.ListLit: Checker._list, A.Comp: Checker._comp,
-}
-
-
-def _literal_number(e: A.Expr) -> str | None:
-    """The text of a literal fractional number (2.5, -0.5), or None."""
-    sign = ""
-    if isinstance(e, A.Neg):
-        sign, e = "-", e.value
-    if isinstance(e, A.Const) and isinstance(e.value, float):
-        return f"{sign}{e.value!r}"
-    return None
 
 
 def check(spec: GameSpec, diags: list[Diagnostic], limits: Limits) -> Checker:
