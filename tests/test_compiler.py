@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import random
 from pathlib import Path
 
+import pytest
+from cardsmith.cli.emit import annotated
+from cardsmith.dsl.codegen.writer import WIDTH, fold
 from cardsmith.dsl.compiler import order_free_params, pure_functions
 from cardsmith.dsl.pipeline import compile_file, compile_text
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import CHANCE, State
+from conftest import GAME_FILES
+from conftest import compiled as compiled_file
 
 BASE = """
 game: T
@@ -130,3 +136,27 @@ def test_variants_merge_and_point_into_their_own_file(tmp_path: Path) -> None:
     names = [f.name for f in r.game.spec.functions]
     assert names[:2] == ["total", "head"] and "best" not in names and names[-1] == "extra"
     assert r.game.spec.name == "Child"
+
+
+# ---------------------------------------------------------------- generated lines people read
+@pytest.mark.parametrize("path", [str(p) for p in GAME_FILES], ids=[p.stem for p in GAME_FILES])
+def test_generated_lines_fit_in_120_characters(path: str) -> None:
+    game = compiled_file(path)
+    assert max(len(x) for x in game.source.splitlines()) <= WIDTH
+    assert max(len(x) for x in annotated(game).splitlines()) <= WIDTH
+
+
+@pytest.mark.parametrize("path", [str(p) for p in GAME_FILES], ids=[p.stem for p in GAME_FILES])
+def test_folding_lines_keeps_the_code(path: str) -> None:
+    # Folded much narrower, every bundled game's module is still the same Python.
+    source = compiled_file(path).source
+    narrow = "\n".join(piece for line in source.splitlines() for piece in fold(line, 40)) + "\n"
+    assert len(narrow.splitlines()) > len(source.splitlines())
+    assert ast.dump(ast.parse(narrow)) == ast.dump(ast.parse(source))
+
+
+def test_a_line_with_no_break_inside_brackets_stays_whole() -> None:
+    line = "    x = " + " + ".join(f"a{i}" for i in range(60))
+    assert fold(line) == [line]
+    assert fold("    y = 'a, b, c, d, e, f, g, h, i, j, k, l, m, n, o'", 20) == \
+        ["    y = 'a, b, c, d, e, f, g, h, i, j, k, l, m, n, o'"]

@@ -28,6 +28,80 @@ _ANY_MARK = re.compile("\x00[^\x01]*\x01|\x02\\d+\x03|\x04")
 Position = tuple[int, int, int, int, Span]
 
 
+WIDTH = 120  # the longest generated line, markers not counted: the code is read by people (`compile`)
+# Where a line may break, inside brackets: after a comma, or before a word operator or an arithmetic one.
+_BREAKS = (", ", " and ", " or ", " if ", " else ", " for ", " + ", " - ", " * ", " // ", " % ")
+_OPENING, _CLOSING = "([{", ")]}"
+
+
+def fold(line: str, width: int = WIDTH, inside: bool = False) -> list[str]:
+    """A generated line broken into physical lines of at most `width` characters where it can be: inside
+    brackets (Python joins such lines; `inside`: the whole line is), at the shallowest break that fits, the
+    latest of those. The writer's markers are kept, never split, and take no width."""
+    if len(line) <= width or len(plain(line)) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip())]
+    pad = indent + " " * 8
+    out: list[str] = []
+    # A continuation starts inside the brackets its break was in; a line inside brackets counts its depths
+    # from a base so deep that every place in it is inside.
+    rest, depth = line, 1_000 if inside else 0
+    while len(plain(rest)) > width:
+        cut = _break(rest, width, len(indent) if not out else len(pad), depth)
+        if cut is None:
+            break
+        at, skip, depth = cut
+        out.append(rest[:at].rstrip())
+        rest = pad + rest[at + skip:].lstrip()
+    out.append(rest)
+    return out
+
+
+def _break(line: str, width: int, lead: int, depth: int) -> tuple[int, int, int] | None:
+    """Where to break a line that starts `depth` brackets deep: (index, characters dropped there, the
+    depth there), or None if it has no break inside brackets."""
+    best: tuple[int, int, int] | None = None  # (depth, -index, skip)
+    first_beyond: tuple[int, int, int] | None = None
+    col = 0  # the width so far, markers not counted
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i, col = i + 2, col + 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in _OPENING:
+            depth += 1
+        elif ch in _CLOSING:
+            depth -= 1
+        elif ch == OPEN:  # a node's marks take no width
+            i = line.index(MID, i) + 1
+            continue
+        elif ch == CLOSE:
+            i += 1
+            continue
+        elif ch == " " and depth > 0 and col > lead:
+            for b in _BREAKS:
+                if line.startswith(b, i):
+                    # After a comma the break comes after it; before an operator, the operator starts the line.
+                    at, skip = (i + 1, 1) if b == ", " else (i, 1)
+                    cand = (depth, -at, skip)
+                    if col + (1 if b == ", " else 0) <= width:
+                        if best is None or cand[:2] < best[:2]:
+                            best = cand
+                    elif first_beyond is None:
+                        first_beyond = cand
+                    break
+        i, col = i + 1, col + 1
+    pick = best or first_beyond
+    return None if pick is None else (-pick[1], pick[2], pick[0])
+
+
 def plain(code: str) -> str:
     """An expression's code without the writer's markers (to compile it alone, or to compare two codes)."""
     return _ANY_MARK.sub("", code)
@@ -44,12 +118,16 @@ class _Writer:
 
     def line(self, text: str, span: Span | None = None) -> None:
         if PUSH not in text and OPEN not in text:
-            self.lines.append("    " * self.indent + text)
-            if span is not None:
-                self.spans[len(self.lines)] = span
+            for piece in fold("    " * self.indent + text):
+                self.lines.append(piece)
+                if span is not None:
+                    self.spans[len(self.lines)] = span
             return
         open_nodes: list[tuple[int, int, int]] = []  # (node, line, column) of the nodes begun, innermost last
-        for code, sp in self._physical(text, span):
+        physical = self._physical(text, span)
+        # An inlined body's lines lie inside the brackets it is written in: they may break anywhere.
+        folded = [(piece, sp) for k, (whole, sp) in enumerate(physical) for piece in fold(whole, inside=k > 0)]
+        for code, sp in folded:
             number = len(self.lines) + 1
             out: list[str] = []
             col = 0
