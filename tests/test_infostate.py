@@ -317,3 +317,16 @@ def test_states_the_resampler_once_gave_up_on(name: str, players: int, seed: int
     r = s.resample_from_infostate(player, rseed)
     assert r.information_state_string(player) == s.information_state_string(player)
     assert r.observation(player) == s.observation(player)
+
+
+def test_a_state_at_a_chance_node_resamples_to_the_same_point_of_it() -> None:
+    # Found by the deep profile: a Schwimmen 4p state one outcome into a new deal's shuffle (no seed)
+    # resampled to a state before that outcome, so that resampling the two gave different states for the
+    # same seed: the number of outcomes drawn was read from the real state.
+    g = game_for(str(GAMES_DIR / "schwimmen.yaml"), 4)
+    s = play(g, False, 6488, 36)
+    other = s.resample_from_infostate(0, 5)
+    assert len(other.full_history()) == len(s.full_history()) and other.is_chance_node()
+    a, b = s.resample_from_infostate(0, 0), other.resample_from_infostate(0, 0)
+    assert a.full_history() == b.full_history()
+    assert a.z == b.z and a.v == b.v

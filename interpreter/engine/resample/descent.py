@@ -116,7 +116,7 @@ class Descent(Search):
             if f.action not in legal:
                 return (1, len(legal)), None, []
         t, shuffles = self._run(f.base, f, i)
-        if t is None or (t.pending is not None and not (i == self.last and self.info.ends_pending)):
+        if t is None or (t.pending is not None and not self._ends_right(t, i)):
             # The exchanged cards changed what the step does (it ends a deal and deals the next, or no
             # longer does): its chance is drawn afresh.
             drawn = self._draw(f.base, f.action)
@@ -125,7 +125,7 @@ class Descent(Search):
                 t, shuffles = self._run(f.base, f, i)
         if t is None:
             return (2, 0), None, []
-        if (t.pending is not None) != (i == self.last and self.info.ends_pending):
+        if not self._ends_right(t, i):
             return (0, 1 + distance(self.info.views[i], t.observation(self.p))), t, shuffles
         return (0, distance(self.info.views[i], t.observation(self.p))), t, shuffles
 

@@ -154,8 +154,15 @@ class Search:
         return t, [(r[1], r[2]) for r in trace if r[0] == "shuffle"]
 
     def _fits(self, t: State, i: int) -> bool:
-        return (t.pending is not None) == (i == self.last and self.info.ends_pending) and \
-            t.observation(self.p) == self.info.views[i]
+        return self._ends_right(t, i) and t.observation(self.p) == self.info.views[i]
+
+    def _ends_right(self, t: State, i: int) -> bool:
+        """Step i, run to t, ends where the real one did: done, or (the player's state is at a chance node)
+        pending after as many chance outcomes of the step as the real one had had. Pending after fewer is
+        another point of the history, which the player's information does not say (the real state's)."""
+        if i == self.last and self.info.ends_pending:
+            return t.pending is not None and len(self.frames[i].outcomes) == self.info.tail
+        return t.pending is None
 
     def _step(self, i: int) -> State | None:
         """Run step i with its current choice, repairing it (steps 3 and 4); the state after it, or None."""
