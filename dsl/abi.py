@@ -102,26 +102,34 @@ def run(action: str) -> str:
     return f"run_{action}"
 
 
-# Phases, by index: `phase_first` (an expression, when given), the blocks `start`, `after`, `end`, and the
-# legal ids of all the phase's actions.
-def phase_first(i: int) -> str:
-    return f"first_{i}"
+# Phases, by name: `phase_first` (an expression, when given), the blocks `start`, `after`, `end`, and the
+# legal ids of all the phase's actions; a `goto` returns the phase's number, named `phase_number`, and
+# `end deal` returns END_DEAL, named END_DEAL_NAME (the generated module defines both).
+def phase_first(phase: str) -> str:
+    return f"first_{phase}"
 
 
-def phase_start(i: int) -> str:
-    return f"start_{i}"
+def phase_start(phase: str) -> str:
+    return f"start_{phase}"
 
 
-def phase_after(i: int) -> str:
-    return f"after_{i}"
+def phase_after(phase: str) -> str:
+    return f"after_{phase}"
 
 
-def phase_end(i: int) -> str:
-    return f"end_{i}"
+def phase_end(phase: str) -> str:
+    return f"end_{phase}"
 
 
-def phase_legal(i: int) -> str:
-    return f"phlegal_{i}"
+def phase_legal(phase: str) -> str:
+    return f"actions_{phase}"
+
+
+def phase_number(phase: str) -> str:
+    return f"PHASE_{phase}"
+
+
+END_DEAL_NAME = "END_DEAL"
 
 
 MATCH_START = "match_start"

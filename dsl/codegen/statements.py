@@ -81,9 +81,9 @@ class StatementWriter(ExpressionWriter):
         elif isinstance(s, A.Shuffle):
             w.line(f"_shuffle(s, {self._zone(s.zone)})", sp)
         elif isinstance(s, A.Goto):
-            w.line(f"return {self.phase_index[s.phase]}", sp)
+            w.line(f"return {abi.phase_number(s.phase)}", sp)
         elif isinstance(s, A.EndDeal):
-            w.line(f"return {END_DEAL}", sp)
+            w.line(f"return {abi.END_DEAL_NAME}", sp)
         elif isinstance(s, A.Eliminate):
             w.line(f"_eliminate(s, {self._seat(s.player)})", sp)
         elif isinstance(s, A.SitOut):
@@ -185,11 +185,15 @@ class StatementWriter(ExpressionWriter):
         else:
             w.line(f"{target} = _keep(s, {new}, {str(ty)!r})", sp)
 
-    def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span, charged: bool = False) -> None:
+    def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span, charged: bool = False,
+             optional: bool = False) -> None:
         """A block of steps as a function of the state. `charged`: a call costs the body's size (procedures,
-        as functions do). An empty block is recorded, so the engine need not call it."""
+        as functions do). An empty block is recorded, so the engine need not call it; `optional`: it is then
+        not written at all."""
         if not body:
             self.empty.add(name)
+            if optional:
+                return
         self.w.line(f"def {name}(s{''.join(', l_' + p for p in params)}):", span)
         self.w.indent += 1
         if charged:

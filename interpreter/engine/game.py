@@ -329,8 +329,9 @@ class Game:
             return None if name in empty else ns[name]
 
         for i, ph in enumerate(self.spec.phases):
-            self.phases.append(PhaseInfo(ph.name, i, ph, ns.get(abi.phase_first(i)), opt(abi.phase_start(i)),
-                                         opt(abi.phase_after(i)), ns[abi.phase_end(i)], ns[abi.phase_legal(i)],
+            n = ph.name
+            self.phases.append(PhaseInfo(n, i, ph, ns.get(abi.phase_first(n)), opt(abi.phase_start(n)),
+                                         opt(abi.phase_after(n)), ns[abi.phase_end(n)], ns[abi.phase_legal(n)],
                                          ph.round, ph.next, idx[ph.then[0]] if ph.then else None))
 
     def action_for(self, a: int) -> ActionInfo:
