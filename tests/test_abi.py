@@ -64,17 +64,19 @@ def _codes(code: CodeType) -> list[CodeType]:
     return out
 
 
-def _globals(code: CodeType) -> tuple[set[str], set[str]]:
-    """(globals read, names the module defines) of a compiled module, over all nested code objects."""
+def _globals(g: CompiledGame) -> tuple[set[str], set[str]]:
+    """(globals read, names the module defines) of a compiled module and its spare functions (the define:
+    functions the rules never call, run in the same namespace), over all nested code objects."""
     reads: set[str] = set()
     defined: set[str] = set()
-    for c in _codes(code):
-        for ins in dis.get_instructions(c):
-            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-                reads.add(ins.argval)
-            elif ins.opname in ("STORE_NAME", "STORE_GLOBAL"):
-                assert c is code, f"{ins.opname} {ins.argval} inside a function"
-                defined.add(ins.argval)
+    for code in (g.code, g.spare):
+        for c in _codes(code) if code is not None else []:
+            for ins in dis.get_instructions(c):
+                if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                    reads.add(ins.argval)
+                elif ins.opname in ("STORE_NAME", "STORE_GLOBAL"):
+                    assert c is code, f"{ins.opname} {ins.argval} inside a function"
+                    defined.add(ins.argval)
     return reads, defined
 
 
@@ -86,7 +88,7 @@ def test_the_test_sees_many_rule_files() -> None:
 
 def test_every_global_of_the_generated_code_is_exported_or_its_own() -> None:
     for name, g in _compiled_all():
-        reads, defined = _globals(g.code)
+        reads, defined = _globals(g)
         unknown = reads - defined - abi.exported(g.spec)
         assert not unknown, f"{name}: the generated code reads {sorted(unknown)}, which nobody provides"
         assert not defined & abi.EXPORTS, f"{name}: the generated code redefines {sorted(defined & abi.EXPORTS)}"
@@ -119,7 +121,7 @@ def test_a_game_puts_exactly_the_exports_in_its_namespace() -> None:
         if game is None:
             continue
         built += 1
-        _, defined = _globals(g.code)
+        _, defined = _globals(g)
         given = set(game.ns) - {"__builtins__"} - defined
         assert given <= abi.exported(g.spec), f"{name}: not in abi.py: {sorted(given - abi.exported(g.spec))}"
         missing = abi.exported(g.spec) - set(abi.BUILTINS) - set(game.ns)
@@ -178,7 +180,7 @@ class _Reads(dict):  # type: ignore[type-arg]
 def test_in_play_the_engine_reads_only_exported_or_generated_names(path: Path) -> None:
     g = _compiled(str(path))
     assert g is not None
-    _, defined = _globals(g.code)
+    _, defined = _globals(g)
     rng = random.Random(7)
     for n in range(g.spec.min_players, g.spec.max_players + 1):
         game = Game(g, n)

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from cardsmith.cli.emit import annotated
 from cardsmith.dsl.codegen.writer import WIDTH, fold
-from cardsmith.dsl.compiler import order_free_params, pure_functions
+from cardsmith.dsl.compiler import compile_probe, order_free_params, pure_functions
+from cardsmith.dsl.diagnostics import Span
 from cardsmith.dsl.pipeline import compile_file, compile_text
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import CHANCE, State
-from conftest import GAME_FILES
+from conftest import GAME_FILES, GAMES_DIR
 from conftest import compiled as compiled_file
 
 BASE = """
@@ -160,3 +161,31 @@ def test_a_line_with_no_break_inside_brackets_stays_whole() -> None:
     assert fold(line) == [line]
     assert fold("    y = 'a, b, c, d, e, f, g, h, i, j, k, l, m, n, o'", 20) == \
         ["    y = 'a, b, c, d, e, f, g, h, i, j, k, l, m, n, o'"]
+
+
+@pytest.mark.parametrize("path", [str(p) for p in GAME_FILES], ids=[p.stem for p in GAME_FILES])
+def test_the_module_holds_only_define_functions_the_rules_call(path: str) -> None:
+    game = compiled_file(path)
+    tree = ast.parse(game.source)
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("fn_")}
+    for name in defined:
+        own = (name, "fi_" + name[3:])  # a memoized function's wrapper and body
+        elsewhere = [n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n.name in own)]
+        assert any(isinstance(x, ast.Name) and x.id == name for n in elsewhere for x in ast.walk(n)), name
+    # The others are compiled apart and can still be called by name (scenario checks, tools).
+    spare = {n.name for n in ast.parse(game.spare_source).body if isinstance(n, ast.FunctionDef)}
+    g = Game(game, game.spec.min_players)
+    assert not spare & defined and all(callable(g.ns[n]) for n in spare)
+
+
+def test_a_define_function_the_rules_never_call_answers_a_probe() -> None:
+    game = compiled_file(str(GAMES_DIR / "stichln.yaml"))
+    assert "def fn_minus_colour(" in game.spare_source and "def fn_minus_colour(" not in game.source
+    g = Game(game, 4)
+    s = State.initial(g, 5)
+    minus = s.z[g.zone_names.index("minus[1]")]
+    while not minus:
+        s.apply_action(s.legal_actions()[0])
+        minus = s.z[g.zone_names.index("minus[1]")]
+    code = compile_probe(game, "minus_colour(1)", lambda ln, col: Span("t", ln, col), [])
+    assert eval(code, g.ns)(s) == g.card_names[minus[0]].split(" of ")[1]

@@ -18,6 +18,7 @@ inline, and the result handed to the engine.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,13 +30,14 @@ from ..checker import Checker
 from ..diagnostics import Diagnostic, Span
 from ..limits import DEFAULT_LIMITS, Limits
 from ..optimize import Inliner
-from ..spec import GameSpec, PhaseSpec
+from ..spec import FuncSpec, GameSpec, PhaseSpec
 from .actions import ActionWriter, ParamInfo
 from .expressions import _takes_numbers
 from .statements import _kind
-from .writer import Position, plain
+from .writer import Position, _Writer, plain
 
 MEMO_ITEM_MAX = abi.MEMO_ITEM_MAX
+_WORD = re.compile(r"\w+")
 
 
 @dataclass
@@ -58,6 +60,11 @@ class CompiledGame:
     # Where the code of each AST node stands in `source` (writer.Position): a rule error is located at the
     # innermost node around the instruction that failed (interpreter/engine/errors.py, span_of).
     positions: list[Position] = field(default_factory=list)
+    # The `define:` functions the rules never call (inlined wherever they are used), compiled apart and run
+    # after `code` in the same namespace, for scenario checks and tools that call one by name. Their lines
+    # are numbered on from the module's, so `line_map` and `positions` cover them.
+    spare: Any = None
+    spare_source: str = ""
 
 
 class Compiler(ActionWriter):
@@ -83,6 +90,50 @@ class Compiler(ActionWriter):
                                  if self.spec.actions[k].name in names):
             w.line("    out.sort()")
         w.line("    return out")
+        w.line("")
+
+    def user_function(self, f: FuncSpec, pure: set[str]) -> None:
+        """A `define:` function; one that reads no state and is called from outside pure functions
+        (`pure`) is memoized on its arguments."""
+        sp, w = self.spec, self.w
+        assert f.body is not None
+        params = ["s"] + [f"l_{p}" for p in f.params]
+        fn, fi, memo = abi.function(f.name), abi.function_body(f.name), abi.memo(f.name)
+        if f.name not in pure:
+            self.efunc(fn, params, f.body, user=True,
+                       question=self.optimize and f.name not in pure_functions(sp))
+            return
+        # A function that reads no state is memoized on its arguments: hand
+        # values and rankings are asked for again and again with the same cards.
+        self.efunc(fi, params, f.body, user=True)
+        # A list argument whose order cannot change the result is sorted in the
+        # key, so the 3! orders of one hand share one entry.
+        free = order_free_params(sp, f)
+        w.line(f"{memo} = {{}}")
+        w.line(f"MEMOS.append({memo})")
+        w.line(f"def {fn}({', '.join(params)}):", f.span)
+        w.indent += 1
+        # Building the key walks the list arguments: charged, like any walk.
+        for name in f.params:
+            w.line(f"if type(l_{name}) is list:")
+            # Too big to remember (budget.MEMO_ITEM_MAX): computed, and charged, without a key.
+            w.line(f"    if len(l_{name}) > {MEMO_ITEM_MAX}: return {fi}({', '.join(params)})")
+            w.line(f"    _S[0] -= len(l_{name})")
+            w.line(f"    _k_{name} = tuple({'sorted(' if name in free else '('}l_{name}))")
+            w.line("else:")
+            w.line(f"    _k_{name} = l_{name}")
+        if f.params:
+            w.line("if _S[0] < 0: _over()")
+        w.indent -= 1
+        w.line(f"    k = ({''.join(f'_k_{p}, ' for p in f.params)})")
+        w.line("    try:")
+        w.line(f"        r = {memo}.get(k, MISS)")
+        w.line("    except TypeError:")
+        w.line(f"        return {fi}({', '.join(params)})")
+        w.line("    if r is MISS:")
+        w.line(f"        r = {fi}({', '.join(params)})")
+        w.line(f"        _remember({memo}, k, r)")
+        w.line("    return r")
         w.line("")
 
     # ------------------------------------------------------------ module
@@ -131,47 +182,17 @@ class Compiler(ActionWriter):
             checked = {f.name for f in sp.functions if f.body is not None and (f.body.ty in (T.INT, T.NUM) and
                        _takes_numbers(f.body, [f"l_{p}" for p in f.params]))}
             self.inliner = Inliner(sp.functions, pure, checked)
+        # Each function is written apart; only those the rules call go into the module (an inlined function
+        # nothing else calls would be dead code there). The others are compiled apart (`spare`), for scenario
+        # checks and tools that call a `define:` function by name.
+        main = self.w
+        blocks: dict[str, _Writer] = {}
         for f in sp.functions:
-            if f.body is None:
-                continue
-            params = ["s"] + [f"l_{p}" for p in f.params]
-            fn, fi, memo = abi.function(f.name), abi.function_body(f.name), abi.memo(f.name)
-            if f.name not in pure:
-                self.efunc(fn, params, f.body, user=True,
-                           question=self.optimize and f.name not in pure_functions(sp))
-                continue
-            # A function that reads no state is memoized on its arguments: hand
-            # values and rankings are asked for again and again with the same cards.
-            self.efunc(fi, params, f.body, user=True)
-            # A list argument whose order cannot change the result is sorted in the
-            # key, so the 3! orders of one hand share one entry.
-            free = order_free_params(sp, f)
-            w.line(f"{memo} = {{}}")
-            w.line(f"MEMOS.append({memo})")
-            w.line(f"def {fn}({', '.join(params)}):", f.span)
-            w.indent += 1
-            # Building the key walks the list arguments: charged, like any walk.
-            for name in f.params:
-                w.line(f"if type(l_{name}) is list:")
-                # Too big to remember (budget.MEMO_ITEM_MAX): computed, and charged, without a key.
-                w.line(f"    if len(l_{name}) > {MEMO_ITEM_MAX}: return {fi}({', '.join(params)})")
-                w.line(f"    _S[0] -= len(l_{name})")
-                w.line(f"    _k_{name} = tuple({'sorted(' if name in free else '('}l_{name}))")
-                w.line("else:")
-                w.line(f"    _k_{name} = l_{name}")
-            if f.params:
-                w.line("if _S[0] < 0: _over()")
-            w.indent -= 1
-            w.line(f"    k = ({''.join(f'_k_{p}, ' for p in f.params)})")
-            w.line("    try:")
-            w.line(f"        r = {memo}.get(k, MISS)")
-            w.line("    except TypeError:")
-            w.line(f"        return {fi}({', '.join(params)})")
-            w.line("    if r is MISS:")
-            w.line(f"        r = {fi}({', '.join(params)})")
-            w.line(f"        _remember({memo}, k, r)")
-            w.line("    return r")
-            w.line("")
+            if f.body is not None:
+                self.w = blocks[f.name] = _Writer()
+                self.user_function(f, pure)
+        self.w = w = main
+        at = len(w.lines)
         for pr in sp.procedures:
             self.func(abi.procedure(pr.name), pr.params, pr.body, pr.span, charged=True)
         for a in sp.actions:
@@ -196,10 +217,19 @@ class Compiler(ActionWriter):
             for key, b in (("min", m.returns.min), ("max", m.returns.max)):
                 if b is not None:
                     self.efunc(abi.returns_bound(key), [], b)
+        kept = _called(blocks, w.lines)
+        for name in reversed([n for n in blocks if n in kept]):
+            w.splice(at, blocks[name])
+        spare = _Writer()
+        for name in [n for n in blocks if n not in kept]:
+            spare.splice(len(spare.lines), blocks[name])
         source = "\n".join(w.lines) + "\n"
         filename = f"<cardsmith {sp.file}>"
         try:
             code = compile(source, filename, "exec")
+            # Numbered on from the module's last line, so that one line map covers both.
+            spare_code = compile("\n" * len(w.lines) + "\n".join(spare.lines) + "\n", filename, "exec") \
+                if spare.lines else None
         except (SyntaxError, RecursionError, MemoryError) as e:
             # Python's own nesting limits; the schema's step-depth check (S029) should stop a file first.
             line = getattr(e, "lineno", None) or 0
@@ -209,9 +239,26 @@ class Compiler(ActionWriter):
             self.diags.append(Diagnostic("S029", span, f"the rules here are nested too deeply to compile ({reason})",
                                          "move inner steps into a procedure or a `define:` function"))
             return None
+        n = len(w.lines)
+        w.splice(n, spare)  # for the line map and positions only: the text of the module ends at line n
         return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck,
                             [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty), limits=self.ck.limits,
-                            positions=list(w.positions))
+                            positions=list(w.positions), spare=spare_code,
+                            spare_source="\n".join(spare.lines) + "\n" if spare.lines else "")
+
+
+def _called(blocks: dict[str, _Writer], lines: list[str]) -> set[str]:
+    """The `define:` functions (written apart, in `blocks`) that the module's other lines call, directly or
+    through one another. A name in a string counts too: keeping a function is always safe."""
+    by_name = {abi.function(name): name for name in blocks}
+    out: set[str] = set()
+    todo = [by_name[t] for t in _WORD.findall("\n".join(lines)) if t in by_name]
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out.add(name)
+            todo += [by_name[t] for t in _WORD.findall("\n".join(blocks[name].lines)) if t in by_name]
+    return out
 
 
 def compile_probe(game: CompiledGame, text: str, locate: Any, diags: list[Diagnostic]) -> Any:

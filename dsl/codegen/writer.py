@@ -151,6 +151,16 @@ class _Writer:
         self.spans = {(n + 1 if n > at else n): sp for n, sp in self.spans.items()}
         self.positions = [(l0 + (l0 > at), c0, l1 + (l1 > at), c1, sp) for l0, c0, l1, c1, sp in self.positions]
 
+    def splice(self, at: int, other: _Writer) -> None:
+        """Put another writer's lines after line `at`, with their spans and positions; the lines below move
+        down (a block written apart, placed once it is known to be needed)."""
+        n = len(other.lines)
+        self.lines[at:at] = other.lines
+        self.spans = {(k + n if k > at else k): sp for k, sp in self.spans.items()}
+        self.spans.update((k + at, sp) for k, sp in other.spans.items())
+        self.positions = [(l0 + n * (l0 > at), c0, l1 + n * (l1 > at), c1, sp) for l0, c0, l1, c1, sp in self.positions]
+        self.positions += [(l0 + at, c0, l1 + at, c1, sp) for l0, c0, l1, c1, sp in other.positions]
+
     def _physical(self, text: str, span: Span | None) -> list[tuple[str, Span | None]]:
         """The physical lines of one written line, each with its span: one per stretch of an inlined body,
         inside the brackets the body is written in (so Python reads them as one expression)."""

@@ -126,6 +126,8 @@ class Game:
             ns[abi.const(k)] = v
         self.ns = ns
         exec(compiled.code, ns)  # our generated code, from the checked AST only
+        if compiled.spare is not None:
+            exec(compiled.spare, ns)  # the define: functions the rules never call, for probes (the same)
         self.options = self._options(options or {})
         for k, v in self.options.items():
             ns[abi.option(k)] = v
