@@ -21,8 +21,8 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    now and then (`NOISE`) even if it comes further, so that a near miss does not hold the descent. It runs
    each time the step fails and once more before the step is given up. Past that, a depth-first search:
    the step's next choice, then the steps before it; and past a share of the budget, a fresh search
-   (`RESTARTS`). Searches take turns with and without the forced-choice repair and the descent
-   (backtracking alone is quicker where a fresh deal soon fits).
+   (`RESTARTS`). Searches take turns with and without the forced-choice repair and the descent, the
+   descent first.
 
 Modules: `info` (step 1), `search` (steps 2 and 3, and the backtracking), `descent` (step 4); this one
 runs the searches.
@@ -68,9 +68,11 @@ def resample(s: State, p: Any, rng: Any) -> State:
         if work >= MAX_WORK:
             break
         # Restarts: a search that went wrong early rarely recovers, and a fresh one often finds a state fast.
-        # They take turns at two ways: backtracking alone, quick where a fresh deal soon fits (most states);
-        # and with the descent first, for states that almost no deal fits as drawn.
-        search = (Descent if k % 2 else Search)(info, p, r, min(MAX_WORK - work, MAX_WORK // RESTARTS))
+        # They take turns at two ways: with the descent, for states that almost no deal fits as drawn (and
+        # it costs little where one does: it runs only when a step fails), and backtracking alone, which
+        # finds some states the descent strays from. The descent goes first: a backtracking search that
+        # fails spends its whole share (Hearts after the passes: 12x faster this way round).
+        search = (Search if k % 2 else Descent)(info, p, r, min(MAX_WORK - work, MAX_WORK // RESTARTS))
         found = search.run()
         work += search.work
         if found is not None:
