@@ -61,6 +61,33 @@ def _child_fields(n: Node) -> tuple[str, ...]:
     return names
 
 
+class NodeVisitor:
+    """A pass over the AST, one method per kind of node (Jinja's `visitor.NodeVisitor`): `visit(node)` calls
+    `visit_<ClassName>(node)`, or `generic_visit(node)` for a class the pass has no method for. The method
+    is looked up once per pair of visitor class and node class."""
+
+    _methods: dict[type, Callable[..., Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
+    def visit(self, node: Node) -> Any:
+        return (self._methods.get(type(node)) or self.method(type(node)))(self, node)
+
+    def method(self, kind: type) -> Callable[..., Any]:
+        """The method for a kind of node. A pass that recurses deeply calls it itself, as
+        `(self._methods.get(type(n)) or self.method(type(n)))(self, n)`, to spend no frame on `visit`."""
+        found: Callable[..., Any] = getattr(type(self), f"visit_{kind.__name__}", type(self).generic_visit)
+        self._methods[kind] = found
+        return found
+
+    def generic_visit(self, node: Node) -> Any:
+        """Visits the children; a pass that must know every kind of node raises here instead."""
+        for child in node.iter_child_nodes():
+            self.visit(child)
+
+
 @overload
 def walk(node: Expr) -> Iterator[Expr]: ...
 @overload

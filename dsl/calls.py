@@ -134,7 +134,7 @@ class CallChecker:
         a.ty = ("fn", param, t)
         return t
 
-    def _call(self, e: A.Call) -> Any:
+    def visit_Call(self, e: A.Call) -> Any:
         # One frame between a call and its arguments' checks: calls nest deeply.
         lib = self._resolve(e)
         if lib is None:

@@ -34,16 +34,9 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
 CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
                               "name": T.STR}
 
-# The method that types each kind of expression node (Jinja's NodeVisitor, by a table: the checker
-# recurses once per node, so the lookup stays a dict hit).
-_VISIT: dict[type, str] = {
-    A.BinOp: "_binop", A.Call: "_call", A.Name: "_name", A.Const: "_const", A.Attr: "_attr",
-    A.Index: "_index", A.Compare: "_compare", A.Lambda: "_misplaced_lambda", A.Let: "_let", A.IfExpr: "_if",
-    A.BoolOp: "_boolop", A.Not: "_not", A.Neg: "_neg", A.ListLit: "_list", A.Comp: "_comp",
-}
+class ExprChecker(A.NodeVisitor):
+    """Types expressions, one `visit_` method per kind of node (`expr` is the entry point)."""
 
-
-class ExprChecker:
     spec: GameSpec
     options: dict[str, OptionSpec]
     consts: dict[str, tuple[Any, Any]]
@@ -64,7 +57,7 @@ class ExprChecker:
         def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]: ...
         def _listing(self, kind: str) -> str: ...
         def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None: ...
-        def _call(self, e: A.Call) -> Any: ...
+        def visit_Call(self, e: A.Call) -> Any: ...
 
     def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
         if not T.compatible(got, want):
@@ -80,7 +73,7 @@ class ExprChecker:
         checker recurses on nesting, and `max_nesting` is set so that it fits in Python's stack."""
         self.nesting += 1
         try:
-            t = getattr(self, _VISIT[type(e)])(e)
+            t = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
         finally:
             self.nesting -= 1
         if not perplayer and isinstance(t, tuple) and t[0] in ("perplayer", "perteam"):
@@ -93,44 +86,47 @@ class ExprChecker:
         e.ty = t
         return t
 
-    def _const(self, e: A.Const) -> Any:
+    def generic_visit(self, node: A.Node) -> Any:
+        raise AssertionError(type(node))  # pragma: no cover  (every kind of expression has its method)
+
+    def visit_Const(self, e: A.Const) -> Any:
         return T.NONE if e.value is None else T.of_value(e.value)
 
-    def _misplaced_lambda(self, e: A.Lambda) -> Any:
+    def visit_Lambda(self, e: A.Lambda) -> Any:
         self.err("C017", e.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
         return T.ANY
 
-    def _let(self, e: A.Let) -> Any:
+    def visit_Let(self, e: A.Let) -> Any:
         with self.scope({}):
             for name, val in e.bindings:
                 self.declare(name, self.expr(val), val.span)
             return self.expr(e.body)
 
-    def _if(self, e: A.IfExpr) -> Any:
+    def visit_IfExpr(self, e: A.IfExpr) -> Any:
         self.want(e.cond, self.expr(e.cond), T.BOOL, "the condition")
         return T.join(self.expr(e.then), self.expr(e.other))
 
-    def _boolop(self, e: A.BoolOp) -> Any:
+    def visit_BoolOp(self, e: A.BoolOp) -> Any:
         for v in e.values:
             self.want(v, self.expr(v), T.BOOL, f"each side of '{e.op}'")
         return T.BOOL
 
-    def _not(self, e: A.Not) -> Any:
+    def visit_Not(self, e: A.Not) -> Any:
         self.want(e.value, self.expr(e.value), T.BOOL, "'not'")
         return T.BOOL
 
-    def _neg(self, e: A.Neg) -> Any:
+    def visit_Neg(self, e: A.Neg) -> Any:
         t = self.expr(e.value)
         self.want(e.value, t, T.NUM, "'-'")
         return T.INT if t in (T.INT, T.PLAYER) else T.NUM
 
-    def _list(self, e: A.ListLit) -> Any:
+    def visit_ListLit(self, e: A.ListLit) -> Any:
         et: Any = T.NONE
         for it in e.items:
             et = T.join(et, self.expr(it))
         return T.list_of(T.ANY if et == T.NONE else et)
 
-    def _comp(self, e: A.Comp) -> Any:
+    def visit_Comp(self, e: A.Comp) -> Any:
         it = self.expr(e.iter)
         if not T.is_list(it) and it != T.ANY:
             self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
@@ -140,7 +136,7 @@ class ExprChecker:
                 self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
             return T.list_of(self.expr(e.elem))
 
-    def _name(self, e: A.Name) -> Any:
+    def visit_Name(self, e: A.Name) -> Any:
         n = e.id
         lt = self.local(n)
         if lt is not None:
@@ -189,7 +185,7 @@ class ExprChecker:
         self.err("C019", e.span, f"unknown name '{n}'", hint)
         return T.ANY
 
-    def _attr(self, e: A.Attr) -> Any:
+    def visit_Attr(self, e: A.Attr) -> Any:
         t = self.expr(e.obj)
         if t not in (T.CARD, T.ANY):
             self.err("C023", e.span, f"'.{e.name}' reads a card's property, but this is {T.show(t)}",
@@ -206,7 +202,7 @@ class ExprChecker:
                  f"properties: {', '.join(list(CARD_ATTRS) + list(self.props))}")
         return T.ANY
 
-    def _index(self, e: A.Index) -> Any:
+    def visit_Index(self, e: A.Index) -> Any:
         t = self.expr(e.obj, perplayer=True)
         it = self.expr(e.index)
         if isinstance(t, tuple) and t[0] == "perplayer":
@@ -225,7 +221,7 @@ class ExprChecker:
             self.err("C025", e.span, f"{T.show(t)} cannot be indexed with [...]")
         return T.ANY
 
-    def _binop(self, e: A.BinOp) -> Any:
+    def visit_BinOp(self, e: A.BinOp) -> Any:
         lt, rt = self.expr(e.left), self.expr(e.right)
         if e.op == "+" and (T.is_list(lt) or T.is_list(rt)):
             if not (T.is_list(lt) and T.is_list(rt)) and T.ANY not in (lt, rt):
@@ -242,7 +238,7 @@ class ExprChecker:
             return T.INT
         return T.NUM if T.ANY not in (lt, rt) else T.ANY
 
-    def _compare(self, e: A.Compare) -> Any:
+    def visit_Compare(self, e: A.Compare) -> Any:
         left = e.first
         lt = self.expr(left)
         for op, right in e.rest:

@@ -46,7 +46,7 @@ def _costly(t: Any) -> bool:
     return T.is_list(t) or t == T.ANY
 
 
-class ExpressionWriter:
+class ExpressionWriter(A.NodeVisitor):
     def __init__(self) -> None:
         self.w = _Writer()
         self.inliner: Inliner | None = None
@@ -58,7 +58,7 @@ class ExpressionWriter:
         self.uid = 0
 
     def ex(self, e: A.Expr) -> str:
-        code = self._ex(e)
+        code = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
         if not isinstance(e, _UNMARKED):
             # Marked with its span: the writer records where this node's code stands (writer.OPEN).
             self.w.nodes.append(e.span)
@@ -73,61 +73,68 @@ class ExpressionWriter:
             return f"({var} if {var} is not MISS else ({var} := {code}))"
         return code
 
-    def _ex(self, e: A.Expr) -> str:
-        if isinstance(e, A.Inline):
-            self.w.marks.append(e.span)
-            return f"({PUSH}{len(self.w.marks) - 1}{END}{self.ex(e.body)}{POP})"
-        if isinstance(e, A.Const):
-            return repr(e.value)
-        if isinstance(e, A.Name):
-            return self._name(e)
-        if isinstance(e, A.Attr):
-            table = abi.card_table(e.name) if e.name in abi.CARD_FIELDS else abi.property_table(e.name)
-            return f"{table}[{self._card(e.obj)}]"
-        if isinstance(e, A.Index):
-            o = e.obj
-            if isinstance(o, A.Name) and o.ref and o.ref[0] in ("var", "zone") and o.ref[1].per_player:
-                arr, base = ("s.v", abi.var(o.id)) if o.ref[0] == "var" else ("s.z", abi.zone(o.id))
-                return f"{arr}[{base} + {self._seat(e.index)}]"
-            if isinstance(o, A.Name) and o.ref and o.ref[0] == "var" and o.ref[1].per_team:
-                return f"s.v[{abi.var(o.id)} + {self._team(e.index)}]"
-            if isinstance(o, A.Name) and o.ref == ("builtin", "team"):
-                return f"s.team[{self._seat(e.index)}]"
-            return f"{self.ex(o)}[{self.ex(e.index)}]"
-        if isinstance(e, A.Call):
-            return self._call(e)
-        if isinstance(e, A.Lambda):
-            return f"(lambda l_{e.param}: {self.ex(e.body)})"
-        if isinstance(e, A.Let):
-            out = self.ex(e.body)
-            for name, val in reversed(e.bindings):
-                out = f"(lambda l_{name}: {out})({self.ex(val)})"
-            return out
-        if isinstance(e, A.IfExpr):
-            return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.other)})"
-        if isinstance(e, A.BinOp):
-            return self._binop(e)
-        if isinstance(e, A.Compare):
-            parts = [self._charged(e.first) if _costly(e.first.ty) else self.ex(e.first)]
-            for op, r in e.rest:
-                parts.append("not in" if op == "notin" else op)
-                # `in` walks its list; comparing lists walks them: both charge the items
-                parts.append(self._charged(r) if op in ("in", "notin") or _costly(r.ty) else self.ex(r))
-            return "(" + " ".join(parts) + ")"
-        if isinstance(e, A.BoolOp):
-            return "(" + f" {e.op} ".join(self.ex(v) for v in e.values) + ")"
-        if isinstance(e, A.Not):
-            return f"(not {self.ex(e.value)})"
-        if isinstance(e, A.Neg):
-            return f"(-{self.ex(e.value)})"
-        if isinstance(e, A.ListLit):
-            return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
-        if isinstance(e, A.Comp):
-            cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
-            # _it charges the walk times the code run per item: nested loops cannot run away.
-            work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
-            return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}, {work}){cond}]"
-        raise AssertionError(type(e))  # pragma: no cover
+    def generic_visit(self, node: A.Node) -> str:
+        raise AssertionError(type(node))  # pragma: no cover  (every kind of expression has its method)
+
+    def visit_Inline(self, e: A.Inline) -> str:
+        self.w.marks.append(e.span)
+        return f"({PUSH}{len(self.w.marks) - 1}{END}{self.ex(e.body)}{POP})"
+
+    def visit_Const(self, e: A.Const) -> str:
+        return repr(e.value)
+
+    def visit_Attr(self, e: A.Attr) -> str:
+        table = abi.card_table(e.name) if e.name in abi.CARD_FIELDS else abi.property_table(e.name)
+        return f"{table}[{self._card(e.obj)}]"
+
+    def visit_Index(self, e: A.Index) -> str:
+        o = e.obj
+        if isinstance(o, A.Name) and o.ref and o.ref[0] in ("var", "zone") and o.ref[1].per_player:
+            arr, base = ("s.v", abi.var(o.id)) if o.ref[0] == "var" else ("s.z", abi.zone(o.id))
+            return f"{arr}[{base} + {self._seat(e.index)}]"
+        if isinstance(o, A.Name) and o.ref and o.ref[0] == "var" and o.ref[1].per_team:
+            return f"s.v[{abi.var(o.id)} + {self._team(e.index)}]"
+        if isinstance(o, A.Name) and o.ref == ("builtin", "team"):
+            return f"s.team[{self._seat(e.index)}]"
+        return f"{self.ex(o)}[{self.ex(e.index)}]"
+
+    def visit_Lambda(self, e: A.Lambda) -> str:
+        return f"(lambda l_{e.param}: {self.ex(e.body)})"
+
+    def visit_Let(self, e: A.Let) -> str:
+        out = self.ex(e.body)
+        for name, val in reversed(e.bindings):
+            out = f"(lambda l_{name}: {out})({self.ex(val)})"
+        return out
+
+    def visit_IfExpr(self, e: A.IfExpr) -> str:
+        return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.other)})"
+
+    def visit_Compare(self, e: A.Compare) -> str:
+        parts = [self._charged(e.first) if _costly(e.first.ty) else self.ex(e.first)]
+        for op, r in e.rest:
+            parts.append("not in" if op == "notin" else op)
+            # `in` walks its list; comparing lists walks them: both charge the items
+            parts.append(self._charged(r) if op in ("in", "notin") or _costly(r.ty) else self.ex(r))
+        return "(" + " ".join(parts) + ")"
+
+    def visit_BoolOp(self, e: A.BoolOp) -> str:
+        return "(" + f" {e.op} ".join(self.ex(v) for v in e.values) + ")"
+
+    def visit_Not(self, e: A.Not) -> str:
+        return f"(not {self.ex(e.value)})"
+
+    def visit_Neg(self, e: A.Neg) -> str:
+        return f"(-{self.ex(e.value)})"
+
+    def visit_ListLit(self, e: A.ListLit) -> str:
+        return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
+
+    def visit_Comp(self, e: A.Comp) -> str:
+        cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
+        # _it charges the walk times the code run per item: nested loops cannot run away.
+        work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
+        return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}, {work}){cond}]"
 
     def _charge_line(self, amount: str, span: Span | None = None) -> None:
         """Charge the budget in statement context, inline: this runs on every move, and a call costs more
@@ -169,7 +176,7 @@ class ExpressionWriter:
         code = self.ex(e)
         return code if e.ty == T.CARD else f"_card({code}, NC)"
 
-    def _binop(self, e: A.BinOp) -> str:
+    def visit_BinOp(self, e: A.BinOp) -> str:
         left, right = self.ex(e.left), self.ex(e.right)
         lt, rt = e.left.ty, e.right.ty
         if e.op == "+" and T.is_list(lt) and T.is_list(rt):
@@ -184,7 +191,7 @@ class ExpressionWriter:
         fn = {"+": "f_add", "-": "f_sub", "*": "f_mul", "/": "f_div", "//": "f_floordiv", "%": "f_mod"}[e.op]
         return f"_itd({fn}({left}, {right}))" if e.op == "+" else f"{fn}({left}, {right})"
 
-    def _name(self, e: A.Name) -> str:
+    def visit_Name(self, e: A.Name) -> str:
         kind, detail = e.ref
         if kind == "local":
             return f"l_{detail}"
@@ -203,7 +210,7 @@ class ExpressionWriter:
             return f"s.z[{abi.zone(detail.name)}]"
         raise AssertionError(kind)  # pragma: no cover
 
-    def _call(self, e: A.Call) -> str:
+    def visit_Call(self, e: A.Call) -> str:
         kind, f = e.ref
         if kind == "user":
             if self.inliner is not None and self.inline_depth < INLINE_DEPTH:
