@@ -55,65 +55,75 @@ class StatementWriter(ExpressionWriter):
         return abi.zone(z.name)
 
     def stmt(self, s: A.Stmt) -> None:
+        (self._methods.get(type(s)) or self.method(type(s)))(self, s)  # a visit_ method; no frame on visit()
+
+    def visit_LetStmt(self, s: A.LetStmt) -> None:
+        # A list named in steps is a snapshot: later moves must not change it (the copy is charged).
+        val = self._sx(s.value)
+        self.w.line(f"l_{s.name} = {'_it(list(' + val + '))' if T.is_list(s.value.ty) else val}", s.span)
+
+    def visit_Pick(self, s: A.Pick) -> None:
+        self.w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", s.span)
+
+    def visit_Move(self, s: A.Move) -> None:
+        t = s.cards.ty
+        if t == T.CARD:
+            self.w.line(f"_move1(s, {self._sx(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
+        else:
+            # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
+            cards = self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {self.ex(s.cards)})"
+            self.w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
+
+    def visit_Deal(self, s: A.Deal) -> None:
+        if s.dest.ref.per_player and s.dest.index is None:
+            self.w.line(f"_deal_each(s, {self.ex(s.count)}, {self._zone(s.src)}, {abi.zone(s.dest.name)})", s.span)
+        else:
+            self.w.line(f"_deal(s, {self.ex(s.count)}, {self._zone(s.src)}, {self._zone(s.dest)})", s.span)
+
+    def visit_Shuffle(self, s: A.Shuffle) -> None:
+        self.w.line(f"_shuffle(s, {self._zone(s.zone)})", s.span)
+
+    def visit_Goto(self, s: A.Goto) -> None:
+        self.w.line(f"return {abi.phase_number(s.phase)}", s.span)
+
+    def visit_EndDeal(self, s: A.EndDeal) -> None:
+        self.w.line(f"return {abi.END_DEAL_NAME}", s.span)
+
+    def visit_Eliminate(self, s: A.Eliminate) -> None:
+        self.w.line(f"_eliminate(s, {self._seat(s.player)})", s.span)
+
+    def visit_SitOut(self, s: A.SitOut) -> None:
+        self.w.line(f"_sit_out(s, {self._seat(s.player)})", s.span)
+
+    def visit_Do(self, s: A.Do) -> None:
+        args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
+        self.w.line(f"_r = {abi.procedure(s.proc)}(s{args})", s.span)
+        self.w.line("if _r is not None: return _r")
+
+    def visit_Log(self, s: A.Log) -> None:
+        vals = "".join(f", ({self.ex(v)}, {_kind(v.ty)!r})" for v in s.values)
+        self.w.line(f"if s.log is not None: _log(s, {s.text!r}{vals})", s.span)
+
+    def visit_If(self, s: A.If) -> None:
         w = self.w
-        sp = s.span
-        if isinstance(s, A.Assign):
-            self._assign(s)
-        elif isinstance(s, A.LetStmt):
-            # A list named in steps is a snapshot: later moves must not change it (the copy is charged).
-            val = self._sx(s.value)
-            w.line(f"l_{s.name} = {'_it(list(' + val + '))' if T.is_list(s.value.ty) else val}", sp)
-        elif isinstance(s, A.Pick):
-            w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", sp)
-        elif isinstance(s, A.Move):
-            t = s.cards.ty
-            if t == T.CARD:
-                w.line(f"_move1(s, {self._sx(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", sp)
-            else:
-                # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
-                cards = self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {self.ex(s.cards)})"
-                w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", sp)
-        elif isinstance(s, A.Deal):
-            if s.dest.ref.per_player and s.dest.index is None:
-                w.line(f"_deal_each(s, {self.ex(s.count)}, {self._zone(s.src)}, {abi.zone(s.dest.name)})", sp)
-            else:
-                w.line(f"_deal(s, {self.ex(s.count)}, {self._zone(s.src)}, {self._zone(s.dest)})", sp)
-        elif isinstance(s, A.Shuffle):
-            w.line(f"_shuffle(s, {self._zone(s.zone)})", sp)
-        elif isinstance(s, A.Goto):
-            w.line(f"return {abi.phase_number(s.phase)}", sp)
-        elif isinstance(s, A.EndDeal):
-            w.line(f"return {abi.END_DEAL_NAME}", sp)
-        elif isinstance(s, A.Eliminate):
-            w.line(f"_eliminate(s, {self._seat(s.player)})", sp)
-        elif isinstance(s, A.SitOut):
-            w.line(f"_sit_out(s, {self._seat(s.player)})", sp)
-        elif isinstance(s, A.Do):
-            args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
-            w.line(f"_r = {abi.procedure(s.proc)}(s{args})", sp)
-            w.line("if _r is not None: return _r")
-        elif isinstance(s, A.Log):
-            vals = "".join(f", ({self.ex(v)}, {_kind(v.ty)!r})" for v in s.values)
-            w.line(f"if s.log is not None: _log(s, {s.text!r}{vals})", sp)
-        elif isinstance(s, A.If):
-            w.line(f"if {self._sx(s.cond)}:", sp)
+        w.line(f"if {self._sx(s.cond)}:", s.span)
+        w.indent += 1
+        self.block(s.then)
+        w.indent -= 1
+        if s.other:
+            w.line("else:")
             w.indent += 1
-            self.block(s.then)
+            self.block(s.other)
             w.indent -= 1
-            if s.other:
-                w.line("else:")
-                w.indent += 1
-                self.block(s.other)
-                w.indent -= 1
-        elif isinstance(s, A.For):
-            # Each item runs the body once: the walk is charged times the body's size.
-            items = self._walked(s.iter, weights.size(s.body), sp)
-            w.line(f"for l_{s.var} in list({items}):", sp)
-            w.indent += 1
-            self.block(s.body)
-            w.indent -= 1
-        else:  # pragma: no cover
-            raise AssertionError(type(s))
+
+    def visit_For(self, s: A.For) -> None:
+        # Each item runs the body once: the walk is charged times the body's size.
+        w = self.w
+        items = self._walked(s.iter, weights.size(s.body), s.span)
+        w.line(f"for l_{s.var} in list({items}):", s.span)
+        w.indent += 1
+        self.block(s.body)
+        w.indent -= 1
 
     def _sx(self, e: A.Expr) -> str:
         """The code of an expression a step evaluates: with small functions inlined, and what its
@@ -132,7 +142,7 @@ class StatementWriter(ExpressionWriter):
             self.w.line(f"{' = '.join(kept)} = MISS")
         return code
 
-    def _assign(self, s: A.Assign) -> None:
+    def visit_Assign(self, s: A.Assign) -> None:
         """Assignments keep the state well formed whatever the rules compute: a seat stays a seat, a card a
         card, a number within +-10**18, and a list the items its type says (checked when the checker could
         not know the value's type), charged for its items and within the items all lists may hold."""
