@@ -364,7 +364,7 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker):
                 self.err("C020", span, f"parameter '{p}' of {kind} '{name}' hides a name of the game",
                          "choose another parameter name")
 
-    def _assign(self, s: A.Assign) -> None:
+    def visit_Assign(self, s: A.Assign) -> None:
         vt = self.expr(s.value)
         if s.name == "team":
             self._assign_team(s, vt)

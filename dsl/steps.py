@@ -16,7 +16,7 @@ from .diagnostics import Diagnostic, Span
 from .spec import GameSpec, PhaseSpec, ProcSpec, ZoneSpec
 
 
-class StepChecker:
+class StepChecker(A.NodeVisitor):
     spec: GameSpec
     diags: list[Diagnostic]
     zones: dict[str, ZoneSpec]
@@ -41,8 +41,8 @@ class StepChecker:
     def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
         raise NotImplementedError  # pragma: no cover
 
-    def _assign(self, s: A.Assign) -> None:
-        raise NotImplementedError  # pragma: no cover
+    def visit_Assign(self, s: A.Assign) -> None:
+        raise NotImplementedError  # pragma: no cover  (Checker's, which comes first in the MRO)
 
     def block(self, stmts: list[A.Stmt]) -> None:
         with self.scope({}):
@@ -50,68 +50,79 @@ class StepChecker:
                 self.stmt(s)
 
     def stmt(self, s: A.Stmt) -> None:
-        if isinstance(s, A.Assign):
-            self._assign(s)
-        elif isinstance(s, A.LetStmt):
-            t = self.expr(s.value)
-            self.declare(s.name, t, s.span)
-        elif isinstance(s, A.Pick):
-            t = self.expr(s.options)
-            if not T.is_list(t) and t != T.ANY:
-                self.err("C004", s.options.span, f"'pick' chooses from a list, not {T.show(t)}")
-            self.declare(s.name, T.elem(t), s.span)
-        elif isinstance(s, A.Move):
-            t = self.expr(s.cards)
-            if not (t in (T.CARD, T.ANY) or (T.is_list(t) and T.elem(t) in (T.CARD, T.ANY))):
-                self.err("C008", s.cards.span, f"'move' needs a card or a list of cards, not {T.show(t)}")
-            self.zone(s.dest, need_index=True)
-        elif isinstance(s, A.Deal):
-            self.want(s.count, self.expr(s.count), T.INT, "the number of cards to deal")
-            self.zone(s.src, need_index=True)
-            self.zone(s.dest, need_index=False)
-        elif isinstance(s, A.Shuffle):
-            self.zone(s.zone, need_index=True)
-        elif isinstance(s, A.Goto):
-            if s.phase not in self.phases and s.phase not in self.spec.broken and self.phases:
-                self.err("C007", s.span, f"unknown phase '{s.phase}'", _close(s.phase, self.phases))
-        elif isinstance(s, A.EndDeal):
-            pass
-        elif isinstance(s, A.Log):
-            for v in s.values:
-                self.expr(v)
-            if s.text.count("{}") != len(s.values):
-                self.err("C032", s.span, f"the message has {s.text.count('{}')} '{{}}' but "
-                         f"{len(s.values)} value(s) follow it")
-        elif isinstance(s, A.Eliminate):
-            self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
-        elif isinstance(s, A.SitOut):
-            self.want(s.player, self.expr(s.player), T.PLAYER, "'sit out'")
-        elif isinstance(s, A.Do):
-            pr = self.procs.get(s.proc)
-            if pr is None and (s.proc in self.spec.broken or "procedures" in self.spec.malformed):
-                return
-            if pr is None:
-                self.err("C009", s.span, f"unknown procedure '{s.proc}'", _close(s.proc, self.procs))
-                return
-            if len(s.args) != len(pr.params):
-                self.err("C010", s.span, f"procedure '{s.proc}' takes {_args(len(pr.params))}, "
-                         f"got {len(s.args)}")
-            types = [self.expr(a) for a in s.args]
-            if len(types) == len(pr.params):
-                old = self.proc_args.get(pr.name)
-                self.proc_args[pr.name] = types if old is None else [T.join(x, y) for x, y in zip(old, types)]
-            self._proc_recursion(pr, s.span)
-        elif isinstance(s, A.If):
-            self.want(s.cond, self.expr(s.cond), T.BOOL, "'if'")
-            self.block(s.then)
-            self.block(s.other)
-        elif isinstance(s, A.For):
-            t = self.expr(s.iter)
-            if not T.is_list(t) and t != T.ANY:
-                self.err("C004", s.iter.span, f"'for' needs a list, not {T.show(t)}")
-            with self.scope({}):
-                self.declare(s.var, T.elem(t), s.span)
-                self.block(s.body)
+        (self._methods.get(type(s)) or self.method(type(s)))(self, s)  # a visit_ method; no frame on visit()
+
+    def visit_LetStmt(self, s: A.LetStmt) -> None:
+        self.declare(s.name, self.expr(s.value), s.span)
+
+    def visit_Pick(self, s: A.Pick) -> None:
+        t = self.expr(s.options)
+        if not T.is_list(t) and t != T.ANY:
+            self.err("C004", s.options.span, f"'pick' chooses from a list, not {T.show(t)}")
+        self.declare(s.name, T.elem(t), s.span)
+
+    def visit_Move(self, s: A.Move) -> None:
+        t = self.expr(s.cards)
+        if not (t in (T.CARD, T.ANY) or (T.is_list(t) and T.elem(t) in (T.CARD, T.ANY))):
+            self.err("C008", s.cards.span, f"'move' needs a card or a list of cards, not {T.show(t)}")
+        self.zone(s.dest, need_index=True)
+
+    def visit_Deal(self, s: A.Deal) -> None:
+        self.want(s.count, self.expr(s.count), T.INT, "the number of cards to deal")
+        self.zone(s.src, need_index=True)
+        self.zone(s.dest, need_index=False)
+
+    def visit_Shuffle(self, s: A.Shuffle) -> None:
+        self.zone(s.zone, need_index=True)
+
+    def visit_Goto(self, s: A.Goto) -> None:
+        if s.phase not in self.phases and s.phase not in self.spec.broken and self.phases:
+            self.err("C007", s.span, f"unknown phase '{s.phase}'", _close(s.phase, self.phases))
+
+    def visit_EndDeal(self, s: A.EndDeal) -> None:
+        pass
+
+    def visit_Log(self, s: A.Log) -> None:
+        for v in s.values:
+            self.expr(v)
+        if s.text.count("{}") != len(s.values):
+            self.err("C032", s.span, f"the message has {s.text.count('{}')} '{{}}' but "
+                     f"{len(s.values)} value(s) follow it")
+
+    def visit_Eliminate(self, s: A.Eliminate) -> None:
+        self.want(s.player, self.expr(s.player), T.PLAYER, "'eliminate'")
+
+    def visit_SitOut(self, s: A.SitOut) -> None:
+        self.want(s.player, self.expr(s.player), T.PLAYER, "'sit out'")
+
+    def visit_Do(self, s: A.Do) -> None:
+        pr = self.procs.get(s.proc)
+        if pr is None and (s.proc in self.spec.broken or "procedures" in self.spec.malformed):
+            return
+        if pr is None:
+            self.err("C009", s.span, f"unknown procedure '{s.proc}'", _close(s.proc, self.procs))
+            return
+        if len(s.args) != len(pr.params):
+            self.err("C010", s.span, f"procedure '{s.proc}' takes {_args(len(pr.params))}, "
+                     f"got {len(s.args)}")
+        types = [self.expr(a) for a in s.args]
+        if len(types) == len(pr.params):
+            old = self.proc_args.get(pr.name)
+            self.proc_args[pr.name] = types if old is None else [T.join(x, y) for x, y in zip(old, types)]
+        self._proc_recursion(pr, s.span)
+
+    def visit_If(self, s: A.If) -> None:
+        self.want(s.cond, self.expr(s.cond), T.BOOL, "'if'")
+        self.block(s.then)
+        self.block(s.other)
+
+    def visit_For(self, s: A.For) -> None:
+        t = self.expr(s.iter)
+        if not T.is_list(t) and t != T.ANY:
+            self.err("C004", s.iter.span, f"'for' needs a list, not {T.show(t)}")
+        with self.scope({}):
+            self.declare(s.var, T.elem(t), s.span)
+            self.block(s.body)
 
     # ------------------------------------------------------------ teams (see docs/language.md#teams)
     def _assign_team(self, s: A.Assign, vt: Any) -> None:
