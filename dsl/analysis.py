@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from . import ast as A
+from . import refs as R
 from .diagnostics import Span
 from .spec import FuncSpec, GameSpec
 
@@ -74,15 +75,15 @@ def _postorder(roots: Iterable[str], callees: Callable[[str], list[str]]) -> Ite
 # ---------------------------------------------------------------- state
 def _direct_read(n: A.Expr, with_pack: bool) -> str | None:
     """What `n` reads of a match in progress, as words ("read zone 'pile'"), or None."""
-    if isinstance(n, A.Name) and n.ref is not None:
-        kind, detail = n.ref
-        if kind == "var":
-            return f"read variable '{detail.name}'"
-        if kind == "zone":
-            return f"read zone '{detail.name}'"
-        if kind == "builtin" and (detail in STATEFUL_BUILTINS or (with_pack and detail == "pack")):
-            return f"read '{detail}'"
-    if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "lib" and n.func in STATEFUL_LIBRARY:
+    if isinstance(n, A.Name):
+        ref = n.ref
+        if isinstance(ref, R.Variable):
+            return f"read variable '{ref.spec.name}'"
+        if isinstance(ref, R.Zone):
+            return f"read zone '{ref.spec.name}'"
+        if isinstance(ref, R.Builtin) and (ref.name in STATEFUL_BUILTINS or (with_pack and ref.name == "pack")):
+            return f"read '{ref.name}'"
+    if isinstance(n, A.Call) and isinstance(n.ref, R.Library) and n.func in STATEFUL_LIBRARY:
         return f"call '{n.func}'"
     return None
 
@@ -103,7 +104,7 @@ def _callers(functions: list[FuncSpec]) -> dict[str, set[str]]:
     for f in functions:
         if f.body is not None:
             for n in A.walk(f.body):
-                if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+                if isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction):
                     out.setdefault(n.func, set()).add(f.name)
     return out
 
@@ -203,7 +204,7 @@ class _Order:
         if isinstance(e, A.Const):
             return "free"
         if isinstance(e, A.Name):
-            return env.get(e.id, "free") if e.ref and e.ref[0] == "local" else "free"
+            return env.get(e.id, "free") if isinstance(e.ref, R.Local) else "free"
         if isinstance(e, A.Comp):
             it = self.kind(e.iter, env)
             inner = {**env, e.var: "free"}
@@ -218,14 +219,14 @@ class _Order:
                 return "free"
             if "dep" in kinds:
                 return "dep"
-            if e.ref and e.ref[0] == "lib":
+            if isinstance(e.ref, R.Library):
                 if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
                     return "free" if not any(isinstance(a, A.Lambda) for a in e.args[1:]) or kinds[1:] == [
                         "free"] * (len(kinds) - 1) else "dep"
                 if e.func in _BAG_TO_BAG:
                     return "bag"
                 return "dep"
-            if e.ref and e.ref[0] == "user":
+            if isinstance(e.ref, R.UserFunction):
                 return self.call(e.func, tuple(kinds))
             return "dep"
         if isinstance(e, A.Compare):
@@ -300,7 +301,7 @@ def _conjuncts(e: A.Expr) -> list[A.Expr]:
 
 def _locals_used(e: A.Expr) -> set[str]:
     """Local names read anywhere in e (over-approximated: shadowing is ignored)."""
-    return {n.id for n in A.walk(e) if isinstance(n, A.Name) and n.ref and n.ref[0] == "local"}
+    return {n.id for n in A.walk(e) if isinstance(n, A.Name) and isinstance(n.ref, R.Local)}
 
 
 def _cheap(e: A.Expr) -> bool:
@@ -308,7 +309,7 @@ def _cheap(e: A.Expr) -> bool:
     for n in A.walk(e):
         if isinstance(n, A.Comp | A.Lambda | A.Let):
             return False
-        if isinstance(n, A.Call) and not (n.ref and n.ref[0] == "lib" and n.func in (
+        if isinstance(n, A.Call) and not (isinstance(n.ref, R.Library) and n.func in (
                 "abs", "floor", "ceil", "left", "right", "len", "first", "last")):
             return False
     return True
@@ -324,7 +325,7 @@ def called_outside(spec: GameSpec, pure: set[str]) -> set[str]:
         if id(obj) in seen:
             continue
         seen.add(id(obj))
-        if isinstance(obj, A.Call) and obj.ref is not None and obj.ref[0] == "user":
+        if isinstance(obj, A.Call) and isinstance(obj.ref, R.UserFunction):
             found.add(obj.func)
         if isinstance(obj, (list, tuple)):
             stack.extend(x for x in obj if isinstance(x, (list, tuple)) or hasattr(x, "__dataclass_fields__"))
@@ -347,7 +348,7 @@ def _static(e: A.Expr) -> bool:
         if isinstance(n, A.Const):
             continue
         if isinstance(n, A.Name):
-            if not (n.ref and (n.ref[0] in ("option", "const") or n.ref == ("builtin", "num_players"))):
+            if not (isinstance(n.ref, R.Option | R.Constant) or n.ref == R.Builtin("num_players")):
                 return False
         elif isinstance(n, A.BinOp | A.Neg | A.IfExpr | A.Compare | A.Index):
             stack.extend(list(n.iter_child_nodes()))
@@ -372,10 +373,10 @@ def latest_options(functions: list[FuncSpec], order: dict[str, int]) -> dict[str
         assert f.body is not None
         found: dict[str, None] = {}
         for n in A.walk(f.body):
-            if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "option" and n.id in order:
+            if isinstance(n, A.Name) and isinstance(n.ref, R.Option) and n.id in order:
                 if name not in own or order[n.id] > own[name][0]:
                     own[name] = (order[n.id], n.id, None)
-            elif isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user" and n.func in funcs:
+            elif isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction) and n.func in funcs:
                 found[n.func] = None
         calls[name] = list(found)
     out: dict[str, tuple[int, str, str | None]] = {}

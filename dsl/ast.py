@@ -10,9 +10,13 @@ import copy
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from .diagnostics import Span
+
+if TYPE_CHECKING:
+    from .refs import Builtin, CallRef, NameRef, Variable
+    from .spec import ZoneSpec
 
 N = TypeVar("N", bound="Node")
 # Fields that are not children: a node's place, its checked type, what a name refers to (a function
@@ -117,8 +121,8 @@ class Const(Expr):
 @dataclass(eq=False)
 class Name(Expr):
     id: str
-    # Filled by the checker: what the name refers to (kind, detail).
-    ref: Any = field(default=None, init=False)
+    # Filled by the checker: what the name refers to (dsl/refs.py).
+    ref: NameRef | None = field(default=None, init=False)
 
 
 @dataclass(eq=False)
@@ -137,7 +141,7 @@ class Index(Expr):
 class Call(Expr):
     func: str
     args: list[Expr]
-    ref: Any = field(default=None, init=False)
+    ref: CallRef | None = field(default=None, init=False)
 
 
 @dataclass(eq=False)
@@ -224,7 +228,7 @@ class Stmt(Node):
 class ZoneRef(Node):
     name: str
     index: Expr | None
-    ref: Any = field(default=None, init=False)
+    ref: ZoneSpec | None = field(default=None, init=False)
 
 
 @dataclass(eq=False)
@@ -233,7 +237,7 @@ class Assign(Stmt):
     index: Expr | None
     op: str  # = += -=
     value: Expr
-    ref: Any = field(default=None, init=False)
+    ref: Builtin | Variable | None = field(default=None, init=False)
 
 
 @dataclass(eq=False)

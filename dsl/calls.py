@@ -25,6 +25,7 @@ from functools import reduce
 from typing import Any
 
 from . import ast as A
+from . import refs as R
 from . import types as T
 from .diagnostics import Diagnostic, Span
 from .library import LIBRARY, LibFunc
@@ -88,7 +89,7 @@ class CallChecker:
             return None
         if e.func in self.funcs:
             f = self.funcs[e.func]
-            e.ref = ("user", f)
+            e.ref = R.UserFunction(f)
             if len(e.args) != len(f.params):
                 self.err("C010", e.span, f"'{f.name}' takes {_args(len(f.params))}, got {len(e.args)}")
                 return None
@@ -104,7 +105,7 @@ class CallChecker:
             for a in e.args:
                 self._arg(a)
             return None
-        e.ref = ("lib", lib)
+        e.ref = R.Library(lib)
         if not lib.min_args <= len(e.args) <= lib.max_args:
             n = _args(lib.min_args) if lib.min_args == lib.max_args else f"{lib.min_args} to {lib.max_args} arguments"
             self.err("C010", e.span, f"'{lib.name}' takes {n}, got {len(e.args)}")

@@ -15,7 +15,7 @@ What the compiler may rely on after `check()` without errors:
   disagree), so a node that sees a number in one call and a list in another
   is typed `any`, and the compiler must then emit code that works for any
   value (runtime-checked helpers) rather than type-specific code;
-* every call of a `define:` function has `ref = ("user", FuncSpec)`, and
+* every call of a `define:` function has `ref = refs.UserFunction(FuncSpec)`, and
   every name its `ref`;
 * static contexts (option defaults and bounds, constraints, card properties,
   pack `when`/`where`) read no state and no `pack`, and call only `define:`
@@ -39,6 +39,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import ast as A
+from . import refs as R
 from . import types as T
 from .analysis import nesting_depths
 from .calls import CallChecker, _close
@@ -370,11 +371,11 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker):
             self._assign_team(s, vt)
             return
         if s.name in ASSIGNABLE_BUILTINS and s.index is None:
-            s.ref = ("builtin", s.name)
+            s.ref = R.Builtin(s.name)
             target: Any = T.PLAYER
         elif s.name in self.vars:
             v = self.vars[s.name]
-            s.ref = ("var", v)
+            s.ref = R.Variable(v)
             target = v.ty
             if v.per_player and s.index is None:
                 self.err("C012", s.span, f"'{s.name}' is kept per player: write {s.name}[p]")

@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from . import ast as A
+from . import refs as R
 from . import types as T
 from .calls import _close
 from .diagnostics import Span
@@ -140,21 +141,21 @@ class ExprChecker(A.NodeVisitor):
         n = e.id
         lt = self.local(n)
         if lt is not None:
-            e.ref = ("local", n)
+            e.ref = R.Local(n)
             return lt
         if n in BUILTIN_VALUES:
-            e.ref = ("builtin", n)
+            e.ref = R.Builtin(n)
             return BUILTIN_VALUES[n][0]
         if n in self.options:
             o = self.options[n]
-            e.ref = ("option", n)
+            e.ref = R.Option(n)
             return {"int": T.INT, "bool": T.BOOL, "choice": T.STR}[o.kind]
         if n in self.consts:
-            e.ref = ("const", n)
+            e.ref = R.Constant(n)
             return self.consts[n][1]
         if n in self.vars:
             v = self.vars[n]
-            e.ref = ("var", v)
+            e.ref = R.Variable(v)
             if v.per_player:
                 return ("perplayer", v.ty)
             if v.per_team:
@@ -162,18 +163,18 @@ class ExprChecker(A.NodeVisitor):
             return v.ty
         if n in self.zones:
             z = self.zones[n]
-            e.ref = ("zone", z)
+            e.ref = R.Zone(z)
             if z.per_player:
                 return ("perplayer", T.list_of(T.CARD))
             return T.list_of(T.CARD)
         if n in self.spec.broken:
-            e.ref = ("broken", n)
+            e.ref = R.Broken(n)
             return T.ANY
         if n in self.funcs or n in LIBRARY:
             self.err("C018", e.span, f"'{n}' is a function: call it as {n}(...)")
             return T.ANY
         if self.spec.malformed & {"options", "constants", "zones", "variables"}:
-            e.ref = ("broken", n)
+            e.ref = R.Broken(n)
             return T.ANY  # the name may be declared in the section that could not be read
         if self._global_names is None:  # made once: a file may have thousands of unknown names
             self._global_names = list(BUILTIN_VALUES) + list(self.options) + list(self.consts) + list(

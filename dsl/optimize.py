@@ -34,6 +34,7 @@ import copy
 from typing import Any
 
 from . import ast as A
+from . import refs as R
 from . import types as T
 from . import weights
 from .spec import FuncSpec
@@ -60,7 +61,7 @@ def _binders(e: A.Expr) -> set[str]:
 
 
 def _locals(e: A.Expr) -> set[str]:
-    return {n.id for n in A.walk(e) if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local"}
+    return {n.id for n in A.walk(e) if isinstance(n, A.Name) and isinstance(n.ref, R.Local)}
 
 
 def _plain(arg: A.Expr) -> bool:
@@ -70,7 +71,7 @@ def _plain(arg: A.Expr) -> bool:
 def _substitute(e: Any, params: dict[str, A.Expr]) -> Any:
     """A copy of e with each parameter name replaced by (a copy of) its argument; checked types and
     references kept."""
-    if isinstance(e, A.Name) and e.ref == ("local", e.id) and e.id in params:
+    if isinstance(e, A.Name) and e.ref == R.Local(e.id) and e.id in params:
         return copy.copy(params[e.id])
     return e.map_children(lambda c: _substitute(c, params))
 
@@ -80,8 +81,8 @@ class Inliner:
 
     def __init__(self, functions: list[FuncSpec], memoized: set[str], checked: set[str]):
         self.funcs = {f.name: f for f in functions if f.body is not None}
-        calls = {name: {n.func for n in A.walk(body) if isinstance(n, A.Call) and n.ref is not None
-                        and n.ref[0] == "user"} for name, body in self.bodies().items()}
+        calls = {name: {n.func for n in A.walk(body) if isinstance(n, A.Call)
+                        and isinstance(n.ref, R.UserFunction)} for name, body in self.bodies().items()}
         self.ok: set[str] = set()
         self.left = INLINE_BUDGET  # nodes that inlining may still add to the module
         for name, f in self.funcs.items():
@@ -103,7 +104,7 @@ class Inliner:
 
     def call(self, e: A.Call) -> A.Inline | None:
         """The call inlined (its body, not inlined further), or None if it may not be."""
-        if not (e.ref is not None and e.ref[0] == "user" and e.func in self.ok and all(_plain(a) for a in e.args)):
+        if not (isinstance(e.ref, R.UserFunction) and e.func in self.ok and all(_plain(a) for a in e.args)):
             return None
         f = self.funcs[e.func]
         assert f.body is not None
@@ -163,7 +164,7 @@ class _Facts:
                 stack.extend((k, False) for k in kids)
                 continue
             free: frozenset[str] = frozenset().union(*(self.free[id(k)] for k in kids)) if kids else frozenset()
-            if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local":
+            if isinstance(n, A.Name) and isinstance(n.ref, R.Local):
                 free = frozenset({n.id})
             elif isinstance(n, A.Lambda):
                 free = self.free[id(n.body)] - {n.param}

@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from . import ast as A
+from . import refs as R
 from . import types as T
 from .calls import MAX_CALL_DEPTH, _args, _close
 from .diagnostics import Diagnostic, Span
@@ -127,7 +128,7 @@ class StepChecker(A.NodeVisitor):
     # ------------------------------------------------------------ teams (see docs/language.md#teams)
     def _assign_team(self, s: A.Assign, vt: Any) -> None:
         """team[p] = t: a team number for a player, until the deal ends."""
-        s.ref = ("builtin", "team")
+        s.ref = R.Builtin("team")
         if s.index is None:
             self.err("C012", s.span, "'team' is kept per player: write team[p] = t")
         else:
@@ -154,7 +155,7 @@ class StepChecker(A.NodeVisitor):
             if isinstance(st, A.SitOut):
                 self.err("C039", st.span, "'sit out' in 'match: start' does nothing: every player takes part in "
                          "each new deal", "sit a player out in 'match: deal' or in a phase, for that deal")
-            elif isinstance(st, A.Assign) and st.ref == ("builtin", "team"):
+            elif isinstance(st, A.Assign) and st.ref == R.Builtin("team"):
                 self.err("C039", st.span, "setting 'team' in 'match: start' does nothing: every deal starts "
                          "with the teams of 'players: teams'", "fixed partnerships go in 'players: teams'; "
                          "sides formed in play are set in 'match: deal' or later")

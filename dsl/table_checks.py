@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from . import ast as A
+from . import refs as R
 from . import types as T
 from .analysis import _direct_read, function_state_reads, latest_options, through
 from .diagnostics import Diagnostic, Span
@@ -82,9 +83,9 @@ class TableChecker:
         direct = _direct_read(n, with_pack=True)
         if direct is not None:
             return direct
-        if isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in params:
+        if isinstance(n, A.Name) and n.ref == R.Local(n.id) and n.id in params:
             return f"read parameter '{n.id}'"
-        if isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user":
+        if isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction):
             r = self._reads().get(n.func)
             if r is not None:
                 verb, rest = r[0].split(" ", 1)
@@ -143,11 +144,11 @@ class TableChecker:
                     continue
                 if what != "the default":
                     for n in A.walk(e):
-                        if isinstance(n, A.Name) and n.ref == ("option", n.id) and order.get(n.id, -1) >= k:
+                        if isinstance(n, A.Name) and n.ref == R.Option(n.id) and order.get(n.id, -1) >= k:
                             self.err("C035", n.span, f"{what} of option '{o.name}' reads option '{n.id}', which is "
                                      "not set yet", "an option's bounds may read only the options above it")
                 for n in A.walk(e):
-                    if not (isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user"):
+                    if not (isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction)):
                         continue
                     latest = latest_options(sp.functions, order) if latest is None else latest
                     hit = latest.get(n.func)
@@ -171,15 +172,15 @@ class TableChecker:
                     continue  # reported as C004
                 kind = PARAM_KINDS.get(T.elem(d.ty))
                 if kind == "str" and not (isinstance(d, A.ListLit) and all(isinstance(i, A.Const) for i in d.items)
-                                          or isinstance(d, A.Name) and d.ref is not None and d.ref[0] == "const"):
+                                          or isinstance(d, A.Name) and isinstance(d.ref, R.Constant)):
                     self.err("C005", d.span, f"parameter '{p.name}' ranges over text: give the choices as a list, "
                              "e.g. ['high', 'low']")
                 elif kind == "int" and not (isinstance(d, A.Call) and d.func == "range" and len(d.args) != 2):
                     # (range with another number of arguments is C010)
                     message = (f"number parameter '{p.name}' must range over range(a, b) with a and b fixed for the "
                                "game (numbers, options, constants, num_players)")
-                    if not (isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2 and d.ref is not None
-                            and d.ref[0] == "lib"):
+                    if not (isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2
+                            and isinstance(d.ref, R.Library)):
                         self.err("C005", d.span, message)
                         continue
                     for x in d.args:
@@ -201,5 +202,5 @@ def bounds_vary_with_players_only(o: OptionSpec) -> bool:
     function (which could): its values at each player count are the whole story."""
     bounds = [e for e in (o.min_expr, o.max_expr) if e is not None]
     return bool(bounds) and not any(
-        isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "option"
-        or isinstance(n, A.Call) and n.ref is not None and n.ref[0] == "user" for e in bounds for n in A.walk(e))
+        isinstance(n, A.Name) and isinstance(n.ref, R.Option)
+        or isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction) for e in bounds for n in A.walk(e))

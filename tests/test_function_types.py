@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 from cardsmith.dsl import ast as A
+from cardsmith.dsl import refs as R
 from cardsmith.dsl import types as T
 from cardsmith.dsl.analysis import ORDER_DEPTH, _Order, nesting_depths, order_free_params, pure_functions
 from cardsmith.dsl.calls import MAX_SIGNATURES, TYPE_DEPTH
@@ -114,7 +115,7 @@ def test_a_callee_seen_through_the_join_pass_gives_the_join_of_its_results() -> 
     call = body(ck, "wrap")
     assert isinstance(call, A.ListLit)
     assert call.items[0].ty == T.ANY  # id gave an int for one call of wrap, a list for the other
-    assert isinstance(call.items[0], A.Call) and call.items[0].ref == ("user", ck.funcs["id"])
+    assert isinstance(call.items[0], A.Call) and call.items[0].ref == R.UserFunction(ck.funcs["id"])
 
 
 # ---------------------------------------------------------------- bounded checking

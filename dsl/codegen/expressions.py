@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import abi, weights
 from .. import ast as A
+from .. import refs as R
 from .. import types as T
 from ..diagnostics import Span
 from ..optimize import INLINE_DEPTH, Inliner
@@ -37,7 +38,7 @@ def _takes_numbers(body: A.Expr, params: list[str]) -> bool:
     """True if a function's body reads a parameter that may hold numbers: only then can calls of it feed
     each other a growing number."""
     names = {p[2:] for p in params if p.startswith("l_")}
-    return any(isinstance(n, A.Name) and n.ref == ("local", n.id) and n.id in names and _numeric_kind(n.ty)
+    return any(isinstance(n, A.Name) and n.ref == R.Local(n.id) and n.id in names and _numeric_kind(n.ty)
                for n in A.walk(body))
 
 
@@ -89,12 +90,14 @@ class ExpressionWriter(A.NodeVisitor):
 
     def visit_Index(self, e: A.Index) -> str:
         o = e.obj
-        if isinstance(o, A.Name) and o.ref and o.ref[0] in ("var", "zone") and o.ref[1].per_player:
-            arr, base = ("s.v", abi.var(o.id)) if o.ref[0] == "var" else ("s.z", abi.zone(o.id))
-            return f"{arr}[{base} + {self._seat(e.index)}]"
-        if isinstance(o, A.Name) and o.ref and o.ref[0] == "var" and o.ref[1].per_team:
-            return f"s.v[{abi.var(o.id)} + {self._team(e.index)}]"
-        if isinstance(o, A.Name) and o.ref == ("builtin", "team"):
+        ref = o.ref if isinstance(o, A.Name) else None
+        if isinstance(ref, R.Variable | R.Zone) and ref.spec.per_player:
+            if isinstance(ref, R.Variable):
+                return f"s.v[{abi.var(ref.spec.name)} + {self._seat(e.index)}]"
+            return f"s.z[{abi.zone(ref.spec.name)} + {self._seat(e.index)}]"
+        if isinstance(ref, R.Variable) and ref.spec.per_team:
+            return f"s.v[{abi.var(ref.spec.name)} + {self._team(e.index)}]"
+        if ref == R.Builtin("team"):
             return f"s.team[{self._seat(e.index)}]"
         return f"{self.ex(o)}[{self.ex(e.index)}]"
 
@@ -168,7 +171,7 @@ class ExpressionWriter(A.NodeVisitor):
         """A team number indexing a per-team variable: checked to be 0 to N - 1, unless it was read from `team`
         (whose every value the engine checked when it was set)."""
         code = self.ex(e)
-        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == ("builtin", "team")
+        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == R.Builtin("team")
         return code if read else f"_team({code}, N)"
 
     def _card(self, e: A.Expr) -> str:
@@ -192,27 +195,28 @@ class ExpressionWriter(A.NodeVisitor):
         return f"_itd({fn}({left}, {right}))" if e.op == "+" else f"{fn}({left}, {right})"
 
     def visit_Name(self, e: A.Name) -> str:
-        kind, detail = e.ref
-        if kind == "local":
-            return f"l_{detail}"
-        if kind == "builtin":
+        ref = e.ref
+        if isinstance(ref, R.Local):
+            return f"l_{ref.name}"
+        if isinstance(ref, R.Builtin):
             return {"players": "PLAYERS", "active_players": "_active(s)", "num_players": "N",
                     "suits": "SUITS", "ranks": "RANKS", "pack": "PACK", "dealer": "s.dealer",
                     "current": "s.cur", "player": "s.actor", "deal_number": "s.deal_no",
-                    "turns": "s.turns", "teams": "_teams(s)"}[detail]
-        if kind == "option":
-            return abi.option(detail)
-        if kind == "const":
-            return abi.const(detail)
-        if kind == "var":
-            return f"s.v[{abi.var(detail.name)}]"
-        if kind == "zone":
-            return f"s.z[{abi.zone(detail.name)}]"
-        raise AssertionError(kind)  # pragma: no cover
+                    "turns": "s.turns", "teams": "_teams(s)"}[ref.name]
+        if isinstance(ref, R.Option):
+            return abi.option(ref.name)
+        if isinstance(ref, R.Constant):
+            return abi.const(ref.name)
+        if isinstance(ref, R.Variable):
+            return f"s.v[{abi.var(ref.spec.name)}]"
+        if isinstance(ref, R.Zone):
+            return f"s.z[{abi.zone(ref.spec.name)}]"
+        raise AssertionError(ref)  # pragma: no cover
 
     def visit_Call(self, e: A.Call) -> str:
-        kind, f = e.ref
-        if kind == "user":
+        ref = e.ref
+        if isinstance(ref, R.UserFunction):
+            f = ref.spec
             if self.inliner is not None and self.inline_depth < INLINE_DEPTH:
                 # A call the passes before did not inline (a step's expression, an argument): inline it here.
                 node = self.inliner.call(e)
@@ -223,7 +227,8 @@ class ExpressionWriter(A.NodeVisitor):
                     finally:
                         self.inline_depth -= 1
             return f"{abi.function(f.name)}(s{''.join(', ' + self.ex(a) for a in e.args)})"
-        name = f.name
+        assert isinstance(ref, R.Library)
+        name = ref.spec.name
         if name in ("left", "right"):
             return f"(({self.ex(e.args[0])} {'+' if name == 'left' else '-'} 1) % N)"
         if name == "next_active":
@@ -245,4 +250,4 @@ class ExpressionWriter(A.NodeVisitor):
             args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
         elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
             args[0] = self._charged(e.args[0]) if name != "flatten" else f"_itd({args[0]})"
-        return f"{f.py}({', '.join(args)})"
+        return f"{ref.spec.py}({', '.join(args)})"

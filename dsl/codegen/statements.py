@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .. import abi, weights
 from .. import ast as A
+from .. import refs as R
 from .. import types as T
 from ..analysis import _static
 from ..diagnostics import Span
@@ -50,6 +51,7 @@ class StatementWriter(ExpressionWriter):
             self.stmt(s)
 
     def _zone(self, z: A.ZoneRef) -> str:
+        assert z.ref is not None  # checked
         if z.ref.per_player and z.index is not None:
             return f"{abi.zone(z.name)} + {self._seat(z.index)}"
         return abi.zone(z.name)
@@ -75,6 +77,7 @@ class StatementWriter(ExpressionWriter):
             self.w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
 
     def visit_Deal(self, s: A.Deal) -> None:
+        assert s.dest.ref is not None  # checked
         if s.dest.ref.per_player and s.dest.index is None:
             self.w.line(f"_deal_each(s, {self.ex(s.count)}, {self._zone(s.src)}, {abi.zone(s.dest.name)})", s.span)
         else:
@@ -148,21 +151,23 @@ class StatementWriter(ExpressionWriter):
         not know the value's type), charged for its items and within the items all lists may hold."""
         w = self.w
         sp = s.span
-        kind, v = s.ref
+        ref = s.ref
         vt = s.value.ty
         val = self._sx(s.value)
-        if s.ref == ("builtin", "team"):
+        if ref == R.Builtin("team"):
             assert s.index is not None
             w.line(f"_set_team(s, {self._seat(s.index)}, {val})", sp)
             return
-        if kind == "builtin":
-            target = {"dealer": "s.dealer", "current": "s.cur"}[v]
+        if isinstance(ref, R.Builtin):
+            target = {"dealer": "s.dealer", "current": "s.cur"}[ref.name]
             new = val if s.op == "=" else f"{target} {s.op[0]} {val}"
             if s.op == "=" and s.value.ty == T.PLAYER:
                 w.line(f"{target} = {new}", sp)  # a value typed player is a seat already
             else:
-                w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + v + chr(39))})", sp)
+                w.line(f"{target} = _want_player(s, {new}, {repr(chr(39) + ref.name + chr(39))})", sp)
             return
+        assert isinstance(ref, R.Variable)
+        v = ref.spec
         if s.index is not None:
             w.line(f"_i = {abi.var(v.name)} + {self._team(s.index) if v.per_team else self._seat(s.index)}", sp)
             target = "s.v[_i]"
