@@ -330,3 +330,16 @@ def test_a_state_at_a_chance_node_resamples_to_the_same_point_of_it() -> None:
     a, b = s.resample_from_infostate(0, 0), other.resample_from_infostate(0, 0)
     assert a.full_history() == b.full_history()
     assert a.z == b.z and a.v == b.v
+
+
+def test_each_card_of_a_shuffle_leaves_the_state_a_replay_gives() -> None:
+    # A shuffle's cards given one at a time do not re-run the step until its last card (State.apply_action);
+    # after each, the state is the one a replay of the history (which runs the step once) gives.
+    g = game_for(str(GAMES_DIR / "hearts.yaml"), 4)
+    s = State.initial(g, None)
+    rng = random.Random(5)
+    while s.is_chance_node():
+        outcomes = s.chance_outcomes()
+        s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        same(s, g.deserialize_state(s.serialize()))
+    assert not s.is_terminal() and len(s.history()) >= 51

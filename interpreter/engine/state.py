@@ -306,10 +306,17 @@ class State:
         if self.terminal:
             raise IllegalAction("the game is over; no action can be taken")
         if self.pending is not None:
-            base, act, options, outcomes, _ = self.pending
+            base, act, options, outcomes, kind = self.pending
             if action not in options:
                 raise IllegalAction(f"chance outcome {action} is not possible here")
             trail = (self.trail, CHANCE, action)
+            if kind == "card" and len(options) > 2 and self.setup is None:
+                # The next card of the same shuffle: the cards left are the options, and the state is the
+                # one before the step, as at every chance node. Running the step again for each card would
+                # cost the square of the cards shuffled; it runs once the shuffle's last card is given.
+                self.pending = (base, act, [c for c in options if c != action], outcomes + [action], kind)
+                self.trail = trail
+                return
             self._restore(base)
             self.pending = None
             self._run(act, outcomes + [action])
