@@ -74,12 +74,11 @@ class Compiler(ActionWriter):
         self.diags = diags
 
     def phase(self, ph: PhaseSpec) -> None:
-        n = ph.name
         if ph.first is not None:
-            self.efunc(abi.phase_first(n), ["s"], ph.first, ("_want_player", f"'first' of phase '{n}'"))
-        self.func(abi.phase_start(n), [], ph.start, ph.span, optional=True)
-        self.func(abi.phase_after(n), [], ph.after, ph.span, optional=True)
-        self.func(abi.phase_end(n), [], ph.end, ph.span)
+            self.efunc(abi.phase_first(ph.name), ["s"], ph.first, ("_want_player", f"'first' of phase '{ph.name}'"))
+        self.func(abi.phase_start(ph.name), [], ph.start, ph.span, optional=True)
+        self.func(abi.phase_after(ph.name), [], ph.after, ph.span, optional=True)
+        self.func(abi.phase_end(ph.name), [], ph.end, ph.span)
         names = [n for n, _ in ph.actions]
         w = self.w
         w.line(f"def {abi.phase_legal(ph.name)}(s):")
