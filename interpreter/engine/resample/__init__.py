@@ -71,7 +71,7 @@ def resample(s: State, p: Any, rng: Any) -> State:
         # They take turns at two ways: with the descent, for states that almost no deal fits as drawn (and
         # it costs little where one does: it runs only when a step fails), and backtracking alone, which
         # finds some states the descent strays from. The descent goes first: a backtracking search that
-        # fails spends its whole share (Hearts after the passes: 12x faster this way round).
+        # fails spends its whole share (a trick game after its passes: 12x faster this way round).
         search = (Search if k % 2 else Descent)(info, p, r, min(MAX_WORK - work, MAX_WORK // RESTARTS))
         found = search.run()
         work += search.work
