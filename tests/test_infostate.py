@@ -300,6 +300,8 @@ RESAMPLED = [
     # A deal ended at once by a hand that loses everyone else a life; the deep profile found it.
     pytest.param("schwimmen.yaml", 6, 19, 76, 0, 0, id="schwimmen-6p-ended-at-once"),
     pytest.param("schwimmen.yaml", 6, 19, 76, 0, 190, id="schwimmen-6p-ended-at-once-again"),
+    # Needs a whole share for the descent's first search: with an eighth, the search gave up on it.
+    pytest.param("schwimmen.yaml", 8, 533484, 46, 7, 1, id="schwimmen-8p-whole-share"),
     pytest.param("hearts.yaml", 4, 3, 20, 3, 3, id="hearts-leader"),
     pytest.param("hearts.yaml", 4, 4, 30, 0, 4, id="hearts-void"),
     pytest.param("hearts.yaml", 4, 106, 100, 2, 106, id="hearts-void-late"),
