@@ -1,32 +1,17 @@
-"""Players that need no human: a uniform random bot and a first-legal-action bot."""
+"""Players that need no human, selectable by name with parameters (`spec.py`).
+
+Every bot is given a `SeatView` (what its seat may know), never the state itself:
+
+- `random` and `first` (`simple.py`): a uniform choice, or the lowest-numbered action;
+- `ismcts` (`ismcts.py`): information-set Monte Carlo tree search over states resampled from the seat's
+  information.
+"""
 
 from __future__ import annotations
 
-import random
-from typing import Any, Protocol
+from .simple import FirstBot, RandomBot
+from .spec import BOTS, BadBotSpec, Bot, BotSpec, describe_bots, make_bot, parse_bots, seat_seed
+from .view import SeatView
 
-
-class Bot(Protocol):
-    def choose(self, state: Any) -> int: ...
-
-
-class RandomBot:
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-
-    def choose(self, state: Any) -> int:
-        la = state.legal_actions()
-        return la[self.rng.randrange(len(la))]
-
-
-class FirstBot:
-    """Always the lowest-numbered legal action: deterministic, handy for demos."""
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-
-    def choose(self, state: Any) -> int:
-        return int(state.legal_actions()[0])
-
-
-BOTS: dict[str, Any] = {"random": RandomBot, "first": FirstBot}
+__all__ = ["BOTS", "BadBotSpec", "Bot", "BotSpec", "FirstBot", "RandomBot", "SeatView", "describe_bots",
+           "make_bot", "parse_bots", "seat_seed"]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
-from ..bots import BOTS
+from ..bots import BadBotSpec, SeatView, make_bot, parse_bots, seat_seed
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError, clipped, count_of, render_all
 from ..dsl.files import quoted
@@ -227,8 +227,7 @@ def _var_summary(g: Game, s: State) -> list[str]:
 def cmd_run(args: argparse.Namespace) -> int:
     g = _instance(args)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
-    rng = random.Random(seed)
-    bots = [BOTS[args.bot](rng) for _ in range(g.n)]
+    bots = [make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in enumerate(parse_bots(args.bots, g.n))]
     s = State.initial(g, seed, log=True)
     def shown(v: Any) -> str:
         return ("yes" if v else "no") if isinstance(v, bool) else str(v)
@@ -273,8 +272,8 @@ def _play_out(g: Game, s: State, bots: list[Any], out: list[str], records: list[
         consumed = len(log)
         if s.is_terminal():
             break
-        a = bots[s.current_player()].choose(s)
-        s.apply_action(a)
+        p = s.current_player()
+        s.apply_action(bots[p].choose(SeatView(s, p)))
         steps += 1
     return steps
 
@@ -469,7 +468,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from ..table.play import play
     g = _instance(args)
-    return play(g, args.seat, args.seed, args.bot)
+    return play(g, args.seat, args.seed, args.bots)
+
+
+def _bot_spec(text: str) -> str:
+    try:
+        parse_bots(text)
+    except BadBotSpec as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def _bot_args(q: argparse.ArgumentParser, what: str) -> None:
+    q.add_argument("--bots", "--bot", dest="bots", type=_bot_spec, default="random", metavar="SPEC",
+                   help=f"{what}: a bot's name with parameters, like 'ismcts(iterations=400), random'; "
+                        "'cardsmith bots' lists them")
 
 
 def _limit_args(q: argparse.ArgumentParser) -> None:
@@ -539,7 +552,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(r)
     r.add_argument("--seed", type=_whole(0, MAX_SEED))
     r.add_argument("--json", action="store_true", help="print one JSON record instead of the log")
-    r.add_argument("--bot", choices=sorted(BOTS), default="random")
+    _bot_args(r, "the bots, one spec per seat, the last filling the seats left (default random)")
     r.set_defaults(fn=cmd_run)
 
     li = sub.add_parser("list", help="bundled games (or the given rule files) with their players and options")
@@ -565,10 +578,12 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(pl)
     pl.add_argument("--seat", type=_whole(0, MAX_PLAYERS - 1), default=0, help="your seat (default 0)")
     pl.add_argument("--seed", type=_whole(0, MAX_SEED))
-    pl.add_argument("--bot", choices=sorted(BOTS), default="random")
+    _bot_args(pl, "the bots at the other seats, as for 'run' (default random)")
     pl.set_defaults(fn=cmd_play)
     co = emit.add_parser(sub)
-    for q in (v, r, li, t, b, pl, co):
+    from . import simulate  # here, not at the top: simulate.py uses this module's helpers
+    sims = simulate.add_parser(sub, game_args)
+    for q in (v, r, li, t, b, pl, co, *sims):
         _limit_args(q)
     return p
 

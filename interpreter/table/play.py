@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import sys
 
-from ..bots import BOTS
+from ..bots import SeatView, make_bot, parse_bots, seat_seed
 from ..engine.game import Game
 from ..engine.state import State
 from ..engine.text import one_line
@@ -24,13 +24,14 @@ def _show(g: Game, obs: dict) -> str:
     return "\n".join(lines)
 
 
-def play(g: Game, seat: int, seed: int | None, bot: str) -> int:
+def play(g: Game, seat: int, seed: int | None, bots_spec: str) -> int:
     if not 0 <= seat < g.n:
         print(f"cardsmith: error: --seat must be 0 to {g.n - 1}", file=sys.stderr)
         return 2
     seed = seed if seed is not None else random.randrange(2**31)
-    rng = random.Random(seed)
-    bots = {p: BOTS[bot](rng) for p in range(g.n) if p != seat}
+    specs = parse_bots(bots_spec, g.n - 1) if g.n > 1 else []
+    others = [p for p in range(g.n) if p != seat]
+    bots = {p: make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in zip(others, specs)}
     s = State.initial(g, seed, log=True)
     seen = 0
     print(one_line(f"{g.name}: you are {g.player_name(seat)}. Type the number of an action, or q to quit."))
@@ -52,7 +53,7 @@ def play(g: Game, seat: int, seed: int | None, bot: str) -> int:
             return 0
         p = s.current_player()
         if p != seat:
-            s.apply_action(bots[p].choose(s))
+            s.apply_action(bots[p].choose(SeatView(s, p)))
             continue
         print("\n".join(map(one_line, _show(g, s.observation(seat)).split("\n"))))
         legal = s.legal_actions()

@@ -1,0 +1,161 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012, "SO-ISMCTS").
+
+The bot searches one tree of the information sets of its own seat. Each iteration takes a determinization
+(a full state drawn by `SeatView.resample` from what the seat knows, never the real state), walks down the
+tree by UCB among the actions legal in that determinization, adds one node, plays the match out with the
+rollout policy, and backs the returns up. A node is the sequence of actions as the bot's seat saw them:
+its own actions and public ones by id, another seat's secret action by its public text. So determinizations
+that differ in what the seat cannot see share the nodes they pass through.
+
+Where ISMCTS differs from plain UCT: an action is not legal in every determinization, so a child's UCB
+uses the number of times it was *available* at selection in place of its parent's visits.
+
+Cost: resampling is the expensive part (milliseconds to a second, depending on the game and how much the
+seat knows), so the bot draws `worlds` determinizations per decision and its iterations take turns among
+them, where OpenSpiel's ISMCTSBot by default resamples on every iteration.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.state import State
+    from .view import SeatView
+
+
+class _Child:
+    __slots__ = ("visits", "total", "avail")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+class IsmctsBot:
+    name = "ismcts"
+
+    def __init__(self, rng: random.Random, *, game: Game, seat: int, iterations: int = 200,
+                 seconds: float = 0.0, c: float = 0.7, worlds: int = 16, rollout: str = "random") -> None:
+        self.rng = rng
+        self.game = game
+        self.seat = seat
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.worlds = worlds
+        self.rollout = rollout
+        lo, hi = game.min_utility, game.max_utility
+        self._scale = (float(lo), float(hi) - float(lo)) if lo is not None and hi is not None and hi > lo else None
+        self.last: dict[Any, _Child] = {}  # the root's children after the last decision (for tests and logs)
+
+    # ---------------------------------------------------------------- the decision
+    def choose(self, view: SeatView) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        tree: dict[Any, dict[int, _Child]] = {}
+        worlds: list[State] = []
+        self._seen = [math.inf, -math.inf]  # returns seen, to scale them when the game has no bounds
+        deadline = time.process_time() + self.seconds if self.seconds > 0 else None
+        it = 0
+        while True:
+            if deadline is None:
+                if it >= self.iterations:
+                    break
+            elif it > 0 and time.process_time() >= deadline:
+                break
+            if len(worlds) < self.worlds:
+                worlds.append(view.resample(self.rng.getrandbits(64)))
+                world = worlds[-1]
+            else:
+                world = worlds[it % len(worlds)]
+            self._iterate(world.clone(), tree)
+            it += 1
+        root = tree.get((), {})
+        self.last = root
+        best = max(ch.visits for a, ch in root.items() if a in legal)
+        top = [a for a in legal if a in root and root[a].visits == best]
+        return int(top[self.rng.randrange(len(top))])
+
+    # ---------------------------------------------------------------- one iteration
+    def _iterate(self, s: State, tree: dict[Any, dict[int, _Child]]) -> None:
+        rng = self.rng
+        path: list[tuple[_Child, int]] = []  # (child chosen, the seat that chose it)
+        key: Any = ()
+        expanded = False
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                s.apply_action(outs[rng.randrange(len(outs))][0])
+                continue
+            node = tree.get(key)
+            if node is None:
+                if expanded:
+                    break
+                node = tree[key] = {}
+                expanded = True
+            who = s.current_player()
+            legal = s.legal_actions()
+            for a in legal:
+                ch = node.get(a)
+                if ch is None:
+                    ch = node[a] = _Child()
+                ch.avail += 1
+            fresh = [a for a in legal if node[a].visits == 0]
+            if fresh:
+                a = fresh[rng.randrange(len(fresh))]
+            else:
+                a = self._ucb(node, legal)
+            path.append((node[a], who))
+            key = (key, a if who == self.seat else self._seen_as(a))
+            s.apply_action(a)
+        self._play_out(s)
+        rets = self._scaled(s.returns())
+        for ch, who in path:
+            ch.visits += 1
+            ch.total += rets[who]
+
+    def _ucb(self, node: dict[int, _Child], legal: list[int]) -> int:
+        c = self.c
+        best = -math.inf
+        top: list[int] = []
+        for a in legal:
+            ch = node[a]
+            v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if v > best + 1e-12:
+                best, top = v, [a]
+            elif v > best - 1e-12:
+                top.append(a)
+        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+
+    def _seen_as(self, a: int) -> Any:
+        """Another seat's action as this seat saw it: a secret action by its public text only."""
+        g = self.game
+        return g.public_action_string(a) if g.action_for(a).secret else a
+
+    def _play_out(self, s: State) -> None:
+        rng = self.rng
+        first = self.rollout == "first"
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                s.apply_action(outs[rng.randrange(len(outs))][0])
+                continue
+            la = s.legal_actions()
+            s.apply_action(la[0] if first else la[rng.randrange(len(la))])
+
+    def _scaled(self, rets: list[float]) -> list[float]:
+        if self._scale is not None:
+            lo, span = self._scale
+            return [(r - lo) / span for r in rets]
+        seen = self._seen
+        seen[0] = min(seen[0], *rets)
+        seen[1] = max(seen[1], *rets)
+        span = seen[1] - seen[0]
+        return [(r - seen[0]) / span if span > 0 else 0.5 for r in rets]

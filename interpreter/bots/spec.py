@@ -1,0 +1,185 @@
+"""Naming bots: `random`, `ismcts(iterations=400, c=0.7)`, and a list of them, one per seat.
+
+A spec is a bot's name with optional parameters in parentheses; a list is specs separated by commas. The
+last spec of a list fills the seats left: `ismcts, random` is ISMCTS at seat 0 and random players at the
+others. Every parameter is declared with its type, range and default, so a mistyped spec gets an answer
+that names what is wrong and what was expected, never a traceback.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..engine.errors import GameError
+from .ismcts import IsmctsBot
+from .simple import FirstBot, RandomBot
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from .view import SeatView
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: SeatView) -> int: ...
+
+
+class BadBotSpec(GameError):
+    """A bot spec that names no bot, or gives a parameter it does not have or a value out of range."""
+
+
+@dataclass(frozen=True)
+class Param:
+    kind: type  # int, float or str
+    default: Any
+    doc: str
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BotKind:
+    make: Callable[..., Any]
+    doc: str
+    params: dict[str, Param] = field(default_factory=dict)
+
+
+BOTS: dict[str, BotKind] = {
+    "random": BotKind(RandomBot, "a uniform choice among the legal actions"),
+    "first": BotKind(FirstBot, "always the lowest-numbered legal action"),
+    "ismcts": BotKind(IsmctsBot, "information-set Monte Carlo tree search (Cowling, Powley and Whitehouse)", {
+        "iterations": Param(int, 200, "searches per decision", 1, 1_000_000),
+        "seconds": Param(float, 0.0, "a time budget per decision instead of a number of iterations "
+                         "(0: use iterations)", 0, 3600),
+        "c": Param(float, 0.7, "UCT exploration constant, on returns scaled to 0..1", 0, 100),
+        "worlds": Param(int, 16, "states resampled from the seat's information per decision; the "
+                        "iterations take turns among them", 1, 100_000),
+        "rollout": Param(str, "random", "how a simulation plays on past the tree", choices=("random", "first")),
+    }),
+}
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return f"{self.name}({', '.join(f'{k}={v}' for k, v in self.params)})"
+
+    def settings(self) -> dict[str, Any]:
+        """Every parameter of the bot: the given ones, and the defaults of the rest."""
+        kind = BOTS[self.name]
+        out = {k: p.default for k, p in kind.params.items()}
+        out.update(self.params)
+        return out
+
+
+_SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(?:\((.*?)\))?\s*\Z", re.S)
+
+
+def _split(text: str) -> list[str]:
+    """Split at the commas outside parentheses."""
+    parts: list[str] = []
+    depth = 0
+    cur: list[str] = []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise BadBotSpec(f"bot spec '{text}': a ')' without its '('")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if depth:
+        raise BadBotSpec(f"bot spec '{text}': a '(' without its ')'")
+    parts.append("".join(cur))
+    return parts
+
+
+def _value(bot: str, key: str, p: Param, text: str) -> Any:
+    text = text.strip()
+    if p.kind is str:
+        if text not in p.choices:
+            raise BadBotSpec(f"{bot}: {key} must be one of {', '.join(p.choices)}, not '{text}'")
+        return text
+    try:
+        v = p.kind(text)
+        if v != v or v in (float("inf"), float("-inf")):
+            raise ValueError
+    except ValueError:
+        what = "a whole number" if p.kind is int else "a number"
+        raise BadBotSpec(f"{bot}: {key} must be {what}, not '{text}'") from None
+    if (p.lo is not None and v < p.lo) or (p.hi is not None and v > p.hi):
+        raise BadBotSpec(f"{bot}: {key} must be from {p.lo:g} to {p.hi:g}, not {text}")
+    return v
+
+
+def parse_bot(text: str) -> BotSpec:
+    m = _SPEC.match(text)
+    if not m:
+        raise BadBotSpec(f"bot spec '{text.strip()}': expected a bot's name, optionally followed by "
+                         "parameters in parentheses, like ismcts(iterations=400)")
+    name, args = m.group(1), m.group(2)
+    kind = BOTS.get(name)
+    if kind is None:
+        raise BadBotSpec(f"no bot named '{name}'; the bots are {', '.join(sorted(BOTS))}")
+    params: dict[str, Any] = {}
+    for item in (args.split(",") if args and args.strip() else []):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise BadBotSpec(f"{name}: expected key=value, not '{item.strip()}'")
+        p = kind.params.get(key)
+        if p is None:
+            has = ", ".join(sorted(kind.params)) or "none"
+            raise BadBotSpec(f"{name} has no parameter '{key}'; its parameters: {has}")
+        if key in params:
+            raise BadBotSpec(f"{name}: {key} is given twice")
+        params[key] = _value(name, key, p, value)
+    return BotSpec(name, tuple(params.items()))
+
+
+def parse_bots(text: str, seats: int | None = None) -> list[BotSpec]:
+    """A comma-separated list of specs; with `seats`, one per seat, the last filling the seats left."""
+    specs = [parse_bot(part) for part in _split(text)]
+    if seats is None:
+        return specs
+    if len(specs) > seats:
+        raise BadBotSpec(f"{len(specs)} bots for {seats} seats")
+    return specs + [specs[-1]] * (seats - len(specs))
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the bot at `seat` in the match of `seed`: each seat's bot draws its own numbers."""
+    return (seed * 0x9E3779B97F4A7C15 + (seat + 1) * 0xBF58476D1CE4E5B9) % 2**64
+
+
+def make_bot(spec: BotSpec | str, game: Game, seat: int, seed: int) -> Any:
+    """The bot for `seat`, its random choices drawn from `seed` alone (so a match replays exactly)."""
+    if isinstance(spec, str):
+        spec = parse_bot(spec)
+    kind = BOTS[spec.name]
+    return kind.make(random.Random(seed), game=game, seat=seat, **spec.settings())
+
+
+def describe_bots() -> list[str]:
+    """One line per bot and per parameter, for --help and the docs."""
+    lines = []
+    for name, kind in BOTS.items():
+        lines.append(f"{name}: {kind.doc}")
+        for key, p in kind.params.items():
+            lines.append(f"    {key} (default {p.default}): {p.doc}")
+    return lines

@@ -1,0 +1,51 @@
+"""What one seat may know of a state: the only thing a bot is given.
+
+A bot that held the real `State` could read every hand. `SeatView` holds it privately and offers what the
+seat may know: its legal actions when it is to act, its observation and information state, and
+`resample(rng)`, a full state drawn from that information alone (the engine's `resample_from_infostate`,
+which reads nothing of the real history that the seat did not perceive). So a search bot plays its own
+determinizations, never the real deal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.state import State
+
+
+class SeatView:
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def game(self) -> Game:
+        return self._state.game
+
+    def to_act(self) -> bool:
+        """Whether this seat is the one to act (a bot is asked only then)."""
+        s = self._state
+        return not s.is_terminal() and not s.is_chance_node() and s.current_player() == self.seat
+
+    def legal_actions(self) -> list[int]:
+        """The seat's legal actions: known to it, since it is to act (empty when it is not)."""
+        return self._state.legal_actions(self.seat) if self.to_act() else []
+
+    def action_to_string(self, action: int) -> str:
+        return self._state.game.action_to_string(self.seat, action)
+
+    def observation(self) -> dict[str, Any]:
+        return self._state.observation(self.seat)
+
+    def information_state_string(self) -> str:
+        return self._state.information_state_string(self.seat)
+
+    def resample(self, rng: random.Random | int) -> State:
+        """A full state this seat cannot tell from the real one, drawn with `rng` (a new one each call)."""
+        return self._state.resample_from_infostate(self.seat, rng)

@@ -1,0 +1,116 @@
+"""Bots: specs by name and parameters, matches played to the end, and ISMCTS never peeking.
+
+The hidden-card test: two states that differ only in what the bot's seat cannot see (cards permuted among
+hidden places, or a whole other history the seat cannot tell from the real one, with other future
+shuffles) give the same decision and the same search statistics for the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cardsmith.bots import BadBotSpec, SeatView, make_bot, parse_bots, seat_seed
+from cardsmith.bots.spec import BotSpec, parse_bot
+from cardsmith.engine.state import State
+from conftest import GAME_FILES, GAME_PLAYERS, game_for
+from test_observation import hidden_places, permute_hidden
+
+SMALL = "ismcts(iterations=24, worlds=3)"
+
+
+# ---------------------------------------------------------------- specs
+def test_specs_name_a_bot_and_its_parameters() -> None:
+    assert parse_bot("random") == BotSpec("random")
+    spec = parse_bot(" ismcts( iterations = 50 , c=1.5,rollout=first ) ")
+    assert spec == BotSpec("ismcts", (("iterations", 50), ("c", 1.5), ("rollout", "first")))
+    assert str(spec) == "ismcts(iterations=50, c=1.5, rollout=first)"
+    assert spec.settings() == {"iterations": 50, "seconds": 0.0, "c": 1.5, "worlds": 16, "rollout": "first"}
+    assert parse_bots("ismcts(iterations=5, worlds=2), first", 4) == [
+        BotSpec("ismcts", (("iterations", 5), ("worlds", 2))), BotSpec("first"), BotSpec("first"), BotSpec("first")]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("rando", "no bot named 'rando'; the bots are first, ismcts, random"),
+    ("ismcts(iter=3)", "ismcts has no parameter 'iter'; its parameters: c, iterations, rollout, seconds, worlds"),
+    ("ismcts(iterations=0)", "ismcts: iterations must be from 1 to 1e+06, not 0"),
+    ("ismcts(iterations=2.5)", "ismcts: iterations must be a whole number, not '2.5'"),
+    ("ismcts(c=nan)", "ismcts: c must be a number, not 'nan'"),
+    ("ismcts(rollout=smart)", "ismcts: rollout must be one of random, first, not 'smart'"),
+    ("ismcts(c=1, c=2)", "ismcts: c is given twice"),
+    ("ismcts(c)", "ismcts: expected key=value, not 'c'"),
+    ("random(seed=1)", "random has no parameter 'seed'; its parameters: none"),
+    ("ismcts(c=1", "bot spec 'ismcts(c=1': a '(' without its ')'"),
+    ("3bots", "bot spec '3bots': expected a bot's name, optionally followed by parameters in parentheses, "
+              "like ismcts(iterations=400)"),
+])
+def test_a_bad_spec_says_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(BadBotSpec) as e:
+        parse_bot(text) if "(" in text and text.count("(") == text.count(")") else parse_bots(text)
+    assert str(e.value) == message
+
+
+def test_more_bots_than_seats_is_refused() -> None:
+    with pytest.raises(BadBotSpec, match="3 bots for 2 seats"):
+        parse_bots("random, first, random", 2)
+
+
+# ---------------------------------------------------------------- playing
+def _match(path: str, players: int, specs: str, seed: int) -> State:
+    g = game_for(path, players)
+    bots = [make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in enumerate(parse_bots(specs, g.n))]
+    s = State.initial(g, seed)
+    while not s.is_terminal():
+        p = s.current_player()
+        s.apply_action(bots[p].choose(SeatView(s, p)))
+    return s
+
+
+def test_bots_play_whole_matches_and_a_seed_replays_them() -> None:
+    path = str(next(p for p in GAME_FILES if p.stem == "schwimmen"))
+    a = _match(path, 3, f"{SMALL}, random, first", 5)
+    b = _match(path, 3, f"{SMALL}, random, first", 5)
+    assert a.history() == b.history() and a.returns() == b.returns()
+
+
+def test_a_view_offers_nothing_to_a_seat_not_to_act() -> None:
+    g = game_for(str(GAME_FILES[0]), min(GAME_PLAYERS[str(GAME_FILES[0])]))
+    s = State.initial(g, 1)
+    other = (s.current_player() + 1) % g.n
+    assert SeatView(s, other).legal_actions() == []
+    assert SeatView(s, s.current_player()).legal_actions() == s.legal_actions()
+
+
+# ---------------------------------------------------------------- no peeking
+def _decision_point(path: str, players: int, seed: int) -> State:
+    """A state of a seeded match after some random play where the seat to act has a choice to make."""
+    g = game_for(path, players)
+    rng = random.Random(seed)
+    s = State.initial(g, seed)
+    points: list[State] = []
+    while not s.is_terminal() and len(points) < 40:
+        la = s.legal_actions()
+        if len(la) > 1 and hidden_places(s, s.current_player()):
+            points.append(s.clone())
+        s.apply_action(la[rng.randrange(len(la))])
+    assert points, "no decision with hidden cards in a whole match"
+    return points[rng.randrange(len(points))]
+
+
+def _search(s: State, seed: int) -> tuple[int, list[tuple[int, int, float, int]]]:
+    p = s.current_player()
+    bot = make_bot(SMALL, s.game, p, seed)
+    a = bot.choose(SeatView(s, p))
+    return a, sorted((k, ch.visits, round(ch.total, 9), ch.avail) for k, ch in bot.last.items())
+
+
+@pytest.mark.parametrize("path", [pytest.param(str(p), id=p.stem) for p in GAME_FILES])
+def test_ismcts_decides_alike_whatever_the_cards_it_cannot_see(path: str) -> None:
+    players = min(GAME_PLAYERS[path])
+    s = _decision_point(path, players, 11)
+    p = s.current_player()
+    real = _search(s, 3)
+    assert real == _search(permute_hidden(s, p, random.Random(4)), 3)
+    other = s.resample_from_infostate(p, 9)  # another history p cannot tell from this one
+    assert other.z != s.z or other.history() != s.history() or other.rng != s.rng
+    assert real == _search(other, 3)
