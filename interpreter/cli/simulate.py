@@ -1,0 +1,229 @@
+"""`cardsmith simulate GAME` and `cardsmith compare A B ...`: many matches with bots, and the balance figures
+a designer reads from them (docs/simulation.md). The work is in interpreter/sim/; this module reads the
+command line, reports problems the way the other commands do, and prints and writes the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+from ..bots import BadBotSpec, parse_bots
+from ..dsl.diagnostics import clipped
+from ..dsl.files import quoted
+from ..dsl.spec import MAX_PLAYERS
+from ..dsl.suggest import closest
+from ..engine.bundled import resolve
+from ..engine.game import Game
+from ..engine.text import say
+from ..sim.compare import compare_two
+from ..sim.compare import lines as compare_lines
+from ..sim.report import summary_json, write_all
+from ..sim.runner import Config, Outcome, Row, default_workers, simulate
+from ..sim.summary import Meta, summarize
+from ..sim.terminal import ProgressBar, print_summary
+from .main import MAX_SEED, _instance, _options, _whole
+
+MAX_GAMES = 100_000_000
+MAX_WORKERS = 1024
+
+
+def _bots_type(text: str) -> str:
+    try:
+        parse_bots(text)
+    except BadBotSpec as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def _variant_type(text: str) -> str:
+    for part in text.split(","):
+        if "=" not in part or not part.split("=", 1)[0].strip():
+            raise argparse.ArgumentTypeError(f"expected NAME=VALUE[,NAME=VALUE...], not '{clipped(text, 40)}'")
+    return text
+
+
+def _run_args(q: argparse.ArgumentParser) -> None:
+    """The options simulate and compare share."""
+    q.add_argument("--games", "-k", type=_whole(1, MAX_GAMES), default=1000, metavar="K",
+                   help="matches to play (default 1,000)")
+    q.add_argument("--bots", "--bot", dest="bots", type=_bots_type, default="random", metavar="SPEC",
+                   help="the bots, one spec per seat, the last filling the seats left, like "
+                        "'ismcts(iterations=100), random' (default random)")
+    q.add_argument("--rotate", action="store_true",
+                   help="rotate the bots through the seats: in match i the first spec sits at seat i mod N")
+    q.add_argument("--seed", type=_whole(0, MAX_SEED), metavar="S",
+                   help="match i plays with a seed derived from S and i (default: a random S, shown)")
+    q.add_argument("--workers", "-j", type=_whole(1, MAX_WORKERS), metavar="W",
+                   help="worker processes (default: every core)")
+    q.add_argument("--out", metavar="DIR", help="write summary.json, matches.csv and report.html into DIR")
+    q.add_argument("--no-score", action="store_true",
+                   help="skip the score heuristics (no event log is kept: faster)")
+    q.add_argument("--no-progress", action="store_true", help="no progress bar")
+    q.add_argument("--plain", action="store_true", help="plain text even on a terminal (no rich tables)")
+
+
+def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+               game_args: Callable[[argparse.ArgumentParser], None]) -> list[argparse.ArgumentParser]:
+    s = sub.add_parser("simulate", help="many matches with bots: win shares, lengths, heuristics, a report")
+    game_args(s)
+    _run_args(s)
+    s.add_argument("--score", metavar="LABEL",
+                   help="the report line the score heuristics follow (default: the first with numbers)")
+    s.add_argument("--score-as", choices=("total", "deal"), default="total",
+                   help="total: the running total of the line's values over the deals (default); deal: each "
+                        "deal's value as it is")
+    s.add_argument("--score-order", choices=("auto", "high", "low"), default="auto",
+                   help="whether a higher or a lower score is better (default auto: as the winners show)")
+    s.set_defaults(fn=cmd_simulate, sim_parser=s)
+
+    c = sub.add_parser("compare", help="the same seeds under several rule files or option settings: "
+                                       "differences in win share with their p-values")
+    c.add_argument("files", nargs="+", metavar="FILE_OR_GAME",
+                   help="rule files or bundled games; the first is the baseline")
+    c.add_argument("--players", "-n", type=_whole(1, MAX_PLAYERS), metavar="N",
+                   help="number of players (default: the first game's minimum)")
+    c.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a table option for every game")
+    c.add_argument("--variant", action="append", type=_variant_type, metavar="NAME=VALUE[,NAME=VALUE...]",
+                   help="one more configuration: the first game with these options")
+    _run_args(c)
+    c.set_defaults(fn=cmd_compare, sim_parser=c, score=None, score_as="total", score_order="auto")
+    return [s, c]
+
+
+def _fail(args: argparse.Namespace, message: str) -> NoReturn:
+    """A bad argument found once the game is loaded: one line and exit status 2, as argparse's."""
+    args.sim_parser.error(message)
+    raise AssertionError  # error() exits
+
+
+def _setup(args: argparse.Namespace, game: str, options: list[str]) -> tuple[Game, Config, Meta]:
+    ns = argparse.Namespace(**vars(args))
+    ns.game, ns.option = game, options
+    g = _instance(ns)
+    try:
+        specs = parse_bots(args.bots, g.n)
+    except BadBotSpec as e:
+        _fail(args, f"argument --bots: {e}")
+    reports = tuple((label, kind) for label, _fn, kind, _span in g.reports)
+    labels = [label for label, _kind in reports]
+    if args.score is not None:
+        kinds = dict(reports)
+        if args.score not in kinds:
+            near = closest(args.score, list(labels))
+            hint = f"; did you mean {quoted(near)}?" if near else (
+                f"; its report lines: {', '.join(quoted(x) for x in labels)}" if labels else "; it has none")
+            _fail(args, f"argument --score: {g.name} has no report line {quoted(args.score)}{hint}")
+        if kinds[args.score] != "plain":
+            _fail(args, f"argument --score: the report line {quoted(args.score)} shows {kinds[args.score]}s, "
+                        "not numbers")
+    config = Config(str(resolve(game)), g.n, _options(options), args.limits, tuple(str(sp) for sp in specs),
+                    args.rotate, args.seed, (args.score,) if args.score is not None else None,
+                    record_scores=not args.no_score)
+    meta = Meta(game, g.name, tuple(g.player_name(p) for p in range(g.n)), dict(g.options), g.returns_name,
+                config, args.games, reports, args.score, args.score_as, args.score_order)
+    return g, config, meta
+
+
+def _out_dir(args: argparse.Namespace) -> Path | None:
+    """--out, made now: a folder that cannot be written is found before the matches are played."""
+    if args.out is None:
+        return None
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _fail(args, f"argument --out: cannot make the folder {quoted(args.out)}: {e.strerror or e}")
+    return out
+
+
+def _play(args: argparse.Namespace, g: Game, config: Config, meta: Meta,
+          what: str) -> tuple[Outcome, dict[str, Any]] | int:
+    """Play the matches; the outcome and its summary, or the exit status of a run that failed."""
+    workers = min(args.workers or default_workers(), args.games)
+    t0 = time.perf_counter()
+    bar = ProgressBar(args.games, what, enabled=not args.no_progress)
+    out = simulate(config, args.games, workers, g, bar)
+    elapsed = time.perf_counter() - t0
+    if out.failure is not None:
+        f = out.failure
+        bots = ", ".join(config.seat_bots(f.index))
+        if f.rule_error:
+            print(f.text, file=sys.stderr)
+        else:
+            say(f"cardsmith: error: {f.text}", file=sys.stderr)
+        say(f"(match {f.index:,} stopped after {f.actions:,} actions; to replay it: cardsmith run "
+            f"{meta.game} --players {config.players} --seed {f.seed} --bots '{bots}'"
+            + "".join(f" --option {k}={v}" for k, v in config.options.items()) + ")", file=sys.stderr)
+        return 1
+    if not out.rows:
+        say("cardsmith: interrupted before any match finished", file=sys.stderr)
+        return 130
+    rate = len(out.rows) / elapsed if elapsed > 0 else 0.0
+    # Timings stay out of the summary and its file: they differ from run to run, the figures do not.
+    say(f"({what}: {len(out.rows):,} matches in {elapsed:.2f} s: {rate:,.0f} matches/s with {workers} "
+        f"worker{'s' if workers != 1 else ''})", file=sys.stderr)
+    return out, summarize(out, meta)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.seed is None:
+        args.seed = random.randrange(2**31)
+    g, config, meta = _setup(args, args.game, args.option or [])
+    out_dir = _out_dir(args)
+    played = _play(args, g, config, meta, g.name)
+    if isinstance(played, int):
+        return played
+    out, summary = played
+    print_summary(summary, fancy=not args.plain)
+    if out.interrupted:
+        say(f"interrupted: these figures are from the {len(out.rows):,} matches finished before Ctrl-C")
+    if out_dir is not None:
+        for note in write_all(out_dir, out.rows, config, summary):
+            say(f"note: {note}", file=sys.stderr)
+        say(f"wrote {out_dir / 'summary.json'}, {out_dir / 'matches.csv'} and {out_dir / 'report.html'}")
+    return 130 if out.interrupted else 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    shared = args.option or []
+    setups: list[tuple[str, str, list[str]]] = [(game, game, shared) for game in args.files]
+    for v in args.variant or []:
+        setups.append((f"{args.files[0]} {v}", args.files[0], shared + [p.strip() for p in v.split(",")]))
+    if len(setups) < 2:
+        _fail(args, "nothing to compare: give two games or more, or a game and --variant NAME=VALUE")
+    if args.seed is None:
+        args.seed = random.randrange(2**31)
+    if args.players is None:
+        args.players = _instance(argparse.Namespace(**{**vars(args), "game": args.files[0], "option": shared})).n
+    loaded = [(label, *_setup(args, game, opts)) for label, game, opts in setups]
+    out_dir = _out_dir(args)
+    results: list[tuple[list[Row], dict[str, Any]]] = []
+    for i, (label, g, config, meta) in enumerate(loaded):
+        played = _play(args, g, config, meta, f"{i + 1}/{len(loaded)} {label}")
+        if isinstance(played, int):
+            return played
+        out, summary = played
+        if out.interrupted:
+            say(f"interrupted during {label}: no comparison", file=sys.stderr)
+            return 130
+        results.append((out.rows, summary))
+        if out_dir is not None:
+            write_all(out_dir / f"config-{i + 1}", out.rows, config, summary)
+    labels = [label for label, *_ in loaded]
+    (base_rows, base), *others = results
+    comparisons = [compare_two(base, base_rows, s, rows) for rows, s in others]
+    say(*compare_lines(labels, [s for _, s in results], comparisons))
+    if out_dir is not None:
+        doc = {"configurations": [{"label": label, "folder": f"config-{i + 1}", "summary": s}
+                                  for i, (label, (_, s)) in enumerate(zip(labels, results))],
+               "comparisons": [{"label": label, "against": labels[0], **c} for label, c in zip(labels[1:],
+                                                                                               comparisons)]}
+        (out_dir / "compare.json").write_text(summary_json(doc), encoding="utf-8")
+        say(f"wrote {out_dir / 'compare.json'} and a folder of files per configuration")
+    return 0

@@ -1,0 +1,325 @@
+"""Playing many matches, in worker processes, and collecting one compact row per match.
+
+The figures of a simulation must not depend on how many workers played it: match i always has the seed
+`match_seed(seed, i)`, its bots are seeded from that seed alone (as `cardsmith run --seed` seeds them, so
+any match replays exactly), the rows are put back in match order, and the only things added up across
+workers are whole numbers (how often each action and phase was seen), whose sum has no order. Floats are
+worked out afterwards, in the parent, from the ordered rows (stats.py).
+
+Workers get chunks of matches, not single matches, and return plain tuples: a match of Schwimmen takes
+about 2 ms and one of Kuhn poker a twentieth of that, so per-task overhead would otherwise eat the second
+core's gain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+from ..bots import SeatView, make_bot, parse_bots, seat_seed
+from ..dsl.diagnostics import RuleFileError
+from ..dsl.limits import Limits
+from ..dsl.pipeline import compile_file
+from ..engine.errors import GameError, RuleError
+from ..engine.game import Game
+from ..engine.state import State
+
+MAX_CHUNK = 4096  # matches per task at most
+TASKS_PER_WORKER = 16
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match `index` of a simulation with `seed`: 63 bits of BLAKE2b of the text 'seed:index'.
+    A hash rather than seed + index, so simulations with nearby seeds share no matches."""
+    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a worker needs to set up the game and the bots; picklable, compared to find a preload."""
+    path: str
+    players: int
+    options: dict[str, str]
+    limits: Limits
+    bots: tuple[str, ...]  # one canonical spec per seat, in seat order for match 0
+    rotate: bool  # match i: the first spec sits at seat i mod N, the others follow in order
+    seed: int
+    score_labels: tuple[str, ...] | None = None  # report lines to record; None: every one
+    record_scores: bool = True  # False: no log is kept (faster), no score history
+
+    def seat_bots(self, index: int) -> tuple[str, ...]:
+        """The spec at each seat in match `index`."""
+        if not self.rotate:
+            return self.bots
+        n = len(self.bots)
+        r = index % n
+        return tuple(self.bots[(p - r) % n] for p in range(n))
+
+
+class Row(NamedTuple):
+    """One match, as the statistics need it."""
+    match: int  # its number, 0 to K - 1
+    seed: int
+    actions: int
+    deals: int
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+    first: int  # the seat of the match's first decision; -1 if it had none
+    choices: int  # legal actions summed over its decisions (branching factor)
+    forced: int  # decisions with a single legal action
+    scores: dict[str, list[tuple[float, ...]]] | None  # report label -> each deal's values per seat
+
+
+@dataclass
+class Counts:
+    """Whole-number tallies over many matches: they add up in any order."""
+    legal_at: list[int]  # per action name: decisions where some action of that name was legal
+    taken: list[int]  # per action name: times chosen
+    phases: list[int]  # per phase: decisions taken in it
+
+    @staticmethod
+    def zero(actions: int, phases: int) -> Counts:
+        return Counts([0] * actions, [0] * actions, [0] * phases)
+
+    def add(self, other: Counts) -> None:
+        for mine, theirs in ((self.legal_at, other.legal_at), (self.taken, other.taken),
+                             (self.phases, other.phases)):
+            for i, v in enumerate(theirs):
+                mine[i] += v
+
+
+@dataclass
+class MatchFailure:
+    """A match stopped by an error: where, and the error as the CLI prints it."""
+    index: int
+    seed: int
+    actions: int
+    rule_error: bool
+    text: str
+
+
+@dataclass
+class Chunk:
+    start: int
+    rows: list[Row]
+    counts: Counts
+    failure: MatchFailure | None = None
+
+
+class Player:
+    """One process's game and tables, set up once and used for every match it plays."""
+
+    def __init__(self, config: Config, game: Game | None = None) -> None:
+        self.config = config
+        self.game = game if game is not None else load(config)
+        g = self.game
+        self.action_names = [a.name for a in g.spec.actions]
+        where = {name: i for i, name in enumerate(self.action_names)}
+        self.name_of = [where[g.action_for(a).name] for a in range(g.num_actions)]
+        self.phase_names = [ph.name for ph in g.phases]
+        self.specs = {text: parse_bots(text)[0] for text in set(config.bots)}
+        # Numbers only: a report line showing a card or a text cannot be a score.
+        self.numeric = {label for label, _fn, kind, _span in g.reports if kind == "plain"}
+        if config.score_labels is not None:
+            self.numeric &= set(config.score_labels)
+        self.log = config.record_scores and bool(self.numeric)
+        self.done = 0  # actions of the match being played, for the report of one that fails
+
+    def play(self, index: int, counts: Counts) -> Row:
+        cfg, g = self.config, self.game
+        self.done = 0
+        seed = match_seed(cfg.seed, index)
+        bots = [make_bot(self.specs[text], g, p, seat_seed(seed, p)) for p, text in enumerate(cfg.seat_bots(index))]
+        s = State.initial(g, seed, log=self.log)
+        name_of, legal_at, taken, phases = self.name_of, counts.legal_at, counts.taken, counts.phases
+        actions = choices = forced = 0
+        first = -1
+        while not s.terminal:
+            p = s.current_player()
+            legal = s.legal_actions()
+            if first < 0:
+                first = p
+            k = len(legal)
+            choices += k
+            if k == 1:
+                forced += 1
+                legal_at[name_of[legal[0]]] += 1
+            else:
+                for i in {name_of[a] for a in legal}:
+                    legal_at[i] += 1
+            phases[s.phase] += 1
+            a = bots[p].choose(SeatView(s, p))
+            taken[name_of[a]] += 1
+            s.apply_action(a)
+            actions += 1
+            self.done = actions
+        return Row(index, seed, actions, s.deal_no, tuple(s.winners), tuple(s.returns()), first, choices, forced,
+                   self._scores(s) if self.log else None)
+
+    def _scores(self, s: State) -> dict[str, list[tuple[float, ...]]]:
+        """Each numeric report line's values, deal by deal, from the log's `end_deal` events. A line that
+        shows anything but numbers in this match is left out of it (the statistics then say so)."""
+        out: dict[str, list[tuple[float, ...]]] = {}
+        bad: set[str] = set()
+        for ev in s.log or ():
+            if ev[0] != "end_deal":
+                continue
+            for label, values in ev[2]:
+                if label not in self.numeric or label in bad:
+                    continue
+                if all(type(v) in (int, float) for v in values):
+                    out.setdefault(label, []).append(tuple(float(v) for v in values))
+                else:
+                    bad.add(label)
+                    out.pop(label, None)
+        return out
+
+    def chunk(self, start: int, count: int) -> Chunk:
+        counts = Counts.zero(len(self.action_names), len(self.phase_names))
+        rows: list[Row] = []
+        for i in range(start, start + count):
+            try:
+                rows.append(self.play(i, counts))
+            except GameError as e:
+                return Chunk(start, rows, counts, self._failure(i, e))
+        return Chunk(start, rows, counts)
+
+    def _failure(self, index: int, e: GameError) -> MatchFailure:
+        seed = match_seed(self.config.seed, index)
+        if isinstance(e, RuleError):
+            # Like `cardsmith run`, the designer's tool: the error with the designer's view.
+            return MatchFailure(index, seed, self.done, True, e.render(designer=True))
+        return MatchFailure(index, seed, self.done, False, str(e))
+
+
+def load(config: Config) -> Game:
+    loaded = compile_file(Path(config.path), config.limits)
+    if not loaded.ok or loaded.game is None:
+        raise RuleFileError(loaded.diagnostics, loaded.sources)
+    return Game(loaded.game, config.players, dict(config.options))
+
+
+# ---------------------------------------------------------------- worker processes
+_PRELOADED: tuple[Config, Game] | None = None  # the parent's game, inherited by forked workers
+_PLAYER: Player | None = None  # this worker's
+
+
+def _init_worker(config: Config) -> None:
+    global _PLAYER
+    # Ctrl-C reaches every process of the terminal's group: the parent alone handles it (it stops the
+    # workers and reports the matches done), so a worker neither stops half-way nor prints a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pre = _PRELOADED
+    _PLAYER = Player(config, pre[1] if pre is not None and pre[0] == config else None)
+
+
+def _run_chunk(task: tuple[int, int]) -> Chunk:
+    assert _PLAYER is not None
+    return _PLAYER.chunk(*task)
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """About TASKS_PER_WORKER tasks per worker: enough for the load to even out at the end and for the
+    progress bar to move, few enough that the parent's cost per task (about a millisecond) stays small
+    next to the matches' when they take a fraction of a millisecond each (Kuhn poker)."""
+    return max(1, min(MAX_CHUNK, -(-games // (workers * TASKS_PER_WORKER))))
+
+
+class Progress(Protocol):
+    """A progress display: entered once the workers are running, told of each batch of matches done."""
+
+    def __enter__(self) -> Any: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def advance(self, n: int) -> None: ...
+
+
+class _Silent:
+    def __enter__(self) -> _Silent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def advance(self, n: int) -> None:
+        pass
+
+
+@dataclass
+class Outcome:
+    rows: list[Row]
+    counts: Counts
+    action_names: list[str]
+    phase_names: list[str]
+    interrupted: bool = False
+    failure: MatchFailure | None = None
+
+
+def simulate(config: Config, games: int, workers: int, game: Game, progress: Progress | None = None) -> Outcome:
+    """Play matches 0..games-1 and collect their rows in match order. `game` is the parent's copy (forked
+    workers reuse its tables); `progress` is entered once the workers run and told of each batch done.
+    Ctrl-C stops the run and returns the matches finished so far, marked interrupted."""
+    global _PRELOADED
+    shown = progress if progress is not None else _Silent()
+    here = Player(config, game)
+    out = Outcome([], Counts.zero(len(here.action_names), len(here.phase_names)), here.action_names,
+                  here.phase_names)
+    workers = max(1, min(workers, games))
+    if workers == 1:
+        with shown:
+            _collect(out, _in_process(here, games), shown)
+        return out
+    _PRELOADED = (config, game)
+    size = chunk_size(games, workers)
+    tasks = [(start, min(size, games - start)) for start in range(0, games, size)]
+    # The pool is made before the progress display starts its thread: forking a process with threads
+    # running can copy a lock another thread holds.
+    pool = multiprocessing.get_context().Pool(workers, _init_worker, (config,))
+    try:
+        with shown:
+            _collect(out, pool.imap_unordered(_run_chunk, tasks), shown)
+    finally:
+        # Not close(): after Ctrl-C or a failed match the tasks left are not wanted.
+        pool.terminate()
+        pool.join()
+        _PRELOADED = None
+    return out
+
+
+def _in_process(player: Player, games: int) -> Iterator[Chunk]:
+    """One worker: the matches in this process, in chunks of one for an exact progress count."""
+    for i in range(games):
+        yield player.chunk(i, 1)
+
+
+def _collect(out: Outcome, chunks: Iterator[Chunk], progress: Progress) -> None:
+    got: list[Chunk] = []
+    try:
+        for c in chunks:
+            got.append(c)
+            out.counts.add(c.counts)
+            progress.advance(len(c.rows))
+            if c.failure is not None:
+                out.failure = c.failure
+                break
+    except KeyboardInterrupt:
+        out.interrupted = True
+    # Chunks arrive in any order; rows go back in match order so every figure is the same whatever the
+    # number of workers.
+    out.rows = [row for c in sorted(got, key=lambda c: c.start) for row in c.rows]
