@@ -12,7 +12,8 @@ uses the number of times it was *available* at selection in place of its parent'
 
 Cost: resampling is the expensive part (milliseconds to a second, depending on the game and how much the
 seat knows), so the bot draws `worlds` determinizations per decision and its iterations take turns among
-them, where OpenSpiel's ISMCTSBot by default resamples on every iteration.
+them, where OpenSpiel's ISMCTSBot by default resamples on every iteration. If the resampler gives up on a
+world (its work is bounded), the bot searches the worlds it has; with none, it chooses at random.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import math
 import random
 import time
 from typing import TYPE_CHECKING, Any
+
+from ..engine.errors import GameError
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -63,21 +66,31 @@ class IsmctsBot:
         worlds: list[State] = []
         self._seen = [math.inf, -math.inf]  # returns seen, to scale them when the game has no bounds
         deadline = time.process_time() + self.seconds if self.seconds > 0 else None
-        it = 0
+        it = failed = 0
         while True:
             if deadline is None:
                 if it >= self.iterations:
                     break
             elif it > 0 and time.process_time() >= deadline:
                 break
-            if len(worlds) < self.worlds:
-                worlds.append(view.resample(self.rng.getrandbits(64)))
+            if len(worlds) + failed < self.worlds:
+                try:
+                    worlds.append(view.resample(self.rng.getrandbits(64)))
+                except GameError:
+                    # The resampler gave up (its work is bounded): search the worlds drawn so far.
+                    failed += 1
+                    continue
                 world = worlds[-1]
+            elif not worlds:
+                break
             else:
                 world = worlds[it % len(worlds)]
             self._iterate(world.clone(), tree)
             it += 1
         root = tree.get((), {})
+        if not root:  # no world could be drawn: a uniform choice, as a random player would
+            self.last = {}
+            return int(legal[self.rng.randrange(len(legal))])
         self.last = root
         best = max(ch.visits for a, ch in root.items() if a in legal)
         top = [a for a in legal if a in root and root[a].visits == best]

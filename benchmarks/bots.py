@@ -1,0 +1,137 @@
+"""How strong the bots are: ISMCTS against random players, and against OpenSpiel's ISMCTSBot.
+
+    python benchmarks/bots.py random [--games K] [--spec SPEC] [GAME:PLAYERS ...]
+    python benchmarks/bots.py openspiel [--games K] [--iterations N] [GAME:PLAYERS ...]
+
+`random`: the bot of SPEC (default `ismcts`, its default settings) at one seat and random players at the
+others, the seat taken in turn; its win share (a shared win counts 1/k) with a 95% Wilson interval, the
+fair share 1/N, and the CPU milliseconds per decision. Default: every bundled game at its fewest players.
+
+`openspiel`: cardsmith's `ismcts(iterations=N)` against OpenSpiel's `ISMCTSBot` with the same number of
+iterations (random rollouts, its default of a fresh resample per iteration, UCT c = 2 on the raw returns
+as in its examples), both playing the game through `cardsmith.openspiel`, seats taken in turn; cardsmith's
+win share with its interval, and each bot's CPU milliseconds per decision. Matches are seeded by their
+index, so runs compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from typing import Any
+
+import cardsmith
+from cardsmith.bots import SeatView, make_bot, parse_bots, seat_seed
+from cardsmith.engine.state import State
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def _cases(given: list[str]) -> list[tuple[str, int]]:
+    if given:
+        return [(c.partition(":")[0], int(c.partition(":")[2] or 2)) for c in given]
+    out = []
+    for name in sorted(cardsmith.bundled_games()):
+        for n in range(2, 9):
+            try:
+                cardsmith.load(name, n)
+            except cardsmith.BadOption:
+                continue
+            out.append((name, n))
+            break
+    return out
+
+
+def vs_random(name: str, n: int, games: int, spec: str) -> None:
+    g = cardsmith.load(name, n)
+    wins, decisions, cpu = 0.0, 0, 0.0
+    for i in range(games):
+        seat = i % n
+        specs = [parse_bots("random")[0]] * n
+        specs[seat] = parse_bots(spec)[0]
+        bots = [make_bot(sp, g, p, seat_seed(i, p)) for p, sp in enumerate(specs)]
+        s = State.initial(g, i)
+        while not s.is_terminal():
+            p = s.current_player()
+            t = time.process_time()
+            a = bots[p].choose(SeatView(s, p))
+            if p == seat:
+                cpu += time.process_time() - t
+                decisions += 1
+            s.apply_action(a)
+        if seat in s.winners:
+            wins += 1 / len(s.winners)
+    lo, hi = wilson(wins, games)
+    print(f"{name:<22} {n}p  {wins / games:6.3f} ({lo:.3f}..{hi:.3f})  fair {1 / n:.3f}  "
+          f"{1000 * cpu / max(decisions, 1):8.0f} ms/decision  {games} games", flush=True)
+
+
+def vs_openspiel(name: str, n: int, games: int, iterations: int) -> None:
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import cardsmith.openspiel as cos
+    game = cos.load(name, n)
+    wins, ours_cpu, ours_n, theirs_cpu, theirs_n = 0.0, 0.0, 0, 0.0, 0
+    for i in range(games):
+        seat = i % n
+        rng = random.Random(i)
+        theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(i)), 2.0,
+                                  iterations, random_state=np.random.RandomState(i))
+        ours = make_bot(f"ismcts(iterations={iterations})", game.cardsmith, seat, seat_seed(i, seat))
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outs = state.chance_outcomes()
+                state.apply_action(outs[rng.randrange(len(outs))][0])
+                continue
+            p = state.current_player()
+            t = time.process_time()
+            if p == seat:
+                a = ours.choose(SeatView(state.inner, p))
+                ours_cpu += time.process_time() - t
+                ours_n += 1
+            else:
+                a = theirs.step(state)
+                theirs_cpu += time.process_time() - t
+                theirs_n += 1
+            state.apply_action(int(a))
+        winners = state.inner.winners
+        if seat in winners:
+            wins += 1 / len(winners)
+    lo, hi = wilson(wins, games)
+    print(f"{name:<22} {n}p  cardsmith ismcts {wins / games:6.3f} ({lo:.3f}..{hi:.3f}) against OpenSpiel's "
+          f"(fair {1 / n:.3f}); ms/decision: cardsmith {1000 * ours_cpu / max(ours_n, 1):.0f}, "
+          f"OpenSpiel {1000 * theirs_cpu / max(theirs_n, 1):.0f}; {games} games, {iterations} iterations",
+          flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mode", choices=["random", "openspiel"])
+    ap.add_argument("cases", nargs="*", metavar="GAME:PLAYERS")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--spec", default="ismcts")
+    ap.add_argument("--iterations", type=int, default=200)
+    args = ap.parse_args(argv)
+    for name, n in _cases(args.cases):
+        if args.mode == "random":
+            vs_random(name, n, args.games, args.spec)
+        else:
+            vs_openspiel(name, n, args.games, args.iterations)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
