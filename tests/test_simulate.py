@@ -8,6 +8,7 @@ values worked out by hand, determinism across worker counts, the files written, 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
@@ -15,12 +16,13 @@ import signal
 import subprocess
 import sys
 import time
+from array import array
 from pathlib import Path
 
 import pytest
 from cardsmith.cli.main import main
 from cardsmith.dsl.limits import Limits
-from cardsmith.sim import heuristics, report, stats
+from cardsmith.sim import heuristics, report, stats, terminal
 from cardsmith.sim.runner import Config, Counts, Outcome, Row, chunk_size, match_seed
 from cardsmith.sim.summary import Meta, summarize
 from conftest import TESTS
@@ -73,8 +75,9 @@ def _row(i: int, winners: tuple[int, ...], actions: int, deals: int, first: int 
          scores: list[tuple[float, ...]] | None = None) -> Row:
     n = 2
     rets = tuple(1 / len(winners) if p in winners else 0.0 for p in range(n))
+    flat = array("d", [v for deal in scores for v in deal]) if scores is not None else None
     return Row(i, match_seed(7, i), actions, deals, winners, rets, first, 2 * actions, 1,
-               {"points": scores} if scores is not None else None)
+               {"points": flat} if flat is not None else None)
 
 
 def _summary(rows: list[Row], rotate: bool = False, counts: Counts | None = None) -> dict:
@@ -120,7 +123,7 @@ def test_summary_of_known_rows() -> None:
 
 def test_score_heuristics_by_hand() -> None:
     # Running totals of P0/P1 by deal: (3, 0), (3, 5), (7, 6): the lead goes P0, P1, P0.
-    series = heuristics.standings([(3, 0), (0, 5), (4, 1)], "total")
+    series = heuristics.standings([3, 0, 0, 5, 4, 1], 2, "total")
     assert series == [(3, 0), (3, 5), (7, 6)]
     assert heuristics.lead_changes(series) == 2
     # The winner P0: deficit 0 after deal 1, (5 - 3) / (5 - 3) = 1 after deal 2: drama 1/2.
@@ -142,6 +145,27 @@ def test_score_section_reads_the_order_from_the_winners() -> None:
     # Without a score in the rows, the section says why.
     bare = _summary([_row(0, (0,), 3, 1)])["score"]
     assert not bare["available"] and "numbers" in bare["reason"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("fancy", [False, True])
+def test_summary_escapes_names_from_the_rule_file(fancy: bool) -> None:
+    # A player's name is the rule file's: a terminal escape in it is shown, not sent, and rich's markup in
+    # it is text.
+    if fancy:
+        pytest.importorskip("rich")
+    s = _summary([_row(0, (0,), 10, 1, scores=[(5, 1)])])
+    s["seats"][0]["name"] = "[bold]P\x1b[31m"
+    buf = _Terminal()
+    terminal.print_summary(s, fancy=fancy, file=buf)
+    text = buf.getvalue()
+    assert "P\x1b[31m" not in text and "P\\x1b[31m" in text
+    assert "[bold]P" in text
+    assert ("┃" in text) == fancy  # rich's tables, or plain columns
 
 
 def test_match_seeds_and_chunks() -> None:

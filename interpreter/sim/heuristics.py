@@ -63,11 +63,13 @@ def pick_label(rows: Sequence[Row], reports: Sequence[tuple[str, str]],
     return numeric[0], ""
 
 
-def standings(history: Sequence[tuple[float, ...]], score_as: str) -> list[tuple[float, ...]]:
-    """Each deal's standing per seat: the report's values (deal) or their running totals (total)."""
+def standings(history: Sequence[float], seats: int, score_as: str) -> list[tuple[float, ...]]:
+    """Each deal's standing per seat from a report line's values (deal after deal, `seats` values each):
+    the values themselves (deal) or their running totals (total)."""
+    deals = [tuple(history[i:i + seats]) for i in range(0, len(history), seats)]
     if score_as == "deal":
-        return list(history)
-    return [tuple(row) for row in accumulate(history, lambda a, b: tuple(x + y for x, y in zip(a, b)))]
+        return deals
+    return [tuple(row) for row in accumulate(deals, lambda a, b: tuple(x + y for x, y in zip(a, b)))]
 
 
 def leader(standing: Sequence[float]) -> int | None:
@@ -116,7 +118,7 @@ def score_section(rows: Sequence[Row], reports: Sequence[tuple[str, str]], label
     if chosen is None:
         return unavailable(reason)
     # pick_label made sure every match has the line.
-    raw = [standings(r.scores[chosen] if r.scores is not None else [], score_as) for r in rows]
+    raw = [standings(r.scores[chosen] if r.scores is not None else [], len(r.returns), score_as) for r in rows]
     singles = [i for i, r in enumerate(rows) if len(r.winners) == 1 and raw[i]]
     top = sum(1 for i in singles if raw[i][-1][rows[i].winners[0]] == max(raw[i][-1]))
     bottom = sum(1 for i in singles if raw[i][-1][rows[i].winners[0]] == min(raw[i][-1]))

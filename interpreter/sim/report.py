@@ -45,7 +45,7 @@ def csv_rows(rows: Sequence[Row], config: Config, summary: dict[str, Any]) -> li
                 " ".join(str(w) for w in r.winners)]
         line += [repr(v) for v in r.returns] + list(config.seat_bots(r.match))
         if sc["available"] and r.scores is not None:
-            final = standings(r.scores[sc["label"]], sc["as"])[-1]
+            final = standings(r.scores[sc["label"]], n, sc["as"])[-1]
             line += [repr(v) for v in final]
         out.append(line)
     return out

@@ -213,8 +213,8 @@ class ProgressBar:
                 TimeRemainingColumn,
             )
             self._rich = Progress(TextColumn(escape(one_line(self.what))), BarColumn(), MofNCompleteColumn(),
-                                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"),
-                                  TimeRemainingColumn(), transient=True)
+                                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                                  TextColumn("left"), transient=True)
             self._rich.__enter__()
             self._task = self._rich.add_task("", total=self.total, rate="")
         return self
