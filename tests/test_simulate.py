@@ -293,13 +293,18 @@ def test_score_typo_gets_a_suggestion(capsys: pytest.CaptureFixture[str]) -> Non
     assert "did you mean 'points'?" in err
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in /proc (Linux)")
 def test_ctrl_c_reports_the_matches_done(tmp_path: Path) -> None:
     # The terminal's Ctrl-C: SIGINT to the whole process group, workers included.
     cmd = [sys.executable, "-m", "cardsmith.cli.main", "simulate", "kuhn-poker", "--games", "50000000",
            "--seed", "3", "--workers", "2", "--out", str(tmp_path)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(2.5)
+    children = Path(f"/proc/{p.pid}/task/{p.pid}/children")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(children.read_text().split()) < 2:  # the workers have started
+        time.sleep(0.1)
+    time.sleep(1.5)
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, (out, err)

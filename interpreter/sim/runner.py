@@ -17,6 +17,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import threading
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -293,7 +294,15 @@ def simulate(config: Config, games: int, workers: int, game: Game, progress: Pro
     tasks = [(start, min(size, games - start)) for start in range(0, games, size)]
     # The pool is made before the progress display starts its thread: forking a process with threads
     # running can copy a lock another thread holds.
-    pool = multiprocessing.get_context().Pool(workers, _init_worker, (config,))
+    # Workers forked while Ctrl-C is ignored inherit that at once, so one pressed while they start cannot
+    # stop a worker before its initializer runs (a traceback per worker); a Ctrl-C then is lost, no more.
+    main = threading.current_thread() is threading.main_thread()  # only it may set signal handlers
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        pool = multiprocessing.get_context().Pool(workers, _init_worker, (config,))
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
     try:
         with shown:
             _collect(out, pool.imap_unordered(_run_chunk, tasks), shown)
