@@ -1,11 +1,12 @@
 """How strong the bots are: ISMCTS against random players, and against OpenSpiel's ISMCTSBot.
 
-    python benchmarks/bots.py random [--games K] [--spec SPEC] [GAME:PLAYERS ...]
-    python benchmarks/bots.py openspiel [--games K] [--iterations N] [GAME:PLAYERS ...]
+    python benchmarks/bots.py random [--games K] [--spec SPEC] [GAME:PLAYERS[:GAMES] ...]
+    python benchmarks/bots.py openspiel [--games K] [--iterations N] [GAME:PLAYERS[:GAMES] ...]
 
 `random`: the bot of SPEC (default `ismcts`, its default settings) at one seat and random players at the
 others, the seat taken in turn; its win share (a shared win counts 1/k) with a 95% Wilson interval, the
-fair share 1/N, and the CPU milliseconds per decision. Default: every bundled game at its fewest players.
+fair share 1/N, its mean return with a 95% interval (for games scored in chips), and the CPU milliseconds
+per decision. Default: every bundled game at its fewest players.
 
 `openspiel`: cardsmith's `ismcts(iterations=N)` against OpenSpiel's `ISMCTSBot` with the same number of
 iterations (random rollouts, its default of a fresh resample per iteration, UCT c = 2 on the raw returns
@@ -19,9 +20,9 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import sys
 import time
-from typing import Any
 
 import cardsmith
 from cardsmith.bots import SeatView, make_bot, parse_bots, seat_seed
@@ -38,9 +39,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
-def _cases(given: list[str]) -> list[tuple[str, int]]:
+def _cases(given: list[str], games: int) -> list[tuple[str, int, int]]:
+    """GAME:PLAYERS[:GAMES] cases, or every bundled game at its fewest players."""
     if given:
-        return [(c.partition(":")[0], int(c.partition(":")[2] or 2)) for c in given]
+        out = []
+        for c in given:
+            name, n, k = (c.split(":") + ["2", str(games)])[:3]
+            out.append((name, int(n), int(k)))
+        return out
     out = []
     for name in sorted(cardsmith.bundled_games()):
         for n in range(2, 9):
@@ -48,7 +54,7 @@ def _cases(given: list[str]) -> list[tuple[str, int]]:
                 cardsmith.load(name, n)
             except cardsmith.BadOption:
                 continue
-            out.append((name, n))
+            out.append((name, n, games))
             break
     return out
 
@@ -56,6 +62,7 @@ def _cases(given: list[str]) -> list[tuple[str, int]]:
 def vs_random(name: str, n: int, games: int, spec: str) -> None:
     g = cardsmith.load(name, n)
     wins, decisions, cpu = 0.0, 0, 0.0
+    rets: list[float] = []
     for i in range(games):
         seat = i % n
         specs = [parse_bots("random")[0]] * n
@@ -72,16 +79,19 @@ def vs_random(name: str, n: int, games: int, spec: str) -> None:
             s.apply_action(a)
         if seat in s.winners:
             wins += 1 / len(s.winners)
+        rets.append(s.returns()[seat])
     lo, hi = wilson(wins, games)
-    print(f"{name:<22} {n}p  {wins / games:6.3f} ({lo:.3f}..{hi:.3f})  fair {1 / n:.3f}  "
-          f"{1000 * cpu / max(decisions, 1):8.0f} ms/decision  {games} games", flush=True)
+    mean = statistics.fmean(rets)
+    half = 1.96 * statistics.stdev(rets) / math.sqrt(games) if games > 1 else math.inf
+    print(f"{name:<22} {n}p  win share {wins / games:.3f} ({lo:.3f}..{hi:.3f}), fair {1 / n:.3f}; "
+          f"mean return {mean:.3f} ({mean - half:.3f}..{mean + half:.3f}); "
+          f"{1000 * cpu / max(decisions, 1):.0f} ms/decision; {games} games", flush=True)
 
 
 def vs_openspiel(name: str, n: int, games: int, iterations: int) -> None:
+    import cardsmith.openspiel as cos
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
-
-    import cardsmith.openspiel as cos
     game = cos.load(name, n)
     wins, ours_cpu, ours_n, theirs_cpu, theirs_n = 0.0, 0.0, 0, 0.0, 0
     for i in range(games):
@@ -125,11 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spec", default="ismcts")
     ap.add_argument("--iterations", type=int, default=200)
     args = ap.parse_args(argv)
-    for name, n in _cases(args.cases):
+    for name, n, games in _cases(args.cases, args.games):
         if args.mode == "random":
-            vs_random(name, n, args.games, args.spec)
+            vs_random(name, n, games, args.spec)
         else:
-            vs_openspiel(name, n, args.games, args.iterations)
+            vs_openspiel(name, n, games, args.iterations)
     return 0
 
 

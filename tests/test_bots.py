@@ -25,7 +25,7 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
     spec = parse_bot(" ismcts( iterations = 50 , c=1.5,rollout=first ) ")
     assert spec == BotSpec("ismcts", (("iterations", 50), ("c", 1.5), ("rollout", "first")))
     assert str(spec) == "ismcts(iterations=50, c=1.5, rollout=first)"
-    assert spec.settings() == {"iterations": 50, "seconds": 0.0, "c": 1.5, "worlds": 16, "rollout": "first"}
+    assert spec.settings() == {"iterations": 50, "seconds": 0.0, "c": 1.5, "worlds": 0, "rollout": "first"}
     assert parse_bots("ismcts(iterations=5, worlds=2), first", 4) == [
         BotSpec("ismcts", (("iterations", 5), ("worlds", 2))), BotSpec("first"), BotSpec("first"), BotSpec("first")]
 
@@ -34,6 +34,7 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
     ("rando", "no bot named 'rando'; the bots are first, ismcts, random"),
     ("ismcts(iter=3)", "ismcts has no parameter 'iter'; its parameters: c, iterations, rollout, seconds, worlds"),
     ("ismcts(iterations=0)", "ismcts: iterations must be from 1 to 1e+06, not 0"),
+    ("ismcts(worlds=-1)", "ismcts: worlds must be from 0 to 100000, not -1"),
     ("ismcts(iterations=2.5)", "ismcts: iterations must be a whole number, not '2.5'"),
     ("ismcts(c=nan)", "ismcts: c must be a number, not 'nan'"),
     ("ismcts(rollout=smart)", "ismcts: rollout must be one of random, first, not 'smart'"),

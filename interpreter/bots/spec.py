@@ -58,8 +58,9 @@ BOTS: dict[str, BotKind] = {
         "seconds": Param(float, 0.0, "a time budget per decision instead of a number of iterations "
                          "(0: use iterations)", 0, 3600),
         "c": Param(float, 0.7, "UCT exploration constant, on returns scaled to 0..1", 0, 100),
-        "worlds": Param(int, 16, "states resampled from the seat's information per decision; the "
-                        "iterations take turns among them", 1, 100_000),
+        "worlds": Param(int, 0, "states resampled from the seat's information per decision, the "
+                        "iterations taking turns among them (0: a new one while resampling has cost no more "
+                        "steps than the playouts)", 0, 100_000),
         "rollout": Param(str, "random", "how a simulation plays on past the tree", choices=("random", "first")),
     }),
 }

@@ -43,9 +43,17 @@ class SeatView:
     def observation(self) -> dict[str, Any]:
         return self._state.observation(self.seat)
 
+    def observation_string(self) -> str:
+        return self._state.observation_string(self.seat)
+
     def information_state_string(self) -> str:
         return self._state.information_state_string(self.seat)
 
     def resample(self, rng: random.Random | int) -> State:
         """A full state this seat cannot tell from the real one, drawn with `rng` (a new one each call)."""
         return self._state.resample_from_infostate(self.seat, rng)
+
+    def resample_with_work(self, rng: random.Random | int) -> tuple[State, int]:
+        """`resample(rng)` and the steps the resampler replayed to find it."""
+        from ..engine.resample import resample_with_work
+        return resample_with_work(self._state, self.seat, rng)

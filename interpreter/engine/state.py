@@ -258,11 +258,6 @@ class State:
     def resample_from_infostate(self, player: int, rng: Any) -> State:
         """A state `player` cannot tell from this one, its hidden cards redrawn; see resample.py."""
         from .resample import resample
-        if self.setup is not None:
-            # Resampling redraws hidden cards as chance outcomes of the history; a setup fixed some of them
-            # outside it (and may have set variables and moved cards after the deal's steps).
-            raise GameError("resample_from_infostate() is not available for a state set up with fixed cards "
-                            "(Setup); start from game.new_initial_state() without a setup")
         return resample(self, player, rng)
 
     # ------------------------------------------------------------ reading zones and variables

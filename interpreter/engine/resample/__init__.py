@@ -74,7 +74,18 @@ def schedule(k: int) -> tuple[type[Search], int]:
 
 
 def resample(s: State, p: Any, rng: Any) -> State:
+    return resample_with_work(s, p, rng)[0]
+
+
+def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
+    """The resampled state and the steps replayed to find it (a search bot weighs that against its
+    playouts to decide how many states to draw, in a measure that does not depend on the machine)."""
     g = s.game
+    if s.setup is not None:
+        # Resampling redraws hidden cards as chance outcomes of the history; a setup fixed some of them
+        # outside it (and may have set variables and moved cards after the deal's steps).
+        raise GameError("resample_from_infostate() is not available for a state set up with fixed cards "
+                        "(Setup); start from game.new_initial_state() without a setup")
     if type(p) is not int or not 0 <= p < g.n:
         raise GameError(f"no player {p!r}: the seats are 0 to {g.n - 1}")
     if isinstance(rng, random.Random):
@@ -98,9 +109,9 @@ def resample(s: State, p: Any, rng: Any) -> State:
                 seed = r.getrandbits(64)
                 found.rng = seed
                 found.trail = (found.trail, RESEED, seed)
-            return found
+            return found, work
     raise GameError(f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed steps; "
                     "its information rules out almost every arrangement of the cards it has not seen")
 
 
-__all__ = ["resample"]
+__all__ = ["resample", "resample_with_work"]
