@@ -25,7 +25,7 @@ import sys
 import time
 
 import cardsmith
-from cardsmith.bots import SeatView, make_bot, parse_bots, seat_seed
+from cardsmith.bots import SeatView, make_bot, parse_bots, seat_seed, strategy_names
 from cardsmith.engine.state import State
 
 
@@ -44,7 +44,7 @@ def _cases(given: list[str], games: int) -> list[tuple[str, int, int]]:
     if given:
         out = []
         for c in given:
-            name, n, k = (c.split(":") + ["2", str(games)])[:3]
+            name, n, k = (c.rsplit(":", 2) + ["2", str(games)])[:3]
             out.append((name, int(n), int(k)))
         return out
     out = []
@@ -66,7 +66,7 @@ def vs_random(name: str, n: int, games: int, spec: str) -> None:
     for i in range(games):
         seat = i % n
         specs = [parse_bots("random")[0]] * n
-        specs[seat] = parse_bots(spec)[0]
+        specs[seat] = parse_bots(spec, strategies=strategy_names(g))[0]
         bots = [make_bot(sp, g, p, seat_seed(i, p)) for p, sp in enumerate(specs)]
         s = State.initial(g, i)
         while not s.is_terminal():

@@ -150,6 +150,16 @@ def returns_bound(key: str) -> str:
     return f"returns_{key}"
 
 
+# Strategies: rule `i` of strategy `name`, for one action it is about, as a function of the state and that
+# action's parameters (in order): `when` a condition, `best` the number its `max`/`min` ranks by.
+def strategy_when(name: str, i: int, action: str) -> str:
+    return f"strategy_{name}_{i}_when_{action}"
+
+
+def strategy_best(name: str, i: int, action: str) -> str:
+    return f"strategy_{name}_{i}_best_{action}"
+
+
 # ------------------------------------------------------------ what the runtime provides
 # The only Python builtins the generated module may use (the namespace's `__builtins__`).
 BUILTINS = ("len", "list", "range", "divmod", "sorted", "set", "min", "max", "sum", "any", "all", "abs", "int",

@@ -51,6 +51,7 @@ from .limits import Limits
 from .parser import KEYWORDS
 from .spec import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 from .steps import StepChecker, _walk_stmts
+from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
 
 __all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "check"]
@@ -59,7 +60,7 @@ ASSIGNABLE_BUILTINS = {"dealer", "current"}
 RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
-class Checker(ExprChecker, StepChecker, CallChecker, TableChecker):
+class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyChecker):
     def __init__(self, spec: GameSpec, diags: list[Diagnostic], limits: Limits):
         self.spec = spec
         self.limits = limits
@@ -179,6 +180,7 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker):
         self._distinct_texts()
         for ph in sp.phases:
             self._phase(ph)
+        self._strategies()
         if not sp.phases and "phases" not in sp.missing_sections:
             self.err("C030", sp.spans.get("phases", sp.root_span), "the game has no phases")
         m = sp.match

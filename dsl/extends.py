@@ -20,7 +20,8 @@ from .diagnostics import Diagnostic
 from .suggest import did_you_mean
 from .yaml_loader import YList, YMap, YNode, YScalar
 
-NAMED_SECTIONS = ["options", "constants", "zones", "variables", "define", "procedures", "actions", "phases"]
+NAMED_SECTIONS = ["options", "constants", "zones", "variables", "define", "procedures", "actions", "phases",
+                  "strategies"]
 KEYED_SECTIONS = ["players", "deck", "match"]
 MAX_DEPTH = 8
 

@@ -46,9 +46,10 @@ class _Reader(TableSections, RuleSections):
                         suit_spans=suit_spans, rank_spans=rank_spans)
         spec.teams = self.teams(m.get("players"))
         spec.constraints = self.constraints(m.get("constraints"))
+        spec.strategies = self.strategies(m.get("strategies"))
         declared: set[str] = set()
         for section in ("options", "constants", "zones", "variables", "define", "procedures", "actions",
-                        "phases"):
+                        "phases", "strategies"):
             sm = m.get(section)
             if isinstance(sm, YMap):
                 for key in sm.items:
@@ -60,7 +61,7 @@ class _Reader(TableSections, RuleSections):
                 assert isinstance(pm, YMap)
                 declared.update(pm.items)
         read_names = {x.name for group in (options, zones, variables, functions, procedures, actions, phases,
-                                           props) for x in group} | set(constants)
+                                           props, spec.strategies) for x in group} | set(constants)
         spec.broken = declared - read_names
         spec.missing_sections = {k for k in ("phases", "actions", "zones", "deck", "match") if k not in m.items}
         for key, (_ks, node) in m.items.items():

@@ -8,8 +8,18 @@ from . import ast as A
 from . import parser
 from .diagnostics import Span
 from .reader import IDENT, Reader
-from .spec import ActionSpec, FuncSpec, MatchSpec, ParamSpec, PhaseSpec, ProcSpec, ReturnsSpec
-from .yaml_loader import YMap, YNode, YScalar
+from .spec import (
+    ActionSpec,
+    FuncSpec,
+    MatchSpec,
+    ParamSpec,
+    PhaseSpec,
+    ProcSpec,
+    ReturnsSpec,
+    StrategyRule,
+    StrategySpec,
+)
+from .yaml_loader import YList, YMap, YNode, YScalar
 
 SIGNATURE = re.compile(r" *([A-Za-z_][A-Za-z0-9_]*) *(?:\( *([A-Za-z0-9_, ]*)\))? *\Z")
 
@@ -170,3 +180,43 @@ class RuleSections(Reader):
             return None
         return ReturnsSpec(node.span, e, name or "returns", self.expr(node.get("min"), "'min' of 'returns'"),
                            self.expr(node.get("max"), "'max' of 'returns'"), bool(zs))
+
+    def strategies(self, node: YNode | None) -> list[StrategySpec]:
+        """`strategies:` playing styles, each a `doc` and a `prefer:` list of rules tried in order."""
+        m = self.want_map(node, "'strategies'")
+        out: list[StrategySpec] = []
+        if m is None:
+            return out
+        for name, (ks, vnode) in m.items.items():
+            if not self.ident(name, ks.span, "strategy"):
+                continue
+            sm = self.want_map(vnode, f"strategy '{name}'")
+            if sm is None:
+                continue
+            self.keys(sm, ["doc", "prefer"], f"strategy '{name}'", ("prefer",))
+            doc = self.want_scalar(sm.get("doc"), "'doc'", (str,)) or ""
+            rules: list[StrategyRule] = []
+            items = self.want_list(sm.get("prefer"), "'prefer'")
+            for item in items.items if items else []:
+                rm = self.want_map(item, f"a rule of strategy '{name}'")
+                if rm is None:
+                    continue
+                self.keys(rm, ["action", "when", "max", "min"], f"a rule of strategy '{name}'")
+                if "max" in rm.items and "min" in rm.items:
+                    self.err("S032", rm.span, "a strategy rule ranks its actions by 'max' or by 'min', not both",
+                             "max: EXPR prefers the action with the highest value, min: EXPR the lowest")
+                    continue
+                acts: list[tuple[str, Span]] = []
+                an = rm.get("action")
+                for a in (an.items if isinstance(an, YList) else [an] if an is not None else []):
+                    if isinstance(a, YScalar) and isinstance(a.value, str):
+                        acts.append((a.value, a.span))
+                    else:
+                        self.err("S010", a.span, "'action' of a strategy rule must be an action name or a list of "
+                                 "them")
+                key = "max" if "max" in rm.items else "min" if "min" in rm.items else None
+                best = self.expr(rm.get(key), f"'{key}'") if key else None
+                rules.append(StrategyRule(rm.span, acts, self.expr(rm.get("when"), "'when'"),
+                                          (key, best) if key and best is not None else None))
+            out.append(StrategySpec(name, ks.span, doc, rules))
+        return out

@@ -23,7 +23,7 @@ VAR_TYPES = {
 REQUIRED_SECTIONS = ("game", "players", "deck", "zones", "actions", "phases", "match")
 
 SECTIONS = ["game", "summary", "players", "options", "constants", "deck", "zones", "variables", "define",
-            "procedures", "actions", "phases", "match", "extends", "new", "remove", "constraints"]
+            "procedures", "actions", "phases", "match", "extends", "new", "remove", "constraints", "strategies"]
 
 
 @dataclass(eq=False)
@@ -135,6 +135,25 @@ class ActionSpec:
 
 
 @dataclass(eq=False)
+class StrategyRule:
+    """One rule of a strategy: among the legal actions it names (all, if it names none), those for which
+    `when` holds; the best by `best` ("max" or "min" of an expression), or any of them."""
+    span: Span
+    actions: list[tuple[str, Span]]
+    when: A.Expr | None
+    best: tuple[str, A.Expr] | None
+
+
+@dataclass(eq=False)
+class StrategySpec:
+    """`strategies:`: a playing style as data, for the bot of the same name (interpreter/bots/strategy.py)."""
+    name: str
+    span: Span
+    doc: str
+    rules: list[StrategyRule]
+
+
+@dataclass(eq=False)
 class PhaseSpec:
     name: str
     span: Span
@@ -208,3 +227,4 @@ class GameSpec:
     # seat is a team of its own, team p).
     teams: A.Expr | None = None
     constraints: list[ConstraintSpec] = field(default_factory=list)  # settings of the table the rules refuse
+    strategies: list[StrategySpec] = field(default_factory=list)  # playing styles for bots

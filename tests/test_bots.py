@@ -31,7 +31,7 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("rando", "no bot named 'rando'; the bots are first, ismcts, random"),
+    ("rando", "no bot named 'rando'; the bots are first, ismcts, random; the rule file has no strategies"),
     ("ismcts(iter=3)", "ismcts has no parameter 'iter'; its parameters: c, iterations, rollout, seconds, worlds"),
     ("ismcts(iterations=0)", "ismcts: iterations must be from 1 to 1e+06, not 0"),
     ("ismcts(worlds=-1)", "ismcts: worlds must be from 0 to 100000, not -1"),

@@ -31,6 +31,7 @@ from ..diagnostics import Diagnostic, Span
 from ..limits import DEFAULT_LIMITS, Limits
 from ..optimize import Inliner
 from ..spec import FuncSpec, GameSpec, PhaseSpec
+from ..strategy_checks import rule_actions
 from .actions import ActionWriter, ParamInfo
 from .expressions import _takes_numbers
 from .statements import _kind
@@ -216,6 +217,14 @@ class Compiler(ActionWriter):
             for key, b in (("min", m.returns.min), ("max", m.returns.max)):
                 if b is not None:
                     self.efunc(abi.returns_bound(key), [], b)
+        for st in sp.strategies:
+            for i, rule in enumerate(st.rules):
+                for a in rule_actions(rule, sp.actions):
+                    params = ["s"] + [f"l_{p.name}" for p in a.params]
+                    if rule.when is not None:
+                        self.efunc(abi.strategy_when(st.name, i, a.name), params, rule.when)
+                    if rule.best is not None:
+                        self.efunc(abi.strategy_best(st.name, i, a.name), params, rule.best[1])
         kept = _called(blocks, w.lines)
         for name in reversed([n for n in blocks if n in kept]):
             w.splice(at, blocks[name])

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.errors import GameError
 from .ismcts import IsmctsBot
 from .simple import FirstBot, RandomBot
+from .strategy import StrategyBot
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -77,9 +78,9 @@ class BotSpec:
         return f"{self.name}({', '.join(f'{k}={v}' for k, v in self.params)})"
 
     def settings(self) -> dict[str, Any]:
-        """Every parameter of the bot: the given ones, and the defaults of the rest."""
-        kind = BOTS[self.name]
-        out = {k: p.default for k, p in kind.params.items()}
+        """Every parameter of the bot: the given ones, and the defaults of the rest (a strategy has none)."""
+        kind = BOTS.get(self.name)
+        out = {k: p.default for k, p in kind.params.items()} if kind else {}
         out.update(self.params)
         return out
 
@@ -128,7 +129,9 @@ def _value(bot: str, key: str, p: Param, text: str) -> Any:
     return v
 
 
-def parse_bot(text: str) -> BotSpec:
+def parse_bot(text: str, strategies: Collection[str] | None = ()) -> BotSpec:
+    """One spec. A name that is no bot is a strategy of the rule file if `strategies` has it; with
+    `strategies=None` (the game not known yet) any name is taken as one, to be checked by `make_bot`."""
     m = _SPEC.match(text)
     if not m:
         raise BadBotSpec(f"bot spec '{text.strip()}': expected a bot's name, optionally followed by "
@@ -136,7 +139,11 @@ def parse_bot(text: str) -> BotSpec:
     name, args = m.group(1), m.group(2)
     kind = BOTS.get(name)
     if kind is None:
-        raise BadBotSpec(f"no bot named '{name}'; the bots are {', '.join(sorted(BOTS))}")
+        if strategies is None or name in strategies:
+            if args and args.strip():
+                raise BadBotSpec(f"strategy '{name}' takes no parameters")
+            return BotSpec(name)
+        raise BadBotSpec(_unknown(name, strategies))
     params: dict[str, Any] = {}
     for item in (args.split(",") if args and args.strip() else []):
         key, eq, value = item.partition("=")
@@ -153,9 +160,15 @@ def parse_bot(text: str) -> BotSpec:
     return BotSpec(name, tuple(params.items()))
 
 
-def parse_bots(text: str, seats: int | None = None) -> list[BotSpec]:
+def _unknown(name: str, strategies: Collection[str]) -> str:
+    rule = f"; the rule file's strategies: {', '.join(sorted(strategies))}" if strategies else \
+        "; the rule file has no strategies"
+    return f"no bot named '{name}'; the bots are {', '.join(sorted(BOTS))}{rule}"
+
+
+def parse_bots(text: str, seats: int | None = None, strategies: Collection[str] | None = ()) -> list[BotSpec]:
     """A comma-separated list of specs; with `seats`, one per seat, the last filling the seats left."""
-    specs = [parse_bot(part) for part in _split(text)]
+    specs = [parse_bot(part, strategies) for part in _split(text)]
     if seats is None:
         return specs
     if len(specs) > seats:
@@ -170,10 +183,20 @@ def seat_seed(seed: int, seat: int) -> int:
 
 def make_bot(spec: BotSpec | str, game: Game, seat: int, seed: int) -> Any:
     """The bot for `seat`, its random choices drawn from `seed` alone (so a match replays exactly)."""
+    names = strategy_names(game)
     if isinstance(spec, str):
-        spec = parse_bot(spec)
-    kind = BOTS[spec.name]
+        spec = parse_bot(spec, names)
+    kind = BOTS.get(spec.name)
+    if kind is None:
+        if spec.name not in names:
+            raise BadBotSpec(_unknown(spec.name, names))
+        return StrategyBot(random.Random(seed), game=game, seat=seat, strategy=spec.name)
     return kind.make(random.Random(seed), game=game, seat=seat, **spec.settings())
+
+
+def strategy_names(game: Game) -> list[str]:
+    """The strategies the game's rule file writes (`strategies:`), each a bot of its name."""
+    return [s.name for s in game.spec.strategies]
 
 
 def describe_bots() -> list[str]:

@@ -53,6 +53,12 @@ class SeatView:
         """A full state this seat cannot tell from the real one, drawn with `rng` (a new one each call)."""
         return self._state.resample_from_infostate(self.seat, rng)
 
+    def masked(self, rng: random.Random) -> State:
+        """A copy of the state to read, not to play on: what this seat sees as it is, the rest arbitrary
+        (the hidden cards dealt out again at random among the hidden places; engine/masked.py)."""
+        from ..engine.masked import masked
+        return masked(self._state, self.seat, rng)
+
     def resample_with_work(self, rng: random.Random | int) -> tuple[State, int]:
         """`resample(rng)` and the steps the resampler replayed to find it."""
         from ..engine.resample import resample_with_work

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
-from ..bots import BadBotSpec, SeatView, make_bot, parse_bots, seat_seed
+from ..bots import BadBotSpec, SeatView, make_bot, parse_bots, seat_seed, strategy_names
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError, clipped, count_of, render_all
 from ..dsl.files import quoted
@@ -227,7 +227,8 @@ def _var_summary(g: Game, s: State) -> list[str]:
 def cmd_run(args: argparse.Namespace) -> int:
     g = _instance(args)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
-    bots = [make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in enumerate(parse_bots(args.bots, g.n))]
+    specs = parse_bots(args.bots, g.n, strategy_names(g))
+    bots = [make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in enumerate(specs)]
     s = State.initial(g, seed, log=True)
     def shown(v: Any) -> str:
         return ("yes" if v else "no") if isinstance(v, bool) else str(v)
@@ -473,7 +474,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _bot_spec(text: str) -> str:
     try:
-        parse_bots(text)
+        parse_bots(text, strategies=None)  # the names of the rule file's strategies are checked with the game
     except BadBotSpec as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text
@@ -481,8 +482,8 @@ def _bot_spec(text: str) -> str:
 
 def _bot_args(q: argparse.ArgumentParser, what: str) -> None:
     q.add_argument("--bots", "--bot", dest="bots", type=_bot_spec, default="random", metavar="SPEC",
-                   help=f"{what}: a bot's name with parameters, like 'ismcts(iterations=400), random'; "
-                        "'cardsmith bots' lists them")
+                   help=f"{what}: a bot's name with parameters, like 'ismcts(iterations=400), random', or a "
+                        "strategy of the rule file; docs/bots.md lists them")
 
 
 def _limit_args(q: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ from ..dsl.diagnostics import Span, count_of
 from ..dsl.library import BudgetExceeded, RuleRuntimeError
 from .budget import over
 from .chance import NeedChance
-from .errors import GameError, IllegalAction, RuleError, describe_failure
+from .errors import IllegalAction, RuleError, describe_failure
 from .history import entries
 from .returns import final_returns
 from .runtime import _next_active, _next_in_match, _prev_active, _shown, _team

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import sys
 
-from ..bots import SeatView, make_bot, parse_bots, seat_seed
+from ..bots import SeatView, make_bot, parse_bots, seat_seed, strategy_names
 from ..engine.game import Game
 from ..engine.state import State
 from ..engine.text import one_line
@@ -29,7 +29,7 @@ def play(g: Game, seat: int, seed: int | None, bots_spec: str) -> int:
         print(f"cardsmith: error: --seat must be 0 to {g.n - 1}", file=sys.stderr)
         return 2
     seed = seed if seed is not None else random.randrange(2**31)
-    specs = parse_bots(bots_spec, g.n - 1) if g.n > 1 else []
+    specs = parse_bots(bots_spec, g.n - 1, strategy_names(g)) if g.n > 1 else []
     others = [p for p in range(g.n) if p != seat]
     bots = {p: make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in zip(others, specs)}
     s = State.initial(g, seed, log=True)
