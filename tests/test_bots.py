@@ -31,7 +31,8 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("rando", "no bot named 'rando'; the bots are first, ismcts, random; the rule file has no strategies"),
+    ("rando", "no bot named 'rando'; the bots are first, greedy, ismcts, random; the rule file has no strategies"),
+    ("greedy(by=1x)", "greedy: by must be a name, not '1x'"),
     ("ismcts(iter=3)", "ismcts has no parameter 'iter'; its parameters: c, iterations, rollout, seconds, worlds"),
     ("ismcts(iterations=0)", "ismcts: iterations must be from 1 to 1e+06, not 0"),
     ("ismcts(worlds=-1)", "ismcts: worlds must be from 0 to 100000, not -1"),
@@ -41,6 +42,7 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
     ("ismcts(c=1, c=2)", "ismcts: c is given twice"),
     ("ismcts(c)", "ismcts: expected key=value, not 'c'"),
     ("random(seed=1)", "random has no parameter 'seed'; its parameters: none"),
+    ("greedy(depth=2)", "greedy has no parameter 'depth'; its parameters: by"),
     ("ismcts(c=1", "bot spec 'ismcts(c=1': a '(' without its ')'"),
     ("3bots", "bot spec '3bots': expected a bot's name, optionally followed by parameters in parentheses, "
               "like ismcts(iterations=400)"),
@@ -49,6 +51,26 @@ def test_a_bad_spec_says_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(BadBotSpec) as e:
         parse_bot(text) if "(" in text and text.count("(") == text.count(")") else parse_bots(text)
     assert str(e.value) == message
+
+
+def test_greedy_values_what_the_rule_file_reports() -> None:
+    g = game_for(str(next(p for p in GAME_FILES if p.stem == "schwimmen")), 3)
+    with pytest.raises(BadBotSpec) as e:
+        make_bot("greedy(by=lives)", g, 0, 1)
+    assert str(e.value) == "greedy: by must name a number the rule file reports for each player: returns, hand; " \
+                           "not 'lives'"
+    # Schwimmen has no `match: returns`: by default greedy takes the swap that most raises its hand's value.
+    s = State.initial(g, 4)
+    while g.phases[s.phase].name != "turn":
+        s.apply_action(s.legal_actions()[0])
+    p = s.current_player()
+    a = make_bot("greedy", g, p, 1).choose(SeatView(s, p))
+    value = g.ns["fn_hand_value"]
+    hand, centre = s.zone_cards("hand", p), s.zone_cards("centre")
+    best = max(value(s, [c for c in hand if c != x] + [y]) for x in hand for y in centre)
+    if best > value(s, hand):
+        _, (give, take) = g.codec.decode(a)
+        assert value(s, [c for c in hand if c != give] + [take]) == best
 
 
 def test_more_bots_than_seats_is_refused() -> None:
@@ -69,8 +91,8 @@ def _match(path: str, players: int, specs: str, seed: int) -> State:
 
 def test_bots_play_whole_matches_and_a_seed_replays_them() -> None:
     path = str(next(p for p in GAME_FILES if p.stem == "schwimmen"))
-    a = _match(path, 3, f"{SMALL}, random, first", 5)
-    b = _match(path, 3, f"{SMALL}, random, first", 5)
+    a = _match(path, 3, f"{SMALL}, greedy, first", 5)
+    b = _match(path, 3, f"{SMALL}, greedy, first", 5)
     assert a.history() == b.history() and a.returns() == b.returns()
 
 
@@ -98,20 +120,21 @@ def _decision_point(path: str, players: int, seed: int) -> State:
     return points[rng.randrange(len(points))]
 
 
-def _search(s: State, seed: int) -> tuple[int, list[tuple[int, int, float, int]]]:
+def _search(s: State, seed: int, spec: str = SMALL) -> tuple[int, list[tuple[int, int, float, int]]]:
     p = s.current_player()
-    bot = make_bot(SMALL, s.game, p, seed)
+    bot = make_bot(spec, s.game, p, seed)
     a = bot.choose(SeatView(s, p))
-    return a, sorted((k, ch.visits, round(ch.total, 9), ch.avail) for k, ch in bot.last.items())
+    return a, sorted((k, ch.visits, round(ch.total, 9), ch.avail) for k, ch in getattr(bot, "last", {}).items())
 
 
+@pytest.mark.parametrize("spec", [SMALL, "greedy"])
 @pytest.mark.parametrize("path", [pytest.param(str(p), id=p.stem) for p in GAME_FILES])
-def test_ismcts_decides_alike_whatever_the_cards_it_cannot_see(path: str) -> None:
+def test_a_bot_decides_alike_whatever_the_cards_it_cannot_see(path: str, spec: str) -> None:
     players = min(GAME_PLAYERS[path])
     s = _decision_point(path, players, 11)
     p = s.current_player()
-    real = _search(s, 3)
-    assert real == _search(permute_hidden(s, p, random.Random(4)), 3)
+    real = _search(s, 3, spec)
+    assert real == _search(permute_hidden(s, p, random.Random(4)), 3, spec)
     other = s.resample_from_infostate(p, 9)  # another history p cannot tell from this one
     assert other.z != s.z or other.history() != s.history() or other.rng != s.rng
-    assert real == _search(other, 3)
+    assert real == _search(other, 3, spec)

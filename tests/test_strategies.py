@@ -125,7 +125,7 @@ def test_a_strategy_is_named_like_a_bot_and_checked_against_the_game() -> None:
     assert [str(x) for x in parse_bots("steady, hasty", 3, strategy_names(g))] == ["steady", "hasty", "hasty"]
     with pytest.raises(BadBotSpec) as e:
         parse_bots("stedy", 3, strategy_names(g))
-    assert str(e.value) == "no bot named 'stedy'; the bots are first, ismcts, random; the rule file's " \
+    assert str(e.value) == "no bot named 'stedy'; the bots are first, greedy, ismcts, random; the rule file's " \
                            "strategies: hasty, steady"
     with pytest.raises(BadBotSpec) as e:
         parse_bots("steady(x=1)", 3, strategy_names(g))
@@ -133,5 +133,5 @@ def test_a_strategy_is_named_like_a_bot_and_checked_against_the_game() -> None:
     other = game_for(str(GAMES_DIR / "stichln.yaml"), 3)
     with pytest.raises(BadBotSpec) as e:
         make_bot("steady", other, 0, 1)
-    assert str(e.value) == "no bot named 'steady'; the bots are first, ismcts, random; the rule file has no " \
+    assert str(e.value) == "no bot named 'steady'; the bots are first, greedy, ismcts, random; the rule file has no " \
                            "strategies"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.errors import GameError
+from .greedy import GreedyBot
 from .ismcts import IsmctsBot
 from .simple import FirstBot, RandomBot
 from .strategy import StrategyBot
@@ -54,6 +55,10 @@ class BotKind:
 BOTS: dict[str, BotKind] = {
     "random": BotKind(RandomBot, "a uniform choice among the legal actions"),
     "first": BotKind(FirstBot, "always the lowest-numbered legal action"),
+    "greedy": BotKind(GreedyBot, "one step of lookahead, valued by the rule file's returns or a report line", {
+        "by": Param(str, "", "what to maximise: 'returns', or the label of a numeric 'report:' line (default: "
+                    "returns if the file has 'match: returns', else its first numeric report)"),
+    }),
     "ismcts": BotKind(IsmctsBot, "information-set Monte Carlo tree search (Cowling, Powley and Whitehouse)", {
         "iterations": Param(int, 200, "searches per decision", 1, 1_000_000),
         "seconds": Param(float, 0.0, "a time budget per decision instead of a number of iterations "
@@ -114,6 +119,10 @@ def _split(text: str) -> list[str]:
 def _value(bot: str, key: str, p: Param, text: str) -> Any:
     text = text.strip()
     if p.kind is str:
+        if not p.choices:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+                raise BadBotSpec(f"{bot}: {key} must be a name, not '{text}'")
+            return text
         if text not in p.choices:
             raise BadBotSpec(f"{bot}: {key} must be one of {', '.join(p.choices)}, not '{text}'")
         return text
