@@ -73,6 +73,17 @@ def test_greedy_values_what_the_rule_file_reports() -> None:
         assert value(s, [c for c in hand if c != give] + [take]) == best
 
 
+def test_the_bots_command_lists_bots_and_strategies(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardsmith.cli.main import main
+    assert main(["bots", "schwimmen"]) == 0
+    out = capsys.readouterr().out
+    assert "  ismcts: information-set Monte Carlo tree search" in out
+    assert "      rollout (default random): how a simulation plays on past the tree, one of random, first" in out
+    assert "  steady: keeps a hand of 24 or more" in out
+    assert main(["bots", "stichln"]) == 0
+    assert "Stichln has no strategies" in capsys.readouterr().out
+
+
 def test_more_bots_than_seats_is_refused() -> None:
     with pytest.raises(BadBotSpec, match="3 bots for 2 seats"):
         parse_bots("random, first, random", 2)

@@ -214,5 +214,7 @@ def describe_bots() -> list[str]:
     for name, kind in BOTS.items():
         lines.append(f"{name}: {kind.doc}")
         for key, p in kind.params.items():
-            lines.append(f"    {key} (default {p.default}): {p.doc}")
+            default = f" (default {p.default})" if p.default != "" else ""
+            choices = f", one of {', '.join(p.choices)}" if p.choices else ""
+            lines.append(f"    {key}{default}: {p.doc}{choices}")
     return lines

@@ -29,6 +29,7 @@ from ..engine.options import option_ranges
 from ..engine.runtime import _shown
 from ..engine.state import State
 from ..engine.text import one_line, say
+from . import bots as bots_cmd
 from . import emit
 from .deep import BUDGET as DEEP_BUDGET
 from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
@@ -327,6 +328,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             say(f"    --option {o.name}=VALUE  ({allowed}; default {default}){doc}")
         for c in sp.constraints:
             say(f"    refused {'when' if c.refuse else 'unless'} {c.text}: {c.message}")
+        for st in sp.strategies:
+            say(f"    --bots {st.name}  (a strategy){'  ' + st.doc if st.doc else ''}")
     return 1 if bad else 0
 
 
@@ -582,9 +585,10 @@ def build_parser() -> argparse.ArgumentParser:
     _bot_args(pl, "the bots at the other seats, as for 'run' (default random)")
     pl.set_defaults(fn=cmd_play)
     co = emit.add_parser(sub)
+    bo = bots_cmd.add_parser(sub)
     from . import simulate  # here, not at the top: simulate.py uses this module's helpers
     sims = simulate.add_parser(sub, game_args)
-    for q in (v, r, li, t, b, pl, co, *sims):
+    for q in (v, r, li, t, b, pl, co, bo, *sims):
         _limit_args(q)
     return p
 
