@@ -17,13 +17,14 @@ import subprocess
 import sys
 import time
 from array import array
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
 from cardsmith.cli.main import main
 from cardsmith.dsl.limits import Limits
 from cardsmith.sim import heuristics, report, stats, terminal
-from cardsmith.sim.runner import Config, Counts, Outcome, Row, chunk_size, match_seed
+from cardsmith.sim.runner import Config, Counts, Outcome, Row, chunks, match_seed
 from cardsmith.sim.summary import Meta, summarize
 from conftest import TESTS
 
@@ -171,7 +172,15 @@ def test_summary_escapes_names_from_the_rule_file(fancy: bool) -> None:
 def test_match_seeds_and_chunks() -> None:
     assert match_seed(1, 0) != match_seed(1, 1) != match_seed(2, 0)
     assert match_seed(1, 5) == match_seed(1, 5) < 2**63
-    assert chunk_size(2000, 2) == 63 and chunk_size(10, 4) == 1
+    # Every match once, in order; the largest tasks first, the last ones small.
+    for games, workers in ((2000, 2), (10, 4), (1, 8), (100_000, 3)):
+        tasks = chunks(games, workers)
+        assert [start for start, _ in tasks] == [0, *list(accumulate(n for _, n in tasks))][:-1]
+        assert sum(n for _, n in tasks) == games
+        sizes = [n for _, n in tasks]
+        assert sizes == sorted(sizes, reverse=True)
+    sizes = [n for _, n in chunks(2000, 2)]
+    assert sizes[0] == 250 and sizes[-2] == 15 and len(sizes) < 40
 
 
 # ---------------------------------------------------------------- the command

@@ -33,7 +33,8 @@ from ..engine.game import Game
 from ..engine.state import State
 
 MAX_CHUNK = 4096  # matches per task at most
-TASKS_PER_WORKER = 16
+GUIDED = 4  # a task takes 1/(GUIDED · workers) of the matches left ...
+SMALLEST_SHARE = 64  # ... but at least 1/SMALLEST_SHARE of a worker's even share
 
 
 def match_seed(seed: int, index: int) -> int:
@@ -237,11 +238,21 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunk_size(games: int, workers: int) -> int:
-    """About TASKS_PER_WORKER tasks per worker: enough for the load to even out at the end and for the
-    progress bar to move, few enough that the parent's cost per task (about a millisecond) stays small
-    next to the matches' when they take a fraction of a millisecond each (Kuhn poker)."""
-    return max(1, min(MAX_CHUNK, -(-games // (workers * TASKS_PER_WORKER))))
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """(first match, count) of each task, largest first ("guided" scheduling): each takes 1/(GUIDED ·
+    workers) of the matches left, but at least SMALLEST_SHARE of an even split and at most MAX_CHUNK. Big
+    tasks first keep the parent's cost per task (about a millisecond) small next to the matches'; small
+    ones last let the workers finish together, so the second core's gain is not lost waiting for one
+    worker's last big task."""
+    out: list[tuple[int, int]] = []
+    least = max(1, games // (workers * SMALLEST_SHARE))
+    start = 0
+    while start < games:
+        left = games - start
+        size = min(left, MAX_CHUNK, max(least, -(-left // (workers * GUIDED))))
+        out.append((start, size))
+        start += size
+    return out
 
 
 class Progress(Protocol):
@@ -290,8 +301,7 @@ def simulate(config: Config, games: int, workers: int, game: Game, progress: Pro
             _collect(out, _in_process(here, games), shown)
         return out
     _PRELOADED = (config, game)
-    size = chunk_size(games, workers)
-    tasks = [(start, min(size, games - start)) for start in range(0, games, size)]
+    tasks = chunks(games, workers)
     # The pool is made before the progress display starts its thread: forking a process with threads
     # running can copy a lock another thread holds.
     # Workers forked while Ctrl-C is ignored inherit that at once, so one pressed while they start cannot
