@@ -347,3 +347,16 @@ def test_compare_option_variants(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0, err
     assert "stichln deals=1 (Stichln) against the baseline" in out
     assert "mean deals per match" in out
+
+
+def test_strategies_of_the_rule_file_are_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A simulation pits Schwimmen's "steady" player against its "hasty" one, without any Python.
+    code, out, _ = cli(["simulate", "schwimmen", "-n", "2", "--games", "60", "--bots", "steady, hasty", "--rotate",
+                        "--seed", "3", "--workers", "1", "--no-progress", "--plain", "--out", str(tmp_path)], capsys)
+    assert code == 0
+    shares = {b["bot"]: b["share"] for b in json.loads((tmp_path / "summary.json").read_text())["bots_table"]}
+    assert shares["steady"] > 0.8 and shares["hasty"] < 0.2
+    code, _, err = cli(["simulate", "schwimmen", "--games", "5", "--bots", "stedy", "--no-progress"], capsys)
+    assert code == 2
+    assert "no bot named 'stedy'; the bots are first, greedy, ismcts, random; the rule file's strategies: hasty, " \
+           "steady" in err

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..bots import BadBotSpec, parse_bots
+from ..bots import BadBotSpec, parse_bots, strategy_names
 from ..dsl.diagnostics import clipped
 from ..dsl.files import quoted
 from ..dsl.spec import MAX_PLAYERS
@@ -35,7 +35,7 @@ MAX_WORKERS = 1024
 
 def _bots_type(text: str) -> str:
     try:
-        parse_bots(text)
+        parse_bots(text, strategies=None)  # a strategy's name is checked once the game is loaded
     except BadBotSpec as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text
@@ -107,7 +107,7 @@ def _setup(args: argparse.Namespace, game: str, options: list[str]) -> tuple[Gam
     ns.game, ns.option = game, options
     g = _instance(ns)
     try:
-        specs = parse_bots(args.bots, g.n)
+        specs = parse_bots(args.bots, g.n, strategy_names(g))
     except BadBotSpec as e:
         _fail(args, f"argument --bots: {e}")
     reports = tuple((label, kind) for label, _fn, kind, _span in g.reports)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from ..bots import SeatView, make_bot, parse_bots, seat_seed
+from ..bots import SeatView, make_bot, parse_bots, seat_seed, strategy_names
 from ..dsl.diagnostics import RuleFileError
 from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
@@ -129,7 +129,7 @@ class Player:
         where = {name: i for i, name in enumerate(self.action_names)}
         self.name_of = [where[g.action_for(a).name] for a in range(g.num_actions)]
         self.phase_names = [ph.name for ph in g.phases]
-        self.specs = {text: parse_bots(text)[0] for text in set(config.bots)}
+        self.specs = {text: parse_bots(text, strategies=strategy_names(g))[0] for text in set(config.bots)}
         # Numbers only: a report line showing a card or a text cannot be a score.
         self.numeric = {label for label, _fn, kind, _span in g.reports if kind == "plain"}
         if config.score_labels is not None:
