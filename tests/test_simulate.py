@@ -360,3 +360,20 @@ def test_strategies_of_the_rule_file_are_bots(tmp_path: Path, capsys: pytest.Cap
     assert code == 2
     assert "no bot named 'stedy'; the bots are first, greedy, ismcts, random; the rule file's strategies: hasty, " \
            "steady" in err
+
+
+def test_ray_gives_the_same_bytes_as_the_local_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    code1, _, _ = _simulate(tmp_path / "local", capsys, 2)
+    code2, _, err = _simulate(tmp_path / "ray", capsys, 1, "--ray", "local")
+    assert code1 == code2 == 0
+    assert "with Ray at local" in err
+    for name in ("summary.json", "matches.csv"):
+        assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "ray" / name).read_bytes(), name
+
+
+def test_ray_that_cannot_be_reached_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    code, _, err = cli(["simulate", "schwimmen", "--games", "5", "--no-progress", "--ray", "127.0.0.1:1"], capsys)
+    assert code == 1
+    assert err.startswith("cardsmith: error: --ray 127.0.0.1:1: cannot reach a Ray cluster") and err.count("\n") == 1

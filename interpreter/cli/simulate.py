@@ -24,7 +24,7 @@ from ..engine.text import say
 from ..sim.compare import compare_two
 from ..sim.compare import lines as compare_lines
 from ..sim.report import summary_json, write_all
-from ..sim.runner import Config, Outcome, Row, default_workers, simulate
+from ..sim.runner import Config, Outcome, Player, Row, default_workers, simulate
 from ..sim.summary import Meta, summarize
 from ..sim.terminal import ProgressBar, print_summary
 from .main import MAX_SEED, _instance, _options, _whole
@@ -39,6 +39,14 @@ def _bots_type(text: str) -> str:
     except BadBotSpec as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text
+
+
+def _ray_address(text: str) -> str:
+    host, _, port = text.removeprefix("ray://").rpartition(":")
+    if text in ("local", "auto") or (host and port.isdigit() and 0 < int(port) < 65536):
+        return text
+    raise argparse.ArgumentTypeError(f"expected local, auto, HOST:PORT or ray://HOST:PORT, not "
+                                     f"'{clipped(text, 60)}'")
 
 
 def _variant_type(text: str) -> str:
@@ -61,6 +69,10 @@ def _run_args(q: argparse.ArgumentParser) -> None:
                    help="match i plays with a seed derived from S and i (default: a random S, shown)")
     q.add_argument("--workers", "-j", type=_whole(1, MAX_WORKERS), metavar="W",
                    help="worker processes (default: every core)")
+    q.add_argument("--ray", metavar="ADDRESS", type=_ray_address,
+                   help="play on a Ray cluster instead of local workers: 'local' starts one here for the run, "
+                        "'auto' joins the one 'ray start' runs here, or HOST:6379 / ray://HOST:10001 "
+                        "(needs the 'cluster' extra)")
     q.add_argument("--out", metavar="DIR", help="write summary.json, matches.csv and report.html into DIR")
     q.add_argument("--no-score", action="store_true",
                    help="skip the score heuristics (no event log is kept: faster)")
@@ -148,7 +160,11 @@ def _play(args: argparse.Namespace, g: Game, config: Config, meta: Meta,
     workers = min(args.workers or default_workers(), args.games)
     t0 = time.perf_counter()
     bar = ProgressBar(args.games, what, enabled=not args.no_progress)
-    out = simulate(config, args.games, workers, g, bar)
+    if args.ray is not None:
+        from ..sim.cluster import simulate_on_ray
+        out = simulate_on_ray(config, args.games, args.ray, Player(config, g), bar)
+    else:
+        out = simulate(config, args.games, workers, g, bar)
     elapsed = time.perf_counter() - t0
     if out.failure is not None:
         f = out.failure
@@ -166,8 +182,9 @@ def _play(args: argparse.Namespace, g: Game, config: Config, meta: Meta,
         return 130
     rate = len(out.rows) / elapsed if elapsed > 0 else 0.0
     # Timings stay out of the summary and its file: they differ from run to run, the figures do not.
-    say(f"({what}: {len(out.rows):,} matches in {elapsed:.2f} s: {rate:,.0f} matches/s with {workers} "
-        f"worker{'s' if workers != 1 else ''})", file=sys.stderr)
+    on = f"Ray at {args.ray}" if args.ray is not None else f"{workers} worker{'s' if workers != 1 else ''}"
+    say(f"({what}: {len(out.rows):,} matches in {elapsed:.2f} s: {rate:,.0f} matches/s with {on})",
+        file=sys.stderr)
     return out, summarize(out, meta)
 
 
