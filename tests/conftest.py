@@ -118,3 +118,15 @@ GAME_CASES: list[Any] = [
 ]
 
 assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
+
+
+def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the command line in-process: (exit status, stdout, stderr); argparse's SystemExit counts as a
+    return."""
+    from cardsmith.cli.main import main
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out, err

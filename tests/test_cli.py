@@ -8,20 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardsmith.cli.main import main
 from cardsmith.dsl.diagnostics import count_of
 from cardsmith.scenario.runner import read
-from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, ROOT, compiled
-
-
-def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the CLI; argparse's own errors exit through SystemExit, which counts as a return here."""
-    try:
-        code = main(argv)
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
+from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, ROOT, cli, compiled
 
 
 def assert_one_line_error(code: int, out: str, err: str) -> None:

@@ -16,23 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from cardsmith.cli.main import main
 from cardsmith.dsl.limits import FLAGS
 from cardsmith.engine.errors import BadOption, GameError, IllegalAction
 from cardsmith.engine.game import Game
-from conftest import GAMES_DIR, compiled
+from conftest import GAMES_DIR, cli, compiled
 
 TIMEOUT = 20.0
 
 
-def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the CLI in-process; argparse's SystemExit counts as a return."""
-    try:
-        code = main(argv)
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def sub(argv: list[str], cwd: Path, stdin: bytes | None = None, timeout: float = TIMEOUT) -> tuple[int, str, str]:

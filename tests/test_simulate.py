@@ -21,23 +21,15 @@ from itertools import accumulate
 from pathlib import Path
 
 import pytest
-from cardsmith.cli.main import main
 from cardsmith.dsl.limits import Limits
 from cardsmith.sim import heuristics, report, stats, terminal
 from cardsmith.sim.runner import Config, Counts, Outcome, Row, chunks, match_seed
 from cardsmith.sim.summary import Meta, summarize
-from conftest import TESTS
+from conftest import TESTS, cli
 
 GAMES = TESTS / "games"
 
 
-def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------- statistics, by hand
