@@ -31,6 +31,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import GameError
+from ..engine.resample import MAX_WORK
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -72,6 +73,7 @@ class IsmctsBot:
         tree: dict[Any, dict[int, _Child]] = {}
         worlds: list[State] = []
         self._seen = [math.inf, -math.inf]  # returns seen, to scale them when the game has no bounds
+        self._root: Any = None
         deadline = time.process_time() + self.seconds if self.seconds > 0 else None
         it = failed = drawn = played = 0
         while True:
@@ -86,7 +88,7 @@ class IsmctsBot:
                 except GameError:
                     # The resampler gave up (its work is bounded): search the worlds drawn so far.
                     failed += 1
-                    drawn += 400_000
+                    drawn += MAX_WORK
                     continue
                 worlds.append(world)
                 drawn += work
@@ -96,7 +98,9 @@ class IsmctsBot:
                 world = worlds[it % len(worlds)]
             played += self._iterate(world.clone(), tree)
             it += 1
-        root = tree.get((self.seat, (), view.observation_string()), {})
+        # The root is the bot's information now, the first node of every iteration (its observation in each
+        # world is the one it has).
+        root = tree.get(self._root, {}) if self._root is not None else {}
         if not root:  # no world could be drawn: a uniform choice, as a random player would
             self.last = {}
             return int(legal[self.rng.randrange(len(legal))])
@@ -132,6 +136,8 @@ class IsmctsBot:
             who = s.current_player()
             # The seat to act's information in this world: what it saw since the root, and what it sees now.
             key = (who, seen[who], s.observation_string(who))
+            if self._root is None:
+                self._root = key
             node = tree.get(key)
             if node is None:
                 if expanded:
