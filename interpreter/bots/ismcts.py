@@ -100,7 +100,7 @@ class IsmctsBot:
             it += 1
         # The root is the bot's information now, the first node of every iteration (its observation in each
         # world is the one it has).
-        root = tree.get(self._root, {}) if self._root is not None else {}
+        root: dict[int, _Child] = tree.get(self._root, {}) if self._root is not None else {}
         if not root:  # no world could be drawn: a uniform choice, as a random player would
             self.last = {}
             return int(legal[self.rng.randrange(len(legal))])
