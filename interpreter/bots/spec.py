@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..dsl.diagnostics import clipped
 from ..engine.errors import GameError
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
@@ -90,6 +91,8 @@ class BotSpec:
         return out
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,15}")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,15}(?:\.[0-9]{0,15})?|\.[0-9]{1,15})")
 _SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(?:\((.*?)\))?\s*\Z", re.S)
 
 
@@ -104,14 +107,14 @@ def _split(text: str) -> list[str]:
         elif ch == ")":
             depth -= 1
             if depth < 0:
-                raise BadBotSpec(f"bot spec '{text}': a ')' without its '('")
+                raise BadBotSpec(f"bot spec '{clipped(text, 60)}': a ')' without its '('")
         if ch == "," and depth == 0:
             parts.append("".join(cur))
             cur = []
         else:
             cur.append(ch)
     if depth:
-        raise BadBotSpec(f"bot spec '{text}': a '(' without its ')'")
+        raise BadBotSpec(f"bot spec '{clipped(text, 60)}': a '(' without its ')'")
     parts.append("".join(cur))
     return parts
 
@@ -121,21 +124,23 @@ def _value(bot: str, key: str, p: Param, text: str) -> Any:
     if p.kind is str:
         if not p.choices:
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
-                raise BadBotSpec(f"{bot}: {key} must be a name, not '{text}'")
+                raise BadBotSpec(f"{bot}: {key} must be a name, not '{clipped(text, 40)}'")
             return text
         if text not in p.choices:
-            raise BadBotSpec(f"{bot}: {key} must be one of {', '.join(p.choices)}, not '{text}'")
+            raise BadBotSpec(f"{bot}: {key} must be one of {', '.join(p.choices)}, not '{clipped(text, 40)}'")
         return text
-    try:
-        v = p.kind(text)
-        if v != v or v in (float("inf"), float("-inf")):
-            raise ValueError
-    except ValueError:
+    # Digits 0-9 only, as every number on the command line (float() would take 'nan', '1e999' and '١').
+    if not (_WHOLE if p.kind is int else _DECIMAL).fullmatch(text):
         what = "a whole number" if p.kind is int else "a number"
-        raise BadBotSpec(f"{bot}: {key} must be {what}, not '{text}'") from None
+        raise BadBotSpec(f"{bot}: {key} must be {what}, not '{clipped(text, 40)}'")
+    v = p.kind(text)
     if (p.lo is not None and v < p.lo) or (p.hi is not None and v > p.hi):
-        raise BadBotSpec(f"{bot}: {key} must be from {p.lo:g} to {p.hi:g}, not {text}")
+        raise BadBotSpec(f"{bot}: {key} must be from {_shown(p.lo)} to {_shown(p.hi)}, not {text}")
     return v
+
+
+def _shown(x: float | None) -> str:
+    return f"{int(x):,}" if x is not None and float(x).is_integer() else f"{x}"
 
 
 def parse_bot(text: str, strategies: Collection[str] | None = ()) -> BotSpec:
@@ -143,9 +148,9 @@ def parse_bot(text: str, strategies: Collection[str] | None = ()) -> BotSpec:
     `strategies=None` (the game not known yet) any name is taken as one, to be checked by `make_bot`."""
     m = _SPEC.match(text)
     if not m:
-        raise BadBotSpec(f"bot spec '{text.strip()}': expected a bot's name, optionally followed by "
+        raise BadBotSpec(f"bot spec '{clipped(text.strip(), 60)}': expected a bot's name, optionally followed by "
                          "parameters in parentheses, like ismcts(iterations=400)")
-    name, args = m.group(1), m.group(2)
+    name, args = clipped(m.group(1), 40), m.group(2)
     kind = BOTS.get(name)
     if kind is None:
         if strategies is None or name in strategies:
@@ -158,11 +163,11 @@ def parse_bot(text: str, strategies: Collection[str] | None = ()) -> BotSpec:
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or not key:
-            raise BadBotSpec(f"{name}: expected key=value, not '{item.strip()}'")
+            raise BadBotSpec(f"{name}: expected key=value, not '{clipped(item.strip(), 40)}'")
         p = kind.params.get(key)
         if p is None:
             has = ", ".join(sorted(kind.params)) or "none"
-            raise BadBotSpec(f"{name} has no parameter '{key}'; its parameters: {has}")
+            raise BadBotSpec(f"{name} has no parameter '{clipped(key, 40)}'; its parameters: {has}")
         if key in params:
             raise BadBotSpec(f"{name}: {key} is given twice")
         params[key] = _value(name, key, p, value)
