@@ -4,7 +4,7 @@ For each legal action, the bot plays it on a masked copy of the state (what its 
 random: engine/masked.py) and reads what the seat would have: its returns if the match ended, or else the
 value `by` names, evaluated for the seat:
 
-- a numeric `report:` line of the rule file, by its label (`greedy(by=hand)` in Schwimmen: the hand's value);
+- a numeric `report:` line of the rule file, by its label (`greedy(by=hand)` for a line `hand: hand_value(...)`);
 - `returns`: the rule file's `match: returns` expression, read as if the match ended now.
 
 By default `by` is `returns` if the file has `match: returns`, else its first numeric report. The action with

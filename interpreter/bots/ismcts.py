@@ -9,7 +9,7 @@ public text) and what it sees now. At the root that is the bot's own information
 world; further down, another seat's node holds the cards that seat has in the world, so the search
 models an opponent that plays its own hand. (Keying every node by the bot's information alone, the
 "single observer" form, models opponents that do not know their own cards: against random players in
-Kuhn poker it took 0.16 chips a game where this form takes about what OpenSpiel's bot takes.)
+the bundled poker game it took 0.16 chips a game where this form takes about what OpenSpiel's bot takes.)
 
 Where ISMCTS differs from plain UCT: an action is not legal in every determinization, so a child's UCB
 uses the number of times it was *available* at selection in place of its parent's visits.
@@ -18,7 +18,7 @@ Cost: resampling can be the expensive part (milliseconds to a second, depending 
 seat knows). OpenSpiel's ISMCTSBot resamples on every iteration; this bot draws a new world only while the
 resampler has replayed no more steps than its iterations have played, and otherwise its iterations take
 turns among the worlds it has (`_wants_world`). Drawing few worlds where resampling is cheap is a mistake:
-a fixed 16 worlds in Kuhn poker put the opponent's card at the two values in uneven proportions, and the
+a fixed 16 worlds in a one-card poker game put the opponent's card at the two values in uneven proportions, and the
 bot took a third of the chips OpenSpiel's took from random players. If the resampler gives up on a
 world (its work is bounded), the bot searches the worlds it has; with none, it chooses at random.
 """

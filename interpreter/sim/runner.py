@@ -6,9 +6,9 @@ any match replays exactly), the rows are put back in match order, and the only t
 workers are whole numbers (how often each action and phase was seen), whose sum has no order. Floats are
 worked out afterwards, in the parent, from the ordered rows (stats.py).
 
-Workers get chunks of matches, not single matches, and return plain tuples: a match of Schwimmen takes
-about 2 ms and one of Kuhn poker a twentieth of that, so per-task overhead would otherwise eat the second
-core's gain.
+Workers get chunks of matches, not single matches, and return plain tuples: a match of a commerce game
+takes about 2 ms and one of a one-card poker game a twentieth of that, so per-task overhead would
+otherwise eat the second core's gain.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class Row(NamedTuple):
     choices: int  # legal actions summed over its decisions (branching factor)
     forced: int  # decisions with a single legal action
     # report label -> each deal's values per seat, deal after deal in one flat array (8 bytes a value: a
-    # million matches of Schwimmen keep half a gigabyte of it, not two as tuples of floats would)
+    # million matches of a game of ten deals keep half a gigabyte of it, not two as tuples of floats would)
     scores: dict[str, array[float]] | None
 
 

@@ -63,7 +63,7 @@ def schedule(k: int) -> tuple[type[Search], int]:
     little where one does: it runs only when a step fails), and backtracking alone, which finds some states
     the descent strays from. Each way first scouts with a small share (`SCOUT`), the descent first, then
     they take turns with whole shares. Most states of most games are found by the first scout; a trick game
-    whose descent strays (Siebenbatten) is found by the backtracking scout instead of after a whole failed
+    whose descent strays is found by the backtracking scout instead of after a whole failed
     share of the descent (5x less time over 40 such states, the others unchanged, measured alternately), and
     a state only a long descent finds still gets whole shares after the scouts."""
     if SCOUT:
