@@ -39,6 +39,12 @@ if TYPE_CHECKING:
     from .view import SeatView
 
 
+def _draw_chance(s: State, rng: random.Random) -> None:
+    """A chance outcome drawn uniformly (a world resampled from a state without a seed has chance nodes)."""
+    outs = s.chance_outcomes()
+    s.apply_action(outs[rng.randrange(len(outs))][0])
+
+
 class _Child:
     __slots__ = ("visits", "total", "avail")
 
@@ -130,8 +136,7 @@ class IsmctsBot:
         expanded = False
         while not s.is_terminal():
             if s.is_chance_node():
-                outs = s.chance_outcomes()
-                s.apply_action(outs[rng.randrange(len(outs))][0])
+                _draw_chance(s, rng)
                 continue
             who = s.current_player()
             # The seat to act's information in this world: what it saw since the root, and what it sees now.
@@ -187,8 +192,7 @@ class IsmctsBot:
         first = self.rollout == "first"
         while not s.is_terminal():
             if s.is_chance_node():
-                outs = s.chance_outcomes()
-                s.apply_action(outs[rng.randrange(len(outs))][0])
+                _draw_chance(s, rng)
                 continue
             la = s.legal_actions()
             s.apply_action(la[0] if first else la[rng.randrange(len(la))])
