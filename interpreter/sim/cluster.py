@@ -77,22 +77,24 @@ def simulate_on_ray(config: Config, games: int, address: str, here: Player,
     shown = progress if progress is not None else _Silent()
     out = Outcome([], here.chunk(0, 0).counts, here.action_names, here.phase_names)
     remote = ray.remote(_play_chunk)
-    pending: list[Any] = []
+    left: list[Any] = []  # the tasks not finished: cancelled if the run stops early (Ctrl-C, a failed match)
     try:
         ref = ray.put(config)
-        pending = [remote.remote(ref, start, count) for start, count in chunks(games, cpus)]
+        left.extend(remote.remote(ref, start, count) for start, count in chunks(games, cpus))
         with shown:
-            _collect(out, _results(ray, pending), shown)
+            _collect(out, _results(ray, left), shown)
     finally:
-        for p in pending:
+        # Only unfinished tasks: cancelling one that has finished can abort the process (Ray 2.60).
+        for p in left:
             ray.cancel(p, force=True)
         if started:
             ray.shutdown()
     return out
 
 
-def _results(ray: Any, pending: list[Any]) -> Iterator[Chunk]:
-    left = list(pending)
+def _results(ray: Any, left: list[Any]) -> Iterator[Chunk]:
+    """The chunks as their tasks finish; `left` keeps the tasks still running."""
     while left:
-        done, left = ray.wait(left, num_returns=1)
+        done, rest = ray.wait(left, num_returns=1)
+        left[:] = rest
         yield ray.get(done[0])
