@@ -588,6 +588,8 @@ def build_parser() -> argparse.ArgumentParser:
     bo = bots_cmd.add_parser(sub)
     from . import simulate  # here, not at the top: simulate.py uses this module's helpers
     sims = simulate.add_parser(sub, game_args)
+    from . import serve  # the web table; starlette and uvicorn are imported only when it runs
+    serve.add_parser(sub)
     for q in (v, r, li, t, b, pl, co, bo, *sims):
         _limit_args(q)
     return p

@@ -1,0 +1,54 @@
+"""`cardsmith serve [GAME...]`: the web table (interpreter/web/, docs/table.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..engine.text import say
+
+MISSING = "cardsmith serve needs the web extra: pip install 'cardsmith[web]' (starlette and uvicorn)"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from ..web import create_app
+        from ..web.catalog import load_catalog
+    except ImportError:
+        print(f"cardsmith: error: {MISSING}", file=sys.stderr)
+        return 1
+    catalog = load_catalog(args.games or None, args.limits)  # a rule file's errors end here, rendered by main
+    app = create_app(catalog=catalog, max_rooms=args.max_rooms)
+    host = args.host
+    shown = f"[{host}]" if ":" in host else host
+    say(f"cardsmith table: http://{shown}:{args.port}/ ({len(catalog)} game{'s' if len(catalog) != 1 else ''}; "
+        "Ctrl-C to stop)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        say("  open to the network: whoever reaches this address can open rooms; a seat's link is its key")
+    try:
+        # ws_max_size: the page's messages are small; a large frame is refused before it is read into memory.
+        uvicorn.run(app, host=host, port=args.port, log_level="warning", ws_max_size=16 * 1024)
+    except OSError as e:
+        print(f"cardsmith: error: cannot listen on {shown}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    from .main import _limit_args  # main.py calls this while building its parser
+    from .main import _whole as whole
+    s: argparse.ArgumentParser = sub.add_parser(
+        "serve", help="a web table: a lobby, rooms with people and bots, a link per seat (docs/table.md)")
+    s.add_argument("games", nargs="*", metavar="GAME",
+                   help="rule files or bundled games to offer (default: every bundled game)")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for the network)")
+    s.add_argument("--port", type=whole(1, 65535), default=8000, help="the port (default 8000)")
+    s.add_argument("--max-rooms", type=whole(1, 10_000), default=64, metavar="N",
+                   help="rooms open at once (default 64); finished and idle rooms are closed")
+    s.set_defaults(fn=cmd_serve)
+    _limit_args(s)
+    return s

@@ -1,0 +1,323 @@
+// Cards as SVG and the table as one seat sees it, drawn from the view the server sends (no other source).
+// Everything from the server is put into the page as text (textContent), never as markup.
+"use strict";
+
+const SUITS = { clubs: "\u2663", diamonds: "\u2666", hearts: "\u2665", spades: "\u2660" };
+const RED = new Set(["diamonds", "hearts"]);
+const NS = "http://www.w3.org/2000/svg";
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+
+// Words of a name in lines of about `width` characters, for cards without a French suit.
+function lines(text, width) {
+  const out = [];
+  let cur = "";
+  for (const w of String(text).split(/\s+/)) {
+    if (cur && (cur + " " + w).length > width) { out.push(cur); cur = w; } else { cur = cur ? cur + " " + w : w; }
+  }
+  if (cur) out.push(cur);
+  return out.slice(0, 5);
+}
+
+function cardSvg(card, small) {
+  const w = 60, h = 84;
+  const s = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "card" + (small ? " small" : ""), role: "img" });
+  s.dataset.card = card.name;
+  s.appendChild(svg("title", {}, card.name));
+  s.appendChild(svg("rect", { x: 1, y: 1, width: w - 2, height: h - 2, rx: 6, class: "face" }));
+  const symbol = SUITS[card.suit];
+  if (symbol) {
+    const colour = RED.has(card.suit) ? "red" : "black";
+    s.classList.add(colour);
+    s.appendChild(svg("text", { x: 6, y: 17, class: "rank" }, card.rank));
+    s.appendChild(svg("text", { x: 6, y: 31, class: "pip" }, symbol));
+    s.appendChild(svg("text", { x: w / 2, y: 60, class: "big", "text-anchor": "middle" }, symbol));
+  } else if (card.suit) {
+    s.appendChild(svg("text", { x: 6, y: 17, class: "rank" }, card.rank));
+    lines(card.suit, 9).forEach((line, i) =>
+      s.appendChild(svg("text", { x: w / 2, y: 46 + 11 * i, class: "suitname", "text-anchor": "middle" }, line)));
+  } else {
+    s.classList.add("special");
+    const ls = lines(card.name, 9);
+    ls.forEach((line, i) =>
+      s.appendChild(svg("text", { x: w / 2, y: 44 - 6 * (ls.length - 1) + 12 * i, class: "name",
+        "text-anchor": "middle" }, line)));
+  }
+  return s;
+}
+
+function backSvg(count) {
+  const w = 60, h = 84;
+  const s = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "card back", role: "img" });
+  s.appendChild(svg("title", {}, `${count} card${count === 1 ? "" : "s"}, face down`));
+  s.appendChild(svg("rect", { x: 1, y: 1, width: w - 2, height: h - 2, rx: 6, class: "backface" }));
+  s.appendChild(svg("rect", { x: 6, y: 6, width: w - 12, height: h - 12, rx: 4, class: "backframe" }));
+  s.appendChild(svg("text", { x: w / 2, y: 50, class: "count", "text-anchor": "middle" }, count));
+  return s;
+}
+
+function shown(v) {
+  if (v === null || v === undefined) return "\u2014";
+  if (Array.isArray(v)) return v.length ? v.map(shown).join(", ") : "none";
+  if (typeof v === "number" && !Number.isInteger(v)) return String(Math.round(v * 1000) / 1000);
+  return String(v);
+}
+
+function playerName(view, p) {
+  return view.players[p] ? view.players[p].name : `seat ${p}`;
+}
+
+// The moves a click on a card makes: a card with exactly one move that takes only that card.
+function cardMoves(view) {
+  const by = new Map();
+  for (const m of view.moves) {
+    if (m.params.length === 1 && m.params[0].kind === "card") {
+      const name = m.params[0].card.name;
+      by.set(name, by.has(name) ? null : m);
+    }
+  }
+  return by;
+}
+
+function zoneBox(zone, view, clickable, onMove, used) {
+  const box = el("div", "zone");
+  box.dataset.zone = zone.name;
+  box.appendChild(el("div", "zlabel", zone.label));
+  const row = el("div", "cards");
+  if (!zone.visible) {
+    if (zone.count > 0) row.appendChild(backSvg(zone.count));
+    else row.appendChild(el("span", "empty", "empty"));
+  } else if (!zone.cards.length) {
+    row.appendChild(el("span", "empty", "empty"));
+  } else {
+    for (const c of zone.cards) {
+      const s = cardSvg(c);
+      const m = clickable.get(c.name);
+      if (m && onMove) {
+        s.classList.add("playable");
+        s.dataset.moveId = m.id;
+        s.setAttribute("tabindex", "0");
+        const title = s.querySelector("title");
+        if (title) title.textContent = `${c.name}: ${m.text}`;
+        s.addEventListener("click", () => onMove(m.id));
+        s.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") onMove(m.id); });
+        used.add(m.id);
+      }
+      row.appendChild(s);
+    }
+  }
+  box.appendChild(row);
+  return box;
+}
+
+function varList(vars) {
+  const dl = el("dl", "vars");
+  for (const v of vars) {
+    dl.appendChild(el("dt", null, v.team ? `${v.label} (team ${v.owner})` : v.label));
+    dl.appendChild(el("dd", null, shown(v.value)));
+  }
+  return dl;
+}
+
+function moveButton(m, onMove) {
+  const b = el("button", "move");
+  b.type = "button";
+  b.dataset.moveId = m.id;
+  b.title = m.text;
+  b.appendChild(el("span", "mlabel", m.label));
+  for (const p of m.params) {
+    const part = el("span", "param");
+    part.appendChild(el("span", "pname", p.name));
+    if (p.kind === "card") part.appendChild(cardSvg(p.card, true));
+    else part.appendChild(el("span", "pvalue", shown(p.value)));
+    b.appendChild(part);
+  }
+  if (onMove) b.addEventListener("click", () => onMove(m.id));
+  else b.disabled = true;
+  return b;
+}
+
+function logText(view, ev) {
+  switch (ev.event) {
+    case "deal": return `Deal ${ev.deal} (dealer ${playerName(view, ev.dealer)})`;
+    case "action": return `${playerName(view, ev.player)}: ${ev.text}`;
+    case "announce": return `* ${ev.text}`;
+    case "eliminated": return `* ${playerName(view, ev.player)} is out of the match`;
+    case "sits_out": return `* ${playerName(view, ev.player)} sits out this deal`;
+    case "team": return `* ${playerName(view, ev.player)} is on team ${ev.team}`;
+    case "end_deal": return `End of deal ${ev.deal}: ` + ev.report.map((r) =>
+      `${r.label}: ${r.values.map((v, p) => `${playerName(view, p)} ${shown(v)}`).join(", ")}`).join("; ");
+    case "over": return `The match is over: ${winnersText(view, ev.winners)}`;
+    default: return ev.event;
+  }
+}
+
+function winnersText(view, winners) {
+  if (!winners || !winners.length) return "no winner";
+  const names = winners.map((p) => playerName(view, p)).join(" and ");
+  return winners.length === 1 ? `${names} wins` : `${names} share the win`;
+}
+
+// The last end of deal: its report lines per player, the announcements that closed the deal, eliminations.
+function summaryBox(view) {
+  const log = view.log;
+  let i = -1;
+  for (let k = log.length - 1; k >= 0; k--) if (log[k].event === "end_deal") { i = k; break; }
+  if (i < 0) return null;
+  const ev = log[i];
+  const box = el("section", "summary");
+  box.id = "summary";
+  box.appendChild(el("h2", null, `End of deal ${ev.deal}`));
+  let start = i;
+  while (start > 0 && !["action", "deal", "end_deal"].includes(log[start - 1].event)) start--;
+  for (let k = start; k < i; k++) if (log[k].event === "announce") box.appendChild(el("p", "announce", log[k].text));
+  if (ev.report.length) {
+    const t = el("table");
+    const head = el("tr");
+    head.appendChild(el("th"));
+    view.players.forEach((p) => head.appendChild(el("th", null, p.name)));
+    t.appendChild(head);
+    for (const r of ev.report) {
+      const tr = el("tr");
+      tr.appendChild(el("th", null, r.label));
+      r.values.forEach((v) => tr.appendChild(el("td", null, shown(v))));
+      t.appendChild(tr);
+    }
+    box.appendChild(t);
+  }
+  for (let k = i + 1; k < log.length && log[k].event !== "deal"; k++) {
+    const e = log[k];
+    if (e.event === "eliminated") box.appendChild(el("p", "out", `${playerName(view, e.player)} is out of the match`));
+    else if (e.event === "announce") box.appendChild(el("p", "announce", e.text));
+  }
+  return box;
+}
+
+function resultBox(view) {
+  if (!view.over) return null;
+  const box = el("section", "result");
+  box.id = "result";
+  box.appendChild(el("h2", null, "The match is over"));
+  box.appendChild(el("p", "winners", winnersText(view, view.winners)));
+  if (view.returns) {
+    const t = el("table");
+    const head = el("tr");
+    head.appendChild(el("th"));
+    view.players.forEach((p) => head.appendChild(el("th", null, p.name)));
+    t.appendChild(head);
+    const tr = el("tr");
+    tr.appendChild(el("th", null, view.returns_name));
+    view.returns.forEach((v) => tr.appendChild(el("td", null, shown(v))));
+    t.appendChild(tr);
+    box.appendChild(t);
+  }
+  return box;
+}
+
+function statusText(view, room) {
+  if (view.over) return "The match is over";
+  if (room && room.error) return "The match was stopped";
+  const who = playerName(view, view.turn);
+  return view.your_turn ? `Your turn, ${who}` : `${who} to play`;
+}
+
+// The whole table for one seat. `onMove(id)` plays a move; without it the moves are only shown (replays).
+function renderTable(root, room, view, onMove) {
+  root.replaceChildren();
+  const clickable = cardMoves(view);
+  const used = new Set();
+  const status = el("section", "status" + (view.your_turn ? " yours" : ""));
+  status.id = "status";
+  status.appendChild(el("strong", null, statusText(view, room)));
+  status.appendChild(el("span", "where",
+    ` \u00b7 deal ${view.deal} \u00b7 dealer ${playerName(view, view.dealer)} \u00b7 ${view.phase.label}`));
+  root.appendChild(status);
+  if (room && room.error) root.appendChild(el("p", "rule-error", room.error));
+
+  const bots = new Map((room ? room.seats : []).map((s) => [s.seat, s.bot]));
+  const seats = el("section", "seats");
+  const order = view.players.map((p) => p.seat);
+  // The seat's own place last, nearest the moves; the others in turn order after it.
+  const k = order.indexOf(view.seat);
+  const around = order.slice(k + 1).concat(order.slice(0, k + 1));
+  for (const p of around) {
+    const info = view.players[p];
+    const box = el("div", "player" + (p === view.seat ? " me" : "") + (p === view.turn && !view.over ? " turn" : "")
+      + (info.out ? " out" : ""));
+    box.dataset.seat = p;
+    const head = el("div", "phead");
+    head.appendChild(el("span", "pname", info.name + (p === view.seat ? " (you)" : "")));
+    if (bots.get(p)) head.appendChild(el("span", "badge", `bot: ${bots.get(p)}`));
+    if (p === view.dealer) head.appendChild(el("span", "badge", "dealer"));
+    if (info.out) head.appendChild(el("span", "badge bad", "out"));
+    if (info.sitting_out) head.appendChild(el("span", "badge", "sits out"));
+    box.appendChild(head);
+    const own = view.variables.filter((v) => v.owner === p && !v.team);
+    if (own.length) box.appendChild(varList(own));
+    for (const z of view.zones.filter((z) => z.owner === p)) box.appendChild(zoneBox(z, view, clickable, onMove, used));
+    seats.appendChild(box);
+  }
+  const centre = el("section", "centre");
+  for (const z of view.zones.filter((z) => z.owner === null)) centre.appendChild(zoneBox(z, view, clickable, onMove, used));
+  const shared = view.variables.filter((v) => v.owner === null || v.team);
+  if (shared.length) centre.appendChild(varList(shared));
+  root.appendChild(centre);
+  root.appendChild(seats);
+
+  const moves = el("section", "moves");
+  moves.id = "moves";
+  const rest = view.moves.filter((m) => !used.has(m.id));
+  if (view.moves.length) {
+    moves.appendChild(el("h2", null, used.size ? "Your move: click a highlighted card" + (rest.length ? ", or" : "")
+      : "Your move"));
+    for (const m of rest) moves.appendChild(moveButton(m, onMove));
+    root.appendChild(moves);
+  }
+  const result = resultBox(view);
+  if (result) root.appendChild(result);
+  const summary = summaryBox(view);
+  if (summary) root.appendChild(summary);
+
+  const log = el("section", "log");
+  log.id = "log";
+  log.appendChild(el("h2", null, "Log"));
+  const ol = el("ol");
+  for (const ev of view.log.slice(-300)) ol.appendChild(el("li", "ev-" + ev.event, logText(view, ev)));
+  log.appendChild(ol);
+  root.appendChild(log);
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function rulesDialog(dialog, room) {
+  dialog.replaceChildren();
+  const g = room.game;
+  dialog.appendChild(el("h2", null, g.name));
+  dialog.appendChild(el("p", "summary-text", g.summary || "(the rule file has no summary)"));
+  if (g.options && g.options.length) {
+    dialog.appendChild(el("h3", null, "Table options"));
+    const dl = el("dl", "options");
+    for (const o of g.options) {
+      dl.appendChild(el("dt", null, o.value !== undefined ? `${o.name} = ${o.value}` : o.name));
+      dl.appendChild(el("dd", null, o.doc || "(no description)"));
+    }
+    dialog.appendChild(dl);
+  }
+  const close = el("button", null, "Close");
+  close.type = "button";
+  close.addEventListener("click", () => dialog.close());
+  dialog.appendChild(close);
+}
+
+window.cardsmith = { el, cardSvg, backSvg, renderTable, rulesDialog, shown };
