@@ -9,7 +9,7 @@ import re
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
@@ -26,13 +26,15 @@ from ..engine.bundled import bundled_games, resolve
 from ..engine.errors import GameError, RuleError, SetupRefused
 from ..engine.game import Game
 from ..engine.options import option_ranges
-from ..engine.runtime import _shown
 from ..engine.state import State
 from ..engine.text import one_line, say
+from ..table.record import record_match
 from . import bots as bots_cmd
 from . import emit
+from . import replay as replay_cmd
 from .deep import BUDGET as DEEP_BUDGET
 from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
+from .narrate import narrate
 
 # Output: every line that holds text from a rule or scenario file (names, labels, messages, paths) is
 # printed with `say`, which escapes it; diagnostics come from `render_all` / `render`, which escape
@@ -156,75 +158,6 @@ def _players(lo: int, hi: int) -> str:
 
 
 # ---------------------------------------------------------------- run
-def _describe_event(g: Game, ev: tuple[Any, ...]) -> list[str]:
-    """The lines `run` prints for one event (escaped when printed)."""
-    kind = ev[0]
-    if kind == "deal":
-        return ["", f"== Deal {ev[1]} (dealer {g.player_name(ev[2])})"]
-    if kind == "action":
-        return [f"  {g.player_name(ev[1])}: {ev[2]}"]
-    if kind == "announce":
-        return [f"  * {ev[1]}"]
-    if kind == "eliminated":
-        return [f"  * {g.player_name(ev[1])} is out of the match"]
-    if kind == "sits_out":
-        return [f"  * {g.player_name(ev[1])} sits out this deal"]
-    if kind == "team":
-        return [f"  * {g.player_name(ev[1])} is on team {ev[2]}"]
-    if kind == "end_deal":
-        lines = [f"  End of deal {ev[1]}"]
-        for label, values in ev[2]:
-            vals = ", ".join(f"{g.player_name(p)} {_fmt(v)}" for p, v in enumerate(values))
-            lines.append(f"    {label}: {vals}")
-        return lines
-    if kind == "over":
-        w = ev[1]
-        names = " and ".join(g.player_name(p) for p in w)
-        over = f"The match is over: {names} {'wins' if len(w) == 1 else 'share the win'}" if w else \
-            "The match is over: no winner"
-        return ["", over, returns_line(g, ev[2])]
-    return []
-
-
-def returns_line(g: Game, rets: Sequence[float]) -> str:
-    """Each player's result under the game's name for it: `chips: P0 2, P1 -2`."""
-    return f"{g.returns_name}: " + ", ".join(f"{g.player_name(p)} {_fmt(v)}" for p, v in enumerate(rets))
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
-
-
-def _var_summary(g: Game, s: State) -> list[str]:
-    """The per-player match variables everyone sees, after a deal's `end_deal`. A variable named like a `report`
-    line is left out: the designer's report, printed just above under that label, is the line to keep, and two
-    lines with one label (one before `end_deal`, one after) would read as a contradiction."""
-    lines = []
-    per: dict[str, list[Any]] = {}
-    reported = {label for label, _fn, _kind, _span in g.reports}
-    for i, (v, _owner) in enumerate(g.var_specs):
-        if v.per_player and v.visible == "everyone" and v.scope == "match" and v.name not in reported:
-            kind = v.ty if v.ty in ("player", "card") else "plain"
-            per.setdefault(v.name, []).append(_shown(s, s.v[i], kind))
-    for name, vals in per.items():
-        lines.append(f"    {name}: " + ", ".join(f"{g.player_name(p)} {_fmt(x)}" + (
-            " (out)" if s.out[p] else "") for p, x in enumerate(vals)))
-    # Per-team ones for the teams players have now, each with its players: "score: team 0 (P0, P2) 6".
-    teams = sorted(set(s.team))
-    for i, (v, t) in enumerate(g.var_specs):
-        if v.per_team and v.visible == "everyone" and v.scope == "match" and v.name not in reported and t in teams:
-            members = ", ".join(g.player_name(p) for p in range(g.n) if s.team[p] == t)
-            kind = v.ty if v.ty in ("player", "card") else "plain"
-            text = f"team {t} ({members}) {_fmt(_shown(s, s.v[i], kind))}"
-            if t == teams[0]:
-                lines.append(f"    {v.name}: {text}")
-            else:
-                lines[-1] += f", {text}"
-    return lines
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     g = _instance(args)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
@@ -236,8 +169,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     out: list[str] = [f"{g.name}, {count_of(g.n, 'player')}, seed {seed}" + (
         f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
     records: list[dict[str, Any]] = []
+
+    def played() -> Iterator[State]:
+        yield s
+        while not s.terminal:
+            p = s.current_player()
+            s.apply_action(bots[p].choose(SeatView(s, p)))
+            yield s
+
     try:
-        steps = _play_out(g, s, bots, out, records)
+        narrate(g, played(), out, records)
     except GameError as e:
         if not args.json:
             say(*out)
@@ -247,58 +188,28 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(e.render(designer=True), file=sys.stderr)
             return 1
         raise
+    steps = s.moves
+    if args.json or args.record:
+        rec = record_match(s, args.game, [str(sp) for sp in specs]).to_json()
+        if args.record:
+            try:
+                with open(args.record, "w", encoding="utf-8") as f:
+                    json.dump(rec, f, indent=1)
+                    f.write("\n")
+            except OSError as e:
+                say(f"cardsmith: error: cannot write the record {args.record!r}: {e.strerror or e}", file=sys.stderr)
+                return 2
     if args.json:
-        rec = {"game": g.name, "players": g.n, "seed": seed, "options": g.options, "actions": steps,
-               "deals": s.deal_no, "winners": s.winners, "returns": s.returns(),
-               "returns_name": g.returns_name, "events": records,
-               "variables": {name: s.v[i] for i, name in enumerate(g.var_names)}}
+        # The match record (cardsmith replay reads it), and what a reader of the match wants at hand.
+        rec.update({"actions": steps, "deals": s.deal_no, "winners": s.winners, "returns": s.returns(),
+                    "returns_name": g.returns_name, "events": records,
+                    "variables": {name: s.v[i] for i, name in enumerate(g.var_names)}})
         json.dump(rec, sys.stdout)
         sys.stdout.write("\n")
     else:
         say(*out)
         say(f"({count_of(steps, 'action')}, {count_of(s.deal_no, 'deal')})")
     return 0
-
-
-def _play_out(g: Game, s: State, bots: list[Any], out: list[str], records: list[dict[str, Any]]) -> int:
-    steps = 0
-    consumed = 0
-    while True:
-        log = s.log or []
-        for ev in log[consumed:]:
-            if ev[0] == "scores":
-                out.extend(_var_summary(g, s))
-            else:
-                out.extend(_describe_event(g, ev))
-            records.append(_event_record(g, ev))
-        consumed = len(log)
-        if s.is_terminal():
-            break
-        p = s.current_player()
-        s.apply_action(bots[p].choose(SeatView(s, p)))
-        steps += 1
-    return steps
-
-
-def _event_record(g: Game, ev: tuple[Any, ...]) -> dict[str, Any]:
-    kind = ev[0]
-    if kind == "deal":
-        return {"event": "deal", "deal": ev[1], "dealer": ev[2]}
-    if kind == "action":
-        return {"event": "action", "player": ev[1], "action": ev[2]}
-    if kind == "announce":
-        return {"event": "announce", "text": ev[1]}
-    if kind == "eliminated":
-        return {"event": "eliminated", "player": ev[1]}
-    if kind == "sits_out":
-        return {"event": "sits_out", "player": ev[1]}
-    if kind == "team":
-        return {"event": "team", "player": ev[1], "team": ev[2]}
-    if kind == "end_deal":
-        return {"event": "end_deal", "deal": ev[1], "report": {label: vals for label, vals in ev[2]}}
-    if kind == "over":
-        return {"event": "over", "winners": ev[1]}
-    return {"event": kind}
 
 
 # ---------------------------------------------------------------- list
@@ -470,9 +381,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    from ..table.play import play
+    from ..table.play import play, resume, source_of
+    if args.resume is not None:
+        return resume(args.resume, args.seat, args.save)
+    if args.game is None:
+        print("cardsmith: error: play needs a game (or --resume FILE)", file=sys.stderr)
+        return 2
     g = _instance(args)
-    return play(g, args.seat, args.seed, args.bots)
+    return play(g, args.seat, args.seed, args.bots, source_of(args.game), args.save)
 
 
 def _bot_spec(text: str) -> str:
@@ -546,8 +462,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{DEEP_MATCH_FLOOR:,}; settings beyond it are not explored (default {DEEP_BUDGET:,})")
     v.set_defaults(fn=cmd_validate)
 
-    def game_args(q: argparse.ArgumentParser) -> None:
-        q.add_argument("game", metavar="FILE_OR_GAME", help="a rule file, or a bundled game's name")
+    def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
+        q.add_argument("game", metavar="FILE_OR_GAME", nargs="?" if optional else None,
+                       help="a rule file, or a bundled game's name")
         q.add_argument("--players", "-n", type=_whole(1, MAX_PLAYERS), metavar="N",
                        help="number of players (default: the minimum)")
         q.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a table option")
@@ -555,7 +472,9 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="play a whole match with bots and print the log")
     game_args(r)
     r.add_argument("--seed", type=_whole(0, MAX_SEED))
-    r.add_argument("--json", action="store_true", help="print one JSON record instead of the log")
+    r.add_argument("--json", action="store_true",
+                   help="print one JSON record instead of the log (a match record: cardsmith replay reads it)")
+    r.add_argument("--record", metavar="FILE", help="also write the match record to FILE (see cardsmith replay)")
     _bot_args(r, "the bots, one spec per seat, the last filling the seats left (default random)")
     r.set_defaults(fn=cmd_run)
 
@@ -579,13 +498,16 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(fn=cmd_bench)
 
     pl = sub.add_parser("play", help="play a match yourself against bots in the terminal")
-    game_args(pl)
-    pl.add_argument("--seat", type=_whole(0, MAX_PLAYERS - 1), default=0, help="your seat (default 0)")
+    game_args(pl, optional=True)
+    pl.add_argument("--seat", type=_whole(0, MAX_PLAYERS - 1), help="your seat (default 0)")
     pl.add_argument("--seed", type=_whole(0, MAX_SEED))
     _bot_args(pl, "the bots at the other seats, as for 'run' (default random)")
+    pl.add_argument("--save", metavar="FILE", help="keep the match record in FILE, saved after each of your moves")
+    pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (its game, table and bots)")
     pl.set_defaults(fn=cmd_play)
     co = emit.add_parser(sub)
     bo = bots_cmd.add_parser(sub)
+    replay_cmd.add_parser(sub, _whole(0, MAX_LIMIT))
     from . import simulate  # here, not at the top: simulate.py uses this module's helpers
     sims = simulate.add_parser(sub, game_args)
     from . import serve  # the web table; starlette and uvicorn are imported only when it runs

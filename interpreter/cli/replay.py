@@ -1,0 +1,75 @@
+"""`cardsmith replay RECORD`: a recorded match played again from its record, checked, and told as `run` tells it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from ..dsl.diagnostics import count_of
+from ..engine.state import State
+from ..engine.text import say
+from ..table.record import BadRecord, open_record, read_record, steps
+from .narrate import narrate
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        rec = read_record(args.record)
+        g = open_record(rec, changed_ok=args.changed_rules)
+    except BadRecord as e:
+        say(f"cardsmith: error: {e}", file=sys.stderr)
+        return 2
+    shown_opts = ", ".join(f"{k}={('yes' if v else 'no') if isinstance(v, bool) else v}" for k, v in g.options.items())
+    out = [f"{g.name}, {count_of(g.n, 'player')}, seed {rec.seed if rec.seed is not None else 'none'}"
+           + (f", options {shown_opts}" if g.options else ""),
+           "seats: " + ", ".join(f"{g.player_name(p)} {name}" for p, name in enumerate(rec.seats))]
+    records: list[dict[str, Any]] = []
+    upto = args.upto
+
+    def until() -> Iterator[State]:
+        for i, s in enumerate(steps(rec, g)):
+            yield s
+            if upto is not None and i >= upto:
+                return
+
+    try:
+        last = narrate(g, until(), out, records)
+    except BadRecord as e:
+        if not args.json:
+            say(*out)
+        say(f"cardsmith: error: {args.record}: {e}", file=sys.stderr)
+        return 1
+    assert last is not None
+    finished = upto is None or last.moves < upto
+    if finished and rec.result is not None:
+        got = {"winners": list(last.winners), "returns": last.returns()} if last.terminal else None
+        if got != rec.result:
+            say(*out)
+            say(f"cardsmith: error: {args.record}: the replay ends otherwise than recorded: {got} instead of "
+                f"{rec.result}", file=sys.stderr)
+            return 1
+    if args.json:
+        json.dump({"game": g.name, "players": g.n, "actions": last.moves, "deals": last.deal_no,
+                   "over": last.terminal, "winners": last.winners if last.terminal else None,
+                   "returns": last.returns() if last.terminal else None, "events": records}, sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    say(*out)
+    end = ("the result is the one recorded" if rec.result is not None else "the record ends before the match does") \
+        if finished else f"stopped after {count_of(last.moves, 'action')}, as asked"
+    say(f"({count_of(last.moves, 'action')}, {count_of(last.deal_no, 'deal')}; replayed from the record: {end})")
+    return 0
+
+
+def add_parser(sub: Any, whole: Any) -> None:
+    r = sub.add_parser("replay", help="play a recorded match again from its record and print it as run does")
+    r.add_argument("record", metavar="RECORD", help="a match record (run --record or --json, play --save, the web "
+                                                     "table's Save)")
+    r.add_argument("--upto", type=whole, metavar="N", help="stop after the first N actions")
+    r.add_argument("--json", action="store_true", help="print the events as one JSON object")
+    r.add_argument("--changed-rules", action="store_true",
+                   help="replay even if the rule file has changed since the match was recorded")
+    r.set_defaults(fn=cmd_replay)

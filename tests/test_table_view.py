@@ -1,0 +1,112 @@
+"""The seat view (cardsmith.table.view): what the terminal table, the web page and the wire show a seat.
+
+The permutation property, applied to the view: a state the seat cannot tell from the real one (the engine's
+`resample_from_infostate`: the cards hidden from it dealt otherwise, consistently with all it saw) gives
+the seat the very same view, log included. Its log is rebuilt by replaying the resampled history, so the
+announcements and end-of-deal lines are computed from the other cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from cardsmith.engine.state import State
+from cardsmith.table.view import TableView, readable, seat_view
+from conftest import BUNDLED_DIR, game_for
+
+
+def load_game(name: str, n: int):
+    return game_for(str(BUNDLED_DIR / f"{name}.yaml"), n)
+
+# (game, players): every bundled game at its fewest players, and a commerce game at more.
+CASES = [("chwech", 4), ("chwech-encyclopedia", 4), ("chwech-revision", 4), ("hearts", 4), ("kuhn-poker", 2),
+         ("schwimmen", 2), ("schwimmen", 4), ("siebenbatten", 4), ("stichln", 3), ("thirty-one", 2)]
+
+def _replayed(g, history):
+    t = State.initial(g, None, log=True)
+    for _who, a in history:
+        t.apply_action(a)
+    return t
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=[f"{g}-{n}" for g, n in CASES])
+def test_view_does_not_change_when_hidden_cards_do(name, n):
+    g = load_game(name, n)
+    tv = TableView(g)
+    rng = random.Random(f"{name}:{n}")
+    checks = 0
+    for match in range(2):
+        s = State.initial(g, match, log=True)
+        while not s.terminal:
+            if rng.random() < 0.05:
+                k = rng.randrange(g.n)
+                other = _replayed(g, s.resample_from_infostate(k, rng).full_history())
+                assert tv.view(other, k) == tv.view(s, k)
+                checks += 1
+            s.apply_action(rng.choice(s.legal_actions()))
+        k = match % g.n  # the end, with the result and the whole log
+        other = _replayed(g, s.resample_from_infostate(k, rng).full_history())
+        assert tv.view(other, k) == tv.view(s, k)
+        checks += 1
+    assert checks > 2
+
+
+def test_view_is_plain_json_with_readable_names_and_sorted_hand():
+    g = load_game("schwimmen", 3)
+    s = State.initial(g, 3, log=True)
+    rng = random.Random(0)
+    while s.phase == 0 or s.current_player() != 1:
+        s.apply_action(rng.choice(s.legal_actions()))
+    v = seat_view(s, 1, names=["Ann", "Bob", "Cy"])
+    assert json.loads(json.dumps(v)) == v
+    assert v["your_turn"] and v["turn"] == 1 and v["players"][1]["name"] == "Bob"
+    zones = {(z["name"], z["owner"]): z for z in v["zones"]}
+    mine, theirs = zones[("hand", 1)], zones[("hand", 0)]
+    assert mine["visible"] and len(mine["cards"]) == 3 and theirs == {
+        "name": "hand", "label": "hand", "owner": 0, "visible": False, "count": 3, "cards": None}
+    suits, ranks = list(g.spec.suits), list(g.spec.ranks)
+    keys = [(suits.index(c["suit"]), ranks.index(c["rank"])) for c in mine["cards"]]
+    assert keys == sorted(keys)
+    # The centre keeps its order: it is the order the cards lie in.
+    assert [c["name"] for c in zones[("centre", None)]["cards"]] == s.zone("centre")
+    assert {x["label"] for x in v["variables"]} >= {"lives", "out now"}
+    assert [x["value"] for x in v["variables"] if x["name"] == "closer"] == [None]
+    for m in v["moves"]:
+        assert m["id"] in s.legal_actions() and m["text"] == s.action_to_string(1, m["id"])
+    swaps = [m for m in v["moves"] if m["action"] == "swap"]
+    assert swaps and [p["name"] for p in swaps[0]["params"]] == ["give", "take"]
+    assert all(p["card"]["name"] in [c["name"] for c in mine["cards"]] for p in (m["params"][0] for m in swaps))
+
+
+def test_others_see_a_secret_action_by_its_public_text_only():
+    g = load_game("stichln", 3)
+    s = State.initial(g, 1, log=True)
+    while s.phase == 0:  # everyone declares a card, face down
+        s.apply_action(s.legal_actions()[0])
+    declared = [e for e in seat_view(s, 0)["log"] if e["event"] == "action"]
+    assert len(declared) == 3
+    for e in declared:
+        if e["player"] == 0:
+            assert "(hidden)" not in e["text"]
+        else:
+            assert e["text"].endswith("(hidden)")
+
+
+def test_result_and_deal_ends_are_in_the_log():
+    g = load_game("hearts", 4)
+    s = State.initial(g, 2, log=True)
+    rng = random.Random(2)
+    while not s.terminal:
+        s.apply_action(rng.choice(s.legal_actions()))
+    v = seat_view(s, 2)
+    assert v["over"] and v["moves"] == [] and v["winners"] == s.winners and v["returns"] == s.returns()
+    # The end of each deal, without the designer's report lines (worked out from every card).
+    assert [e for e in v["log"] if e["event"] == "end_deal"] == [
+        {"event": "end_deal", "deal": d} for d in range(1, s.deal_no + 1)]
+    assert v["log"][-1] == {"event": "over", "winners": s.winners, "returns": s.returns()}
+
+
+def test_readable():
+    assert readable("out_now") == "out now" and readable("hand") == "hand"
