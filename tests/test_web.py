@@ -407,3 +407,40 @@ def test_a_bot_is_given_a_seat_view_only(client: TestClient) -> None:
             ws.send_json({"type": "move", "action": m["view"]["moves"][0]["id"]})
             m = until_turn_or_over(ws, ws.receive_json())
     assert seen and all(isinstance(v, SeatView) and v.seat == 1 for v in seen)
+
+
+# ------------------------------------------------------------------ the command
+def test_serve_listens_on_this_machine_only_unless_told(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+    from cardsmith.cli.main import main
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    assert main(["serve", "kuhn-poker"]) == 0
+    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8000
+    assert "http://127.0.0.1:8000/" in capsys.readouterr().out
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert calls[-1]["host"] == "0.0.0.0" and calls[-1]["port"] == 8123
+    assert "open to the network" in capsys.readouterr().out
+
+
+def test_serve_answers_bad_arguments_in_one_line(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from cardsmith.cli.main import main
+
+    assert main(["serve", "nosuch"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cardsmith: error: no rule file or bundled game named 'nosuch'") and err.count("\n") == 1
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--port", "99999"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "must be at most 65,535" in err and err.count("\n") == 1
+    # Without the web extra: one line saying which extra to install.
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["serve"]) == 1
+    assert capsys.readouterr().err == ("cardsmith: error: cardsmith serve needs the web extra: pip install "
+                                       "'cardsmith[web]' (starlette and uvicorn)\n")

@@ -157,8 +157,7 @@ function logText(view, ev) {
     case "eliminated": return `* ${playerName(view, ev.player)} is out of the match`;
     case "sits_out": return `* ${playerName(view, ev.player)} sits out this deal`;
     case "team": return `* ${playerName(view, ev.player)} is on team ${ev.team}`;
-    case "end_deal": return `End of deal ${ev.deal}: ` + ev.report.map((r) =>
-      `${r.label}: ${r.values.map((v, p) => `${playerName(view, p)} ${shown(v)}`).join(", ")}`).join("; ");
+    case "end_deal": return `End of deal ${ev.deal}`;
     case "over": return `The match is over: ${winnersText(view, ev.winners)}`;
     default: return ev.event;
   }
@@ -170,7 +169,8 @@ function winnersText(view, winners) {
   return winners.length === 1 ? `${names} wins` : `${names} share the win`;
 }
 
-// The last end of deal: its report lines per player, the announcements that closed the deal, eliminations.
+// The last end of deal: the announcements that closed it, who went out, and each player's variables as this
+// seat sees them now (lives, scores). The view holds no report lines: they are worked out from every card.
 function summaryBox(view) {
   const log = view.log;
   let i = -1;
@@ -183,24 +183,30 @@ function summaryBox(view) {
   let start = i;
   while (start > 0 && !["action", "deal", "end_deal"].includes(log[start - 1].event)) start--;
   for (let k = start; k < i; k++) if (log[k].event === "announce") box.appendChild(el("p", "announce", log[k].text));
-  if (ev.report.length) {
-    const t = el("table");
-    const head = el("tr");
-    head.appendChild(el("th"));
-    view.players.forEach((p) => head.appendChild(el("th", null, p.name)));
-    t.appendChild(head);
-    for (const r of ev.report) {
-      const tr = el("tr");
-      tr.appendChild(el("th", null, r.label));
-      r.values.forEach((v) => tr.appendChild(el("td", null, shown(v))));
-      t.appendChild(tr);
-    }
-    box.appendChild(t);
-  }
   for (let k = i + 1; k < log.length && log[k].event !== "deal"; k++) {
     const e = log[k];
     if (e.event === "eliminated") box.appendChild(el("p", "out", `${playerName(view, e.player)} is out of the match`));
+    else if (e.event === "sits_out") box.appendChild(el("p", null, `${playerName(view, e.player)} sits out`));
     else if (e.event === "announce") box.appendChild(el("p", "announce", e.text));
+  }
+  const perSeat = view.variables.filter((v) => v.owner !== null && !v.team);
+  const labels = [...new Set(perSeat.map((v) => v.label))];
+  if (labels.length) {
+    const t = el("table");
+    const head = el("tr");
+    head.appendChild(el("th", null, "now"));
+    view.players.forEach((p) => head.appendChild(el("th", null, p.name)));
+    t.appendChild(head);
+    for (const label of labels) {
+      const tr = el("tr");
+      tr.appendChild(el("th", null, label));
+      for (const p of view.players) {
+        const v = perSeat.find((x) => x.label === label && x.owner === p.seat);
+        tr.appendChild(el("td", null, v ? shown(v.value) : "?"));
+      }
+      t.appendChild(tr);
+    }
+    box.appendChild(t);
   }
   return box;
 }
