@@ -356,10 +356,11 @@ def _play(files: Path, stdin: bytes) -> tuple[int, str, str]:
 
 
 def test_play_recovers_from_bad_lines(files: Path) -> None:
-    code, out, err = _play(files, b"abc\n99\n-1\n\n1.5\n 3 \n0 0\nq\n")
+    """Moves are numbered from 1: 0, a number past the last, and anything else get one line each."""
+    code, out, err = _play(files, b"abc\n99\n-1\n\n1.5\n 3 \n0 0\n0\nq\n")
     assert "Traceback" not in out + err, err
     assert code == 0, err
-    assert out.count("type a number from 0 to 1, or q") == 7, out
+    assert out.count("type 1 to 2 for a move, ? for help, q to leave") == 8, out
     assert err == ""
 
 
@@ -371,7 +372,7 @@ def test_play_eof_exits_cleanly(files: Path) -> None:
 
 
 def test_play_to_the_end(files: Path) -> None:
-    code, out, err = _play(files, b"0\n" * 400)
+    code, out, err = _play(files, b"1\n" * 400)
     assert code == 0 and "The match is over" in out and err == "", (out[-500:], err)
 
 
@@ -383,7 +384,7 @@ def test_play_odd_input(line: str, files: Path) -> None:
     code, out, err = _play(files, data + b"\nq\n")
     assert "Traceback" not in out + err, f"input {line[:20]!r} crashed play:\n{err[-2000:]}"
     assert code == 0, (code, err)
-    assert "type a number from 0 to 1, or q" in out
+    assert "type 1 to 2 for a move, ? for help, q to leave" in out
 
 
 # ---------------------------------------------------------------- the Python API

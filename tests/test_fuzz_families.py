@@ -799,7 +799,7 @@ def test_json_of_deep_values(path: Path, tmp_path: Path) -> None:
 def test_play_with_seats_out_of_range(path: Path, tmp_path: Path) -> None:
     """`play` (you at seat 0, always choosing the first action) of a game that sets `current`, `dealer` or a
     card variable out of range: a located rule error, not a traceback."""
-    code, out = cli(["play", str(path), "--seat", "0", "--seed", "1"], tmp_path, stdin="0\n" * 200)
+    code, out = cli(["play", str(path), "--seat", "0", "--seed", "1"], tmp_path, stdin="1\n" * 200)
     _check_cli(path, code, out, "play", must_fail=True)
 
 

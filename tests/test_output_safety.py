@@ -67,7 +67,7 @@ GOLDEN = [
     ("list", ["list", f"{SAFE}/escapes.yaml"], "", 0),
     ("run", ["run", f"{SAFE}/escapes.yaml", "--seed", "1", "-o", "mode=loud"], "", 0),
     ("test", ["test", "-v", f"{SAFE}/escapes.scenarios.yaml"], "", 1),
-    ("play", ["play", f"{SAFE}/escapes.yaml", "--seed", "1"], "0\n0\n", 0),
+    ("play", ["play", f"{SAFE}/escapes.yaml", "--seed", "1"], "?\n1\n", 0),
     ("deep", ["validate", "--deep", f"{SAFE}/escapes_deep.yaml"], "", 1),
 ]
 
