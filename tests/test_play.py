@@ -7,6 +7,7 @@ draws it, and sends keys as a person would.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cardsmith.cli.main import main
 from cardsmith.table.record import read_record
 from cardsmith.table.view import SUIT_SYMBOLS
 from conftest import ROOT, game_for
@@ -242,12 +244,20 @@ def _wait_for(session: str, text: str, timeout: float = 20.0) -> str:
     pytest.fail(f"{text!r} did not appear on the terminal:\n{_pane(session)}")
 
 
+def _doc_screen() -> list[str]:
+    """The screen docs/play.md shows: the text block after its `<!-- play: ... -->` marker."""
+    text = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    block = text.split("<!-- play: ", 1)[1].split("```text\n", 1)[1].split("\n```", 1)[0]
+    return block.splitlines()
+
+
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_in_tmux_as_a_player(tmp_path: Path) -> None:
     """A 100x40 terminal: the table fits with its frame, the hand is sorted with suit symbols, a move is
     chosen by its number, the arrow keys step through the history, and ? shows the rules."""
     session = f"cardsmith-play-{os.getpid()}"
-    cmd = f"{sys.executable} -m cardsmith play schwimmen -n 3 --seed 3; sleep 60"
+    # rich takes COLUMNS over the terminal's size, and a test runner may have set it: the terminal decides here.
+    cmd = f"env -u COLUMNS -u LINES {sys.executable} -m cardsmith play schwimmen -n 3 --seed 3; sleep 60"
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "40", "-c", str(ROOT),
                     "-e", "LANG=C.UTF-8", cmd], check=True)
     try:
@@ -263,8 +273,12 @@ def test_in_tmux_as_a_player(tmp_path: Path) -> None:
                                   text=True, check=True).stdout
         assert re.search(r"\x1b\[31mA♦", coloured), "a diamond is not red"
         subprocess.run(["tmux", "send-keys", "-t", session, "2", "Enter"], check=True)
-        screen = _wait_for(session, "swap: give J♠, take 8♠")
+        _wait_for(session, "swap: give J♣, take Q♣")
+        screen = _wait_for(session, "take Q♣\n>")  # the prompt drawn too
         assert "You: reject hand" in screen and "│ Your hand: J♠ J♣ K♣" in screen
+        # docs/play.md shows this screen as it is.
+        doc = _doc_screen()
+        assert screen.rstrip("\n").splitlines()[-len(doc):] == doc
         subprocess.run(["tmux", "send-keys", "-t", session, "h", "Enter"], check=True)
         screen = _wait_for(session, "History: after move 3 of 4")
         subprocess.run(["tmux", "send-keys", "-t", session, "Left"], check=True)
@@ -281,3 +295,33 @@ def test_in_tmux_as_a_player(tmp_path: Path) -> None:
         _wait_for(session, "You left the table")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+class _Terminal(io.StringIO):
+    """Standard output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_without_rich_a_terminal_gets_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "rich", None)  # `import rich` raises ImportError
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n"))
+    assert main(["play", "kuhn-poker", "--seed", "4"]) == 0
+    text = out.getvalue()
+    assert "== Kuhn poker  ·  deal 1  ·  dealer P1  ·  betting ==" in text and "╭" not in text
+    assert "Your hand: K♠" in text and text.rstrip().endswith("chips: P0 2, P1 -2")
+
+
+def test_resume_at_another_seat(tmp_path: Path) -> None:
+    """`--seat` takes over another seat of a saved match; the seat left empty gets a random bot."""
+    path = tmp_path / "m.json"
+    code, out, err = play(["schwimmen", "-n", "3", "--seed", "3", "--save", str(path)], "q\n")
+    assert (code, err) == (0, "")
+    code, out, err = play(["--resume", str(path), "--seat", "1"], "q\n")
+    assert (code, err) == (0, ""), err
+    assert "Schwimmen: you are P1 (seat 1), against random, random." in out
+    assert "you (seat 0) is not here: a random bot plays that seat" in out
+    assert "▶ P1 (you)" in out
