@@ -22,6 +22,7 @@ with warnings.catch_warnings():
 
 from cardsmith.bots import SeatView  # noqa: E402
 from cardsmith.engine.bundled import bundled_games  # noqa: E402
+from cardsmith.engine.errors import GameError  # noqa: E402
 from cardsmith.table.record import MatchRecord, replay  # noqa: E402
 from cardsmith.table.view import TableView  # noqa: E402
 from cardsmith.web import create_app  # noqa: E402
@@ -212,6 +213,53 @@ def test_bots_play_until_a_person_is_to_move(client: TestClient) -> None:
             m = until_turn_or_over(ws, ws.receive_json())
         assert m["view"]["returns"] == room.state.returns() and room.finished_at is not None
         assert any(e["event"] == "end_deal" for e in m["view"]["log"])
+
+
+def _replayed(room: Room, history: list[tuple[int, int]]) -> Any:
+    from cardsmith.engine.state import State
+    t = State.initial(room.game, None, log=True)
+    for _who, a in history:
+        t.apply_action(a)
+    return t
+
+
+@pytest.mark.parametrize("key", list(CATALOG))
+def test_what_a_seat_is_sent_does_not_change_when_hidden_cards_do(client: TestClient, key: str) -> None:
+    """The permutation property on the wire: with the cards hidden from seat k dealt otherwise (consistently
+    with all k saw), the message k is sent is the same text."""
+    n = CATALOG[key].compiled.spec.min_players
+    d = make(client, key, n, [{"name": f"S{k}"} for k in range(n)], seed=13)
+    room = rooms(client).get(d["room"])
+    rng = random.Random(key)
+    checks = 0
+
+    def check() -> None:
+        nonlocal checks
+        k = rng.randrange(n)
+        sent = json.dumps(room.message(k))
+        real = room.state
+        try:
+            other = real.resample_from_infostate(k, rng)
+        except GameError:  # late in a deal a seat may know almost every card: no other arrangement was found
+            return
+        room.state = _replayed(room, other.full_history())
+        try:
+            assert json.dumps(room.message(k)) == sent
+        finally:
+            room.state = real
+        checks += 1
+
+    # A few points early in the match: later a seat may know so much that finding another arrangement of
+    # the cards takes the resampler long (tests/test_table_view.py checks the view to the end of matches).
+    moves = 0
+    while not room.over and moves <= 15:
+        if moves in (0, 3, 8, 15):
+            check()
+        room.move(room.state.current_player(), rng.choice(room.state.legal_actions()))
+        moves += 1
+    if room.over:  # a short match: its end, with the result
+        check()
+    assert checks >= 2
 
 
 # ------------------------------------------------------------------ security
