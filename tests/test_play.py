@@ -325,3 +325,35 @@ def test_resume_at_another_seat(tmp_path: Path) -> None:
     assert "Schwimmen: you are P1 (seat 1), against random, random." in out
     assert "you (seat 0) is not here: a random bot plays that seat" in out
     assert "▶ P1 (you)" in out
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_in_tmux_look_back_after_the_end() -> None:
+    """On a terminal the finished match stays at the table: the history still browses it, q leaves."""
+    session = f"cardsmith-end-{os.getpid()}"
+    cmd = f"env -u COLUMNS -u LINES {sys.executable} -m cardsmith play kuhn-poker --seed 4; echo EXIT=$?; sleep 60"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "40", "-c", str(ROOT),
+                    "-e", "LANG=C.UTF-8", cmd], check=True)
+
+    def keys(*k: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", session, *k], check=True)
+
+    try:
+        _wait_for(session, "2  bet")
+        keys("1", "Enter")
+        _wait_for(session, "2  fold")
+        keys("1", "Enter")
+        screen = _wait_for(session, "h history, s FILE save, q leave >")
+        assert "══ The match is over: P0 wins ══\n  chips: P0 2, P1 -2" in screen
+        assert "│   P1        -     J♠     2" in screen  # the showdown: the other's card face up
+        keys("h", "Enter")
+        _wait_for(session, "History: after move 2 of 3")
+        keys("Left")
+        screen = _wait_for(session, "History: after move 1 of 3")
+        assert "J♠" not in screen  # before the showdown the other's card is hidden, in the history too
+        keys("q")
+        _wait_for(session, "chips: P0 2, P1 -2\nh history")
+        keys("q", "Enter")
+        _wait_for(session, "EXIT=0")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

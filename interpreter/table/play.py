@@ -209,6 +209,8 @@ class Table:
                 self._table(self.moments[-1].view)
                 self.screen.print(self.paint.result(list(s.winners), s.returns()))
                 self._autosave()
+                if sys.stdin.isatty():  # a person may look back; a script's input has nothing more for the table
+                    self._after_the_end()
                 return 0
             p = s.current_player()
             if s.is_chance_node():  # a resumed match recorded without a seed draws its chance here
@@ -228,6 +230,25 @@ class Table:
             if not self._command(view):
                 self._leave()
                 return 0
+
+    def _after_the_end(self) -> None:
+        """Looking back at a finished match: the history and saving, until the player leaves."""
+        while True:
+            line = input("h history, s FILE save, q leave > ")[:MAX_LINE].strip()
+            word, _, rest = line.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if word in ("q", "quit", "exit", ""):
+                return
+            if word in ("h", "history"):
+                if self._history(rest):
+                    self._table(self.moments[-1].view)
+                    self.screen.print(self.paint.result(list(self.state.winners), self.state.returns()))
+            elif word in ("s", "save"):
+                self._save(rest or self.save_path)
+            elif word in ("?", "help"):
+                self.screen.print(self.paint.help())
+            else:
+                self.screen.print([[(f"'{clipped(line, 20)}': the match is over; h, s FILE or q", "red")]])
 
     def _step(self, action: int) -> None:
         s = self.state.clone()
