@@ -149,6 +149,7 @@ def test_creating_a_room_gives_each_person_an_unguessable_token(client: TestClie
     ({"game": "stichln", "players": 3, "seats": [{"bot": "ismcts(seconds=60)"}, {}, {}]}, 400,
      ["seat 1: ismcts: seconds of at most 10 at this table"]),
     ({"game": "stichln", "players": 3, "seed": -1, "seats": [{}, {}, {}]}, 400, ["the seed must be"]),
+    ({"game": "stichln", "players": 3, "seats": [{"bot": "random"}] * 3}, 400, ["give at least one seat to a person"]),
     (["not", "an", "object"], 400, ["expected a JSON object"]),
 ])
 def test_a_bad_room_request_gets_each_problem_on_a_line(client: TestClient, body: Any, status: int,
@@ -492,3 +493,26 @@ def test_serve_answers_bad_arguments_in_one_line(capsys: pytest.CaptureFixture[s
     assert main(["serve"]) == 1
     assert capsys.readouterr().err == ("cardsmith: error: cardsmith serve needs the web extra: pip install "
                                        "'cardsmith[web]' (starlette and uvicorn)\n")
+
+
+def test_a_rule_error_stops_the_room_with_a_message_for_every_seat(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardsmith.engine.errors import RuleError
+
+    d = make(client, "schwimmen", 2, [{"name": "Ann"}, {"name": "Bo"}], seed=2)
+    room = rooms(client).get(d["room"])
+
+    def broken(self: Any, action: int) -> None:
+        raise RuleError("division by zero", None, code="R001")
+
+    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1:
+        m = {0: hello(w0, d, 0), 1: hello(w1, d, 1)}
+        p = room.state.current_player()
+        from cardsmith.engine.state import State
+        monkeypatch.setattr(State, "apply_action", broken)
+        (w0, w1)[p].send_json({"type": "move", "action": m[p]["view"]["moves"][0]["id"]})
+        for ws in (w0, w1):
+            got = ws.receive_json()
+            assert "rule error: division by zero" in got["room"]["error"]
+        assert room.over and room.finished_at is not None
+        assert "stopped by a rule error" in error_of((w0, w1)[p], {"type": "move", "action": 0})

@@ -82,6 +82,9 @@ class Table:
         self.buckets: dict[str, Bucket] = {}
         self.games: dict[tuple[str, int, str], Game] = {}  # the replays' tables, by game, players and options
         self.tasks: set[asyncio.Task[None]] = set()
+        # One replay at a time: the replays share their Game objects (whose step budget is per game), and a
+        # long record costs a core while it replays.
+        self.replay_lock = asyncio.Lock()
 
     def allow(self, request: Request) -> bool:
         """Requests that cost work (rooms, records, replays) from one address: 5 a second, bursts of 40."""
@@ -208,9 +211,10 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if not 0 <= seat < rec.players:
             return refused(f"the seat must be from 0 to {rec.players - 1}")
         try:
-            g = table.replay_game(entry, rec)
-            state = await asyncio.to_thread(replay, rec, g, None if step == rec.decisions else step)
-            view = TableView(g, rec.seats).view(state, seat)
+            async with table.replay_lock:
+                g = table.replay_game(entry, rec)
+                state = await asyncio.to_thread(replay, rec, g, None if step == rec.decisions else step)
+                view = TableView(g, rec.seats).view(state, seat)
         except GameError as e:  # BadRecord, a bad option, or a rule error met while replaying
             return refused(" ".join(str(e).split()))
         meta = {"game": {"key": entry.key, "name": g.spec.name, "summary": g.spec.summary, "players": g.n},

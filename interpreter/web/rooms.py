@@ -311,6 +311,9 @@ class Rooms:
                 errors.extend(e.lines)
         if errors:
             raise RoomRefused(*errors)
+        if all(s.is_bot for s in seats):
+            # Nobody could open the room: its bots would play a whole match for no one.
+            raise RoomRefused("give at least one seat to a person")
         return seats
 
     def get(self, room_id: Any) -> Room | None:

@@ -27,7 +27,10 @@
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.type === "state") { c.msg = m; update(); }
-      else if (m.type === "error") say(m.error);
+      else if (m.type === "error") {
+        say(m.error);
+        if (!c.msg && m.error.startsWith("no such room")) c.closed = true; // a link to a room that is gone
+      }
       else if (m.type === "closed") { c.closed = true; say(m.error); }
     });
     ws.addEventListener("close", () => {
