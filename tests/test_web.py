@@ -462,16 +462,35 @@ def test_a_bot_is_given_a_seat_view_only(client: TestClient) -> None:
 def test_serve_listens_on_this_machine_only_unless_told(monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     import uvicorn
-    from cardsmith.cli.main import main
+    from cardsmith.cli.main import build_parser, main
+    from cardsmith.web.background import free_port
 
+    assert build_parser().parse_args(["serve"]).port == 8000
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
-    assert main(["serve", "kuhn-poker"]) == 0
-    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8000
-    assert "http://127.0.0.1:8000/" in capsys.readouterr().out
-    assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
-    assert calls[-1]["host"] == "0.0.0.0" and calls[-1]["port"] == 8123
+    port = free_port()
+    assert main(["serve", "kuhn-poker", "--port", str(port)]) == 0
+    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == port
+    assert f"http://127.0.0.1:{port}/" in capsys.readouterr().out
+    port = free_port("0.0.0.0")
+    assert main(["serve", "--host", "0.0.0.0", "--port", str(port)]) == 0
+    assert calls[-1]["host"] == "0.0.0.0" and calls[-1]["port"] == port
     assert "open to the network" in capsys.readouterr().out
+
+
+def test_serve_says_in_one_line_when_it_cannot_listen(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    from cardsmith.cli.main import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "kuhn-poker", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardsmith: error: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
+    assert "in use" in err
 
 
 def test_serve_answers_bad_arguments_in_one_line(capsys: pytest.CaptureFixture[str],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from typing import Any
 
@@ -24,6 +25,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(catalog=catalog, max_rooms=args.max_rooms)
     host = args.host
     shown = f"[{host}]" if ":" in host else host
+    problem = _cannot_listen(host, args.port)
+    if problem:
+        say(f"cardsmith: error: cannot listen on {shown}:{args.port}: {problem}", file=sys.stderr)
+        return 1
     say(f"cardsmith table: http://{shown}:{args.port}/ ({len(catalog)} game{'s' if len(catalog) != 1 else ''}; "
         "Ctrl-C to stop)")
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -31,10 +36,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         # ws_max_size: the page's messages are small; a large frame is refused before it is read into memory.
         uvicorn.run(app, host=host, port=args.port, log_level="warning", ws_max_size=16 * 1024)
-    except OSError as e:
-        print(f"cardsmith: error: cannot listen on {shown}:{args.port}: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except SystemExit as e:  # uvicorn gives up with a logged line and an exit, not an exception
+        return 1 if e.code else 0
     return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the address cannot be listened on, found before the server starts (uvicorn would log a line and
+    exit with status 3): an unknown host name, a port in use, an address this machine does not have."""
+    try:
+        family, kind, proto, _name, where = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(where)
+    except OSError as e:  # socket.gaierror is one
+        return str(e.strerror or e)
+    return None
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
