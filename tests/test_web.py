@@ -399,6 +399,7 @@ def test_a_record_is_replayed_step_by_step_as_a_seat_saw_it(client: TestClient) 
         want = TableView(room.game, names).view(replay(rec, room.game, k), seat)
         assert got["view"] == roundtrip(want)
     assert got["view"]["over"]
+    assert [(o["name"], o["value"]) for o in got["room"]["game"]["options"]] == [("deals", "1")]
     bad = dict(data, sha256="0" * 64)
     r = client.post("/api/replay", json={"record": bad, "step": 0, "seat": 0})
     assert r.status_code == 400 and "does not have the rules" in r.json()["error"]

@@ -36,7 +36,7 @@ from ..engine.errors import GameError
 from ..engine.game import Game
 from ..table.record import BadRecord, MatchRecord, record_match, replay
 from ..table.view import TableView
-from .catalog import Entry, bots_info, game_info, load_catalog
+from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
 from .rooms import Listener, Room, RoomRefused, Rooms
 
@@ -217,7 +217,11 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                 view = TableView(g, rec.seats).view(state, seat)
         except GameError as e:  # BadRecord, a bad option, or a rule error met while replaying
             return refused(" ".join(str(e).split()))
-        meta = {"game": {"key": entry.key, "name": g.spec.name, "summary": g.spec.summary, "players": g.n},
+        opts = option_info(entry.compiled)
+        for o in opts:
+            o["value"] = option_text(g.options.get(o["name"]))
+        meta = {"game": {"key": entry.key, "name": g.spec.name, "summary": g.spec.summary, "players": g.n,
+                         "options": opts},
                 "seats": [{"seat": k, "name": s, "bot": None} for k, s in enumerate(rec.seats)]}
         return JSONResponse({"type": "replay", "steps": rec.decisions, "step": step, "seat": seat,
                              "room": meta, "view": view})

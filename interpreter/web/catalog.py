@@ -56,7 +56,8 @@ def load_catalog(games: list[str] | None = None, limits: Limits = DEFAULT_LIMITS
     return out
 
 
-def _text(v: Any) -> str:
+def option_text(v: Any) -> str:
+    """An option's value as the lobby and the rules help write it: yes/no for a bool."""
     if isinstance(v, bool):
         return "yes" if v else "no"
     return str(v)
@@ -66,7 +67,7 @@ def option_info(compiled: CompiledGame) -> list[dict[str, Any]]:
     """Each table option as the lobby shows it: kind, allowed values, default as written, and its doc."""
     out = []
     for o in compiled.spec.options:
-        default = o.default_text if not isinstance(o.default, (int, str, bool)) else _text(o.default)
+        default = o.default_text if not isinstance(o.default, (int, str, bool)) else option_text(o.default)
         info: dict[str, Any] = {"name": o.name, "kind": o.kind, "default": default, "doc": o.doc}
         if o.kind == "int":
             info["min"] = o.min if o.min_expr is None else o.min_text

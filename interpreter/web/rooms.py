@@ -24,7 +24,7 @@ from ..engine.errors import GameError, RuleError
 from ..engine.game import Game
 from ..engine.state import State
 from ..table.view import TableView
-from .catalog import Entry, option_info
+from .catalog import Entry, option_info, option_text
 
 MAX_NAME = 24
 MAX_SEED = 2**63 - 1
@@ -93,7 +93,7 @@ class Room:
         sp = self.game.spec
         opts = option_info(self.entry.compiled)
         for o in opts:
-            o["value"] = _text(self.game.options.get(o["name"]))
+            o["value"] = option_text(self.game.options.get(o["name"]))
         return {"id": self.id, "game": {"key": self.entry.key, "name": sp.name, "summary": sp.summary,
                                         "players": self.game.n, "options": opts},
                 "seats": [{"seat": k, "name": s.name, "bot": str(s.spec) if s.spec else None}
@@ -198,12 +198,6 @@ class Room:
                 await asyncio.sleep(delay)
 
 
-def _text(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    return str(v)
-
-
 def _name(raw: Any, default: str) -> str:
     if raw is None or raw == "":
         return default
@@ -266,7 +260,7 @@ class Rooms:
         if not isinstance(raw_opts, dict) or not all(isinstance(k, str) and isinstance(v, (str, int, bool))
                                                      for k, v in raw_opts.items()):
             raise RoomRefused("options must be an object of option names and values")
-        options = {k: _text(v) for k, v in raw_opts.items() if not (isinstance(v, str) and v.strip() == "")}
+        options = {k: option_text(v) for k, v in raw_opts.items() if not (isinstance(v, str) and v.strip() == "")}
         seed = request.get("seed")
         if seed is None:
             seed = secrets.randbelow(2**31)
