@@ -4,6 +4,7 @@ replaying, and the cleaning of finished and idle rooms."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -339,6 +340,24 @@ def test_a_flood_of_messages_is_refused_then_the_connection_closed(client: TestC
         assert any("too many messages" in a["error"] for a in answers)
         assert answers[-1]["error"] == "too many messages: the connection is closed"
         assert room.version == before
+
+
+def test_a_seat_opens_on_a_few_sockets_only(client: TestClient) -> None:
+    d = make(client, "kuhn-poker", 2, [{"name": "Ann"}, {"bot": "random"}])
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(client.websocket_connect("/ws")) for _ in range(5)]
+        for ws in socks[:4]:
+            hello(ws, d, 0)
+        says = error_of(socks[4], {"type": "hello", "room": d["room"], "token": token(d, 0)})
+        assert "open in 4 places already" in says
+    assert not rooms(client).get(d["room"]).listeners
+
+
+def test_requests_that_cost_work_are_limited_per_address(client: TestClient) -> None:
+    d = make(client, "kuhn-poker", 2, [{"name": "Ann"}, {"bot": "random"}])
+    codes = [client.post(f"/api/rooms/{d['room']}/record", json={"tokens": [token(d, 0)]}).status_code
+             for _ in range(60)]
+    assert codes[0] == 200 and 429 in codes
 
 
 def test_another_site_s_page_cannot_open_a_socket(client: TestClient) -> None:

@@ -41,6 +41,7 @@ from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socke
 from .rooms import Listener, Room, RoomRefused, Rooms
 
 STATIC = Path(__file__).parent / "static"
+MAX_SOCKETS_PER_SEAT = 4  # a seat open on a phone, a laptop and a spare tab; every socket costs a view per move
 HEADERS = [(b"content-security-policy", b"default-src 'self'; img-src 'self' data:; connect-src 'self'; "
                                         b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
            (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
@@ -272,6 +273,10 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                         if bad_hellos >= 5:
                             await ws.close(code=1008)
                             break
+                        continue
+                    if sum(1 for ls in found.listeners if ls.seat == seat) >= MAX_SOCKETS_PER_SEAT:
+                        await error(f"{found.seats[seat].name}'s seat is open in {MAX_SOCKETS_PER_SEAT} places "
+                                    "already; close one of them first")
                         continue
                     room, listener = found, Listener(seat, ws.send_json, ws.close)
                     async with room.lock:
