@@ -170,8 +170,17 @@ def test_a_trick_game_against_bots_in_the_page(browser: Any, server: tuple[str, 
     page.click("#last")
     wait_for(page, f"() => document.body.dataset.step === '{rec.decisions}'")
     assert "The match is over" in page.inner_text("#result")
+    # The replay shows the deal as it ended too; in a trick game the hands are played out, nothing face down.
+    assert "End of deal 1" in page.inner_text("#summary") and page.locator("#summary svg.card.back").count() == 0
+    assert page.locator('#summary tr[data-seat="1"] [data-zone="minus"] svg.card').count() == 1
     lobby.close()
     page.close()
+
+
+def summary_cards(page: Any, seat: int) -> list[str]:
+    """The cards the end-of-deal panel shows in `seat`'s row."""
+    return page.eval_on_selector_all(f'#summary tr[data-seat="{seat}"] svg.card:not(.back)',
+                                     "cs => cs.map(c => c.dataset.card)")
 
 
 def test_schwimmen_against_a_bot_in_the_page(browser: Any, server: tuple[str, Any]) -> None:
@@ -179,10 +188,40 @@ def test_schwimmen_against_a_bot_in_the_page(browser: Any, server: tuple[str, An
     lobby, links = open_table(browser, url, "schwimmen", 2, ["person", "random"], {}, seed=7)
     page = watched(browser.new_page(viewport={"width": 1200, "height": 900}))
     page.goto(links[0])
-    clicks = play_to_the_end(page, random.Random(2))
     room = room_of(links[0], rooms)
-    assert clicks > 3 and room.state.is_terminal()
+    rng = random.Random(2)
+    clicks = 0
+    ends_seen = 0
+    while True:
+        wait_for(page, SEEN_MOVE)
+        if page.evaluate("document.body.dataset.over") == "yes":
+            break
+        panel = page.locator("#summary details")
+        if not ends_seen and panel.count():
+            # A deal has ended and this seat has not moved since: the panel is open with the opponent's three
+            # cards turned up, as the opponent held them then.
+            assert panel.get_attribute("open") is not None
+            ended = room.state.observation(1)["deal_end"]
+            assert page.get_attribute("#summary", "data-deal") == str(ended["deal"])
+            held = ended["zones"]["hand[1]"]
+            assert len(held) == 3 and sorted(summary_cards(page, 1)) == sorted(held)
+            assert len(summary_cards(page, 0)) == 3 and "lives" in page.inner_text("#summary")
+            ends_seen = ended["deal"]
+            click_a_move(page, rng)
+            clicks += 1
+            # After this seat's first move in the next deal the panel is closed; a click opens it again.
+            if page.get_attribute("#summary", "data-deal") == str(ends_seen) and not room.over:
+                assert page.locator("#summary details").get_attribute("open") is None
+                page.click("#summary summary")
+                assert page.locator("#summary details").get_attribute("open") is not None
+            continue
+        click_a_move(page, rng)
+        clicks += 1
+        assert clicks < 600, "the match did not end"
+    assert clicks > 3 and room.state.is_terminal() and ends_seen
     check_the_end(page, room)
+    # The last deal's panel (no next deal follows it) shows the opponent's hand as the match ended.
+    assert sorted(summary_cards(page, 1)) == sorted(room.state.observation(1)["zones"]["hand[1]"])
     # The end-of-deal summary shows the lives and says who is out.
     summary = page.inner_text("#summary")
     assert "lives" in summary

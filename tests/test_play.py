@@ -17,11 +17,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cardsmith.cli.main import main
-from cardsmith.table.record import read_record
-from cardsmith.table.view import SUIT_SYMBOLS
+from cardsmith.table.record import open_record, read_record, steps
+from cardsmith.table.view import SUIT_SYMBOLS, TableView
 from conftest import ROOT, game_for
 
 TIMEOUT = 60.0
@@ -84,6 +85,36 @@ def test_schwimmen_to_the_end() -> None:
     assert out.rstrip().endswith("wins ══")
 
 
+def test_schwimmen_end_of_deal_shows_every_hand(tmp_path: Path) -> None:
+    """The end-of-deal summary turns up what the rules show when a deal ends: each player's hand with suit
+    symbols, sorted as the view sorts it, and each player's lives then; the cards are the ones each player
+    held as the deal ended."""
+    path = tmp_path / "m.json"
+    code, out, err = play(["schwimmen", "-n", "3", "--seed", "3", "--save", str(path)], "1\n" * 400)
+    assert (code, err) == (0, ""), err
+    assert ("  ── End of deal 1 ──\n    lives: P0 3 → 2\n              hand       lives\n"
+            "    P0 (you)  8♠ 10♠ Q♣  2\n    P1        9♥ J♥ J♠   3\n    P2        K♠ J♣ A♣   3\n"
+            "    centre K♣ 9♣ A♦  ·  closer P1  ·  passes 0\n") in out
+    rec = read_record(path)
+    g = open_record(rec)
+    tv = TableView(g)
+    blocks = {int(m.group(1)): m.group(2) for m in re.finditer(r"── End of deal (\d+) ──\n(.*?)\n\n", out, re.S)}
+    ends: dict[int, dict[str, Any]] = {}
+    for st in steps(rec, g):
+        de = tv.view(st, 0)["deal_end"]
+        if de is not None:
+            ends[de["deal"]] = de
+    assert len(ends) >= 3 and set(ends) <= set(blocks)
+    for deal, de in ends.items():
+        for z in de["zones"]:
+            if z["name"] == "hand" and z["count"]:
+                cards = " ".join(c["rank"] + SUIT_SYMBOLS[c["suit"]] for c in z["cards"])
+                lives = next(x["value"] for x in de["variables"] if x["name"] == "lives" and x["owner"] == z["owner"])
+                who = re.escape(f"P{z['owner']}") + (r" \(you\)" if z["owner"] == 0 else "")
+                assert re.search(rf"^    {who} +{re.escape(cards)} +{lives}$", blocks[deal], re.M), (deal, cards)
+    assert assert_sorted_hands(out, "schwimmen", 3) > 5
+
+
 def test_stichln_to_the_end() -> None:
     """A trick game whose suits have no symbols: the hand grouped by suit, the secret choice hidden, the
     scores of the deal."""
@@ -94,6 +125,13 @@ def test_stichln_to_the_end() -> None:
     assert "  P1: declare (hidden)" in out
     assert "  * P2 wins the trick" in out
     assert "  ── End of deal 1 ──\n    score: P0 0 → 5, P1 0 → -16, P2 0 → 11\n" in out
+    # The table as the deal ended shows what every seat saw (the cards taken as minus points, the tricks won
+    # as counts) and nothing hidden: no hand, no secret declaration, nothing face down.
+    assert ("    score: P0 0 → 5, P1 0 → -16, P2 0 → 11\n              minus       won       score\n"
+            "    P0 (you)  0 of brown  12 cards  5\n    P1        3 of brown  15 cards  -16\n"
+            "    P2        2 of brown  15 cards  11\n    leader P1\n") in out
+    summary = out.split("── End of deal 1 ──", 1)[1].split("\n\n", 1)[0]
+    assert "hand" not in summary and "declared" not in summary and "face down" not in summary
     assert "══ The match is over: P2 wins ══" in out
 
 
@@ -114,7 +152,10 @@ def test_kuhn_poker_to_the_end() -> None:
     assert "  ── End of deal 1 ──\n    put: P0 1 → 2, P1 1 → 2\n" in out
     final = out.rsplit("== Kuhn poker", 1)[1]
     assert "    P0 (you)  -     K♠     2\n    P1        -     J♠     2\n" in final
-    assert "J♠" not in out.rsplit("== Kuhn poker", 1)[0]  # the other's card shows only at the showdown
+    # The other's card shows only at the showdown: in the end-of-deal summary and the last table.
+    before, showdown = out.split("  ── End of deal 1 ──\n", 1)
+    assert "J♠" not in before
+    assert "    P1        J♠     2\n" in showdown.split("== Kuhn poker", 1)[0]
     assert out.rstrip().endswith("══ The match is over: P0 wins ══\n  chips: P0 2, P1 -2")
 
 
@@ -182,6 +223,14 @@ def test_history_by_commands() -> None:
     # Each moment shows what happened in it, then the table as it was.
     assert "history>   You: reject hand\n\n== History: after move 1 of 4" in out
     assert out.count("p earlier, n later, a number to jump, q (or an empty line) back") == 6
+
+
+def test_history_shows_the_end_of_deal_summary() -> None:
+    """The moment that ended a deal shows its summary in the history too, hands and all."""
+    code, out, err = play(["schwimmen", "-n", "3", "--seed", "3"], "1\n1\n1\nh\np\np\np\nq\nq\n")
+    assert (code, err) == (0, ""), err
+    assert ("history>   You: swap: give A♦, take 8♠\n  ── End of deal 1 ──\n    lives: P0 3 → 2\n"
+            "              hand       lives\n    P0 (you)  8♠ 10♠ Q♣  2\n    P1        9♥ J♥ J♠   3\n") in out
 
 
 # ---------------------------------------------------------------- saving and resuming

@@ -3,7 +3,8 @@
 The table is drawn from the seat's view only (`view.TableView`, drawn by `terminal.Painter`). Each moment of
 the match (the start, then after every action) keeps the view as it was, for the history browser and for
 the end-of-deal summary, which shows what changed in the match's per-player variables over the deal (a
-life lost, points scored) beside the rule file's report lines.
+life lost, points scored), then the table as the deal ended as the seat saw it (the view's `deal_end`: the
+hands the rules turned up, the values just counted).
 
 Bots are made afresh for each decision from the match's seed, the seat and the number of actions so far,
 so a match saved and resumed plays on exactly as it would have without the break.
@@ -189,7 +190,24 @@ class Table:
             out += self.paint.event(ev, self.seat)
             if ev["event"] == "end_deal":
                 out += self._deal_changes(i)
+                ended = self._ended(i)
+                if ended is not None:
+                    out += self.paint.ended(ended, self.seat)
         return out
+
+    def _ended(self, event: int) -> dict[str, Any] | None:
+        """The table as the deal ending at log event `event` left it, as this seat saw it: the `deal_end` of the
+        views that follow it, or, for a match's last deal (no next deal follows), the finished match's view."""
+        deal = self.log[event]["deal"]
+        for m in self.moments[min(self._moment_of(event), len(self.moments) - 1):]:
+            de = m.view["deal_end"]
+            if de is not None and de["deal"] == deal:
+                return de
+            if m.view["over"] and m.view["deal"] == deal:
+                return m.view
+            if de is not None and de["deal"] > deal:
+                break
+        return None
 
     # ------------------------------------------------------------ the loop
     def run(self) -> int:

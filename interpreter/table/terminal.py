@@ -295,6 +295,51 @@ class Painter:
             return self.result(ev["winners"], ev["returns"])
         return []
 
+    def ended(self, ended: dict[str, Any], seat: int) -> list[Line]:
+        """The table as a deal ended (the view's `deal_end`, or a finished match's last view), for the end-of-deal
+        summary: a line per player with the zones the seat saw then (hands the rules turned up) and the values
+        just counted, then the shared zones' cards and values. Only zones holding something are shown, so a
+        trick game's emptied hands take no room."""
+        names = self.tv.names
+        private = self._private_names()
+        per_zone: dict[str, dict[int, dict[str, Any]]] = {}
+        shared: Line = []
+        for z in ended["zones"]:
+            if z["owner"] is not None:
+                per_zone.setdefault(z["label"], {})[z["owner"]] = z
+            elif z["visible"] and z["cards"]:
+                shared += ([("  ·  ", "dim")] if shared else []) + [(f"{z['label']} ", "dim")] + self.cards(z["cards"])
+        per_zone = {label: zs for label, zs in per_zone.items() if any(z["count"] for z in zs.values())}
+        per_var: dict[str, dict[int, Any]] = {}
+        for x in ended["variables"]:
+            if x["owner"] is None:
+                if x["value"] is not None and x["value"] != []:
+                    shared += [("  ·  ", "dim")] if shared else []
+                    shared += [(f"{x['label']} ", "dim")] + self.value(x["value"])
+            elif not x["team"]:
+                per_var.setdefault(x["label"], {})[x["owner"]] = x["value"]
+        rows: list[list[Line]] = []
+        for p in range(len(names)):
+            row: list[Line] = [[(names[p], "bold")] + ([(" (you)", "cyan")] if p == seat else [])]
+            for zs in per_zone.values():
+                z = zs.get(p)
+                if z is None or not z["count"]:
+                    row.append([("-", "dim")])
+                elif not z["visible"]:
+                    row.append([(f"{z['count']} face down", "dim")])
+                else:
+                    # A hand is shown whole (it is what the end of a deal turns up); a long pile as a count.
+                    cells = self.cards(z["cards"], grouped=z["name"] in private)
+                    too_long = z["name"] not in private and len(plain(cells)) > CELL_WIDTH
+                    row.append([(f"{z['count']} cards", "")] if too_long else cells)
+            row += [self.value(vals[p]) if p in vals else [("", "")] for vals in per_var.values()]
+            rows.append(row)
+        head = [[("", "")]] + [[(label, "dim")] for label in (*per_zone, *per_var)]
+        out = [[("    ", "")] + line for line in columns(head, rows)] if len(head) > 1 else []
+        if shared:
+            out.append([("    ", "")] + shared)
+        return out
+
     def result(self, winners: list[int], returns: list[float]) -> list[Line]:
         names = self.tv.names
         w = " and ".join(names[p] for p in winners)

@@ -169,8 +169,76 @@ function winnersText(view, winners) {
   return winners.length === 1 ? `${names} wins` : `${names} share the win`;
 }
 
-// The last end of deal: the announcements that closed it, who went out, and each player's variables as this
-// seat sees them now (lives, scores). The view holds no report lines: they are worked out from every card.
+// Whether each end-of-deal panel is open, as the person last set it (by deal): the table is drawn afresh on
+// every change, and a panel the person opened or closed stays so.
+const endOpen = new Map();
+
+// The table as deal `deal` left it, as this seat saw it: the view's `deal_end`, or, for a match's last deal
+// (no next deal starts, so no `deal_end` is made), the finished match's own zones and variables.
+function endedTable(view, deal) {
+  if (view.deal_end && view.deal_end.deal === deal) return view.deal_end;
+  if (view.over && view.deal === deal) return view;
+  return null;
+}
+
+// A row per player: the zones the seat saw as the deal ended (hands the rules turned up), as cards, and the
+// values just counted; then the shared zones' cards and values. Zones holding nothing are left out.
+function endedBox(view, ended) {
+  const box = el("div", "ended");
+  const owned = ended.zones.filter((z) => z.owner !== null);
+  const labels = [...new Set(owned.filter((z) => z.count > 0).map((z) => z.label))];
+  const perSeat = ended.variables.filter((v) => v.owner !== null && !v.team);
+  const varLabels = [...new Set(perSeat.map((v) => v.label))];
+  const t = el("table");
+  const head = el("tr");
+  head.appendChild(el("th"));
+  for (const l of labels.concat(varLabels)) head.appendChild(el("th", null, l));
+  t.appendChild(head);
+  for (const p of view.players) {
+    const tr = el("tr");
+    tr.dataset.seat = p.seat;
+    tr.appendChild(el("th", null, p.name + (p.seat === view.seat ? " (you)" : "")));
+    for (const label of labels) {
+      const z = owned.find((x) => x.label === label && x.owner === p.seat);
+      const td = el("td");
+      if (z) {
+        td.dataset.zone = z.name;
+        const row = el("div", "cards");
+        if (!z.count) row.appendChild(el("span", "empty", "\u2014"));
+        else if (!z.visible) row.appendChild(backSvg(z.count));
+        else for (const c of z.cards) row.appendChild(cardSvg(c, z.cards.length > 8));
+        td.appendChild(row);
+      }
+      tr.appendChild(td);
+    }
+    for (const label of varLabels) {
+      const v = perSeat.find((x) => x.label === label && x.owner === p.seat);
+      tr.appendChild(el("td", "value", v ? shown(v.value) : ""));
+    }
+    t.appendChild(tr);
+  }
+  if (labels.length || varLabels.length) box.appendChild(t);
+  const centre = el("div", "ended-shared");
+  for (const z of ended.zones.filter((x) => x.owner === null && x.visible && x.cards.length)) {
+    const zone = el("div", "zone");
+    zone.dataset.zone = z.name;
+    zone.appendChild(el("div", "zlabel", z.label));
+    const row = el("div", "cards");
+    for (const c of z.cards) row.appendChild(cardSvg(c, z.cards.length > 8));
+    zone.appendChild(row);
+    centre.appendChild(zone);
+  }
+  const vals = ended.variables.filter((v) => (v.owner === null || v.team) && v.value !== null
+    && !(Array.isArray(v.value) && !v.value.length));
+  if (vals.length) centre.appendChild(varList(vals));
+  if (centre.childNodes.length) box.appendChild(centre);
+  return box;
+}
+
+// The last end of deal: the announcements that closed it, who went out, and the table as it ended as this seat
+// saw it (hands the rules turned up, the values just counted). The view holds no report lines: they are worked
+// out from every card. It is open from the end of the deal until this seat's first move in the next one; the
+// person may open or close it at any time.
 function summaryBox(view) {
   const log = view.log;
   let i = -1;
@@ -179,35 +247,26 @@ function summaryBox(view) {
   const ev = log[i];
   const box = el("section", "summary");
   box.id = "summary";
-  box.appendChild(el("h2", null, `End of deal ${ev.deal}`));
+  box.dataset.deal = ev.deal;
+  const details = el("details");
+  const moved = log.slice(i + 1).some((e) => e.event === "action" && e.player === view.seat);
+  details.open = endOpen.has(ev.deal) ? endOpen.get(ev.deal) : !moved;
+  const title = el("summary", null, `End of deal ${ev.deal}`);
+  // A click toggles the panel after this handler runs, so the state chosen is the opposite of the current one.
+  title.addEventListener("click", () => endOpen.set(ev.deal, !details.open));
+  details.appendChild(title);
   let start = i;
   while (start > 0 && !["action", "deal", "end_deal"].includes(log[start - 1].event)) start--;
-  for (let k = start; k < i; k++) if (log[k].event === "announce") box.appendChild(el("p", "announce", log[k].text));
+  for (let k = start; k < i; k++) if (log[k].event === "announce") details.appendChild(el("p", "announce", log[k].text));
   for (let k = i + 1; k < log.length && log[k].event !== "deal"; k++) {
     const e = log[k];
-    if (e.event === "eliminated") box.appendChild(el("p", "out", `${playerName(view, e.player)} is out of the match`));
-    else if (e.event === "sits_out") box.appendChild(el("p", null, `${playerName(view, e.player)} sits out`));
-    else if (e.event === "announce") box.appendChild(el("p", "announce", e.text));
+    if (e.event === "eliminated") details.appendChild(el("p", "out", `${playerName(view, e.player)} is out of the match`));
+    else if (e.event === "sits_out") details.appendChild(el("p", null, `${playerName(view, e.player)} sits out`));
+    else if (e.event === "announce") details.appendChild(el("p", "announce", e.text));
   }
-  const perSeat = view.variables.filter((v) => v.owner !== null && !v.team);
-  const labels = [...new Set(perSeat.map((v) => v.label))];
-  if (labels.length) {
-    const t = el("table");
-    const head = el("tr");
-    head.appendChild(el("th", null, "now"));
-    view.players.forEach((p) => head.appendChild(el("th", null, p.name)));
-    t.appendChild(head);
-    for (const label of labels) {
-      const tr = el("tr");
-      tr.appendChild(el("th", null, label));
-      for (const p of view.players) {
-        const v = perSeat.find((x) => x.label === label && x.owner === p.seat);
-        tr.appendChild(el("td", null, v ? shown(v.value) : "?"));
-      }
-      t.appendChild(tr);
-    }
-    box.appendChild(t);
-  }
+  const ended = endedTable(view, ev.deal);
+  if (ended) details.appendChild(endedBox(view, ended));
+  box.appendChild(details);
   return box;
 }
 
