@@ -141,6 +141,7 @@ def blank(game: Game, seed: int | None) -> State:
     s.stage = "start"
     s.seen = None
     s.trace = None
+    s.ended = None
     s.rets = None
     s.setup = None  # replay() sets the setup of a state set up with fixed cards
     s.stack = None

@@ -51,14 +51,21 @@ def render(g: Any, obs: dict[str, Any]) -> str:
     lines = [f"{g.player_name(p)} sees: deal {obs['deal']}, dealer {g.player_name(obs['dealer'])}, "
              f"phase '{one_line(obs['phase'])}', {turn}",
              "in play: " + ", ".join(g.player_name(q) for q in obs["active"])]
+    _seen(lines, "", obs)
+    end = obs["deal_end"]
+    if end is not None:
+        _seen(lines, f"end of deal {end['deal']}, ", end)
+    return "\n".join(lines)
+
+
+def _seen(lines: list[str], prefix: str, obs: dict[str, Any]) -> None:
     for name, cards in obs["zones"].items():
         if isinstance(cards, int):
-            lines.append(f"{name}: {cards} hidden")
+            lines.append(f"{prefix}{name}: {cards} hidden")
         else:
-            lines.append(f"{name}: " + (" | ".join(one_line(c) for c in cards) if cards else "-"))
+            lines.append(f"{prefix}{name}: " + (" | ".join(one_line(c) for c in cards) if cards else "-"))
     for name, v in obs["variables"].items():
-        lines.append(f"{name} = {_value(v)}")
-    return "\n".join(lines)
+        lines.append(f"{prefix}{name} = {_value(v)}")
 
 
 def observation_string(s: State, p: int) -> str:

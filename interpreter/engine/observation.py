@@ -1,9 +1,9 @@
 """What one player may see of a state, and a full description for logs.
 
 A zone's contents are shown to the players its `visible` rule names; the
-others see only how many cards it holds. Variables likewise. Nothing else of
-the state reaches an observation, so hidden information cannot leak through
-it.
+others see only how many cards it holds. Variables likewise, and the same for
+the last deal as it ended (`Ended`). Nothing else of the state reaches an
+observation, so hidden information cannot leak through it.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def _show(g: Any, value: Any, ty: Any) -> Any:
     return value
 
 
-def observe(s: Any, player: int) -> dict[str, Any]:
+def _visible(s: Any, player: int) -> dict[str, Any]:
+    """The zones and variables `player` sees in `s`."""
     g = s.game
     zones: dict[str, Any] = {}
     for zi, name in enumerate(g.zone_names):
@@ -69,6 +70,40 @@ def observe(s: Any, player: int) -> dict[str, Any]:
         viewers = _var_viewers(s, vi)
         if viewers is None or player in viewers:
             variables[name] = _show(g, s.v[vi], g.var_specs[vi][0].ty)
+    return {"zones": zones, "variables": variables}
+
+
+class Ended:
+    """A deal as it ended: the state after `match: end_deal` ran, before the next deal gathered the cards.
+
+    Nobody acts between the end of one deal and the start of the next, so without it a player would never
+    see the cards and values of that moment: the hands the rules show at the end of a deal (a zone whose
+    `visible` is everyone then), the points just counted. Each player's view of it is part of that player's
+    observations until the next deal ends, and so of its information state. Made once per deal and shared
+    by every later state; nothing changes it."""
+
+    __slots__ = ("state", "deal", "views")
+
+    def __init__(self, s: Any) -> None:
+        log, s.log = s.log, None  # the copy needs no log, and copying it every deal would cost O(deals²)
+        try:
+            self.state = s.clone()
+        finally:
+            s.log = log
+        self.state.ended = None
+        self.deal = s.deal_no
+        self.views: dict[int, dict[str, Any]] = {}
+
+    def view(self, player: int) -> dict[str, Any]:
+        v = self.views.get(player)
+        if v is None:
+            v = self.views[player] = {"deal": self.deal, **_visible(self.state, player)}
+        return v
+
+
+def observe(s: Any, player: int) -> dict[str, Any]:
+    g = s.game
+    seen = _visible(s, player)
     return {
         "player": player,
         "phase": g.phases[s.phase].name,
@@ -78,8 +113,9 @@ def observe(s: Any, player: int) -> dict[str, Any]:
         "active": [p for p in range(g.n) if not s.out[p] and not s.sit[p]],
         "sitting_out": [p for p in range(g.n) if s.sit[p]],
         "teams": list(s.team),
-        "zones": zones,
-        "variables": variables,
+        "zones": seen["zones"],
+        "variables": seen["variables"],
+        "deal_end": s.ended.view(player) if s.ended is not None else None,
         "terminal": s.terminal,
         "winners": list(s.winners) if s.terminal else None,
     }

@@ -18,6 +18,7 @@ from .budget import over
 from .chance import NeedChance
 from .errors import IllegalAction, RuleError, describe_failure
 from .history import entries
+from .observation import Ended
 from .returns import final_returns
 from .runtime import _next_active, _next_in_match, _prev_active, _shown, _team
 from .setup import Resolved, Setup, Stack, resolve
@@ -45,7 +46,8 @@ RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, Valu
 class State:
     __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
-                 "trail", "moves", "stage", "rets", "setup", "stack", "team", "sit", "seed0", "seen", "trace")
+                 "trail", "moves", "stage", "rets", "setup", "stack", "team", "sit", "seed0", "seen", "trace",
+                 "ended")
 
     game: Game
     z: list[list[int]]  # zones, bottom card first
@@ -78,6 +80,9 @@ class State:
     seed0: int | None  # the seed the state was made with
     seen: Any  # per player, the information state worked out so far (infostate.py); shared, copied on write
     trace: list[Any] | None  # while replaying: where each shuffle and pick took its outcomes (resample.py)
+    # The last deal as it ended, after `match: end_deal` and before the next deal gathered the cards (None
+    # before the first deal ends): what each player saw then is part of its observation (observation.py).
+    ended: Ended | None
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -119,6 +124,7 @@ class State:
         s.seed0 = seed
         s.seen = None
         s.trace = None
+        s.ended = None
         s._run(None, None if seed is not None else [])
         return s
 
@@ -155,6 +161,7 @@ class State:
         s.seed0 = self.seed0
         s.seen = self.seen
         s.trace = None
+        s.ended = self.ended  # never changed once made
         return s
 
     def _restore(self, base: State) -> None:
@@ -515,6 +522,10 @@ class State:
                 self.rets = final_returns(self)
         finally:
             g.question[0] = None
+        if not over:
+            self.ended = Ended(self)
+            if self.trace is not None:  # resampling: the shuffles before this point made the deal that ended
+                self.trace.append(("ended",))
         if over:
             self.terminal = True
             self.stage = OVER

@@ -14,9 +14,9 @@ the wire.
 Nothing reads the state's zones or variables directly, so a card hidden from the seat cannot reach the
 view; `tests/test_table_view.py` checks it by permuting hidden cards (the permutation property).
 
-Card lists in hands a seat holds privately are sorted by suit then rank in the deck's order, so the order
-the cards were dealt in (which the others may know parts of) does not show and a player finds a card
-where they expect it; every other zone keeps its order, which often matters (a trick, a pile's top).
+Card lists in hands (a player's own zones not everyone sees) are sorted by suit then rank in the deck's
+order, so the order the cards were dealt in (which the others may know parts of) does not show and a
+player finds a card where they expect it; every other zone keeps its order, which often matters (a trick, a pile's top).
 """
 
 from __future__ import annotations
@@ -98,8 +98,9 @@ class TableView:
         self.game = g
         self.cards = Cards(g)
         self.names = list(names) if names is not None else [g.player_name(p) for p in range(g.n)]
+        # Hands: a player's own zone that not everyone sees (the rules may show it at times).
         self.private = {name for name, spec, owner in zip(g.zone_names, g.zone_specs, g.zone_owner)
-                        if owner is not None and spec.visible == "owner"}
+                        if owner is not None and spec.visible != "everyone"}
         self.var_types = {name: spec.ty for name, (spec, _o) in zip(g.var_names, g.var_specs)}
         self.var_owner = dict(zip(g.var_names, (o for _s, o in g.var_specs)))
         self.var_per_team = {name: spec.per_team for name, (spec, _o) in zip(g.var_names, g.var_specs)}
@@ -107,23 +108,7 @@ class TableView:
     def view(self, s: State, seat: int) -> dict[str, Any]:
         g = self.game
         obs = s.observation(seat)
-        zones = []
-        for zname, owner in zip(g.zone_names, g.zone_owner):
-            v = obs["zones"][zname]
-            base = zname.split("[", 1)[0]
-            z: dict[str, Any] = {"name": base, "label": readable(base), "owner": owner}
-            if isinstance(v, int):
-                z.update(visible=False, count=v, cards=None)
-            else:
-                names = self.cards.sort(v) if zname in self.private else v
-                z.update(visible=True, count=len(v), cards=[self.cards.card(n) for n in names])
-            zones.append(z)
-        variables = []
-        for vname, value in obs["variables"].items():
-            base = vname.split("[", 1)[0]
-            owner = self.var_owner[vname]
-            variables.append({"name": base, "label": readable(base), "owner": owner,
-                              "team": bool(self.var_per_team[vname]), "value": self._value(vname, value)})
+        end = obs["deal_end"]
         turn = obs["current"]
         over = obs["terminal"]
         players = [{"seat": p, "name": self.names[p], "out": p not in obs["active"] and p not in obs["sitting_out"],
@@ -141,11 +126,37 @@ class TableView:
             "winners": obs["winners"],
             "returns_name": g.returns_name,
             "returns": s.returns() if over else None,
-            "zones": zones,
-            "variables": variables,
+            "zones": self._zones(obs["zones"]),
+            "variables": self._variables(obs["variables"]),
+            # The last deal as it ended: the cards the rules showed then (hands turned up) and the values
+            # just counted; None before the first deal ends.
+            "deal_end": None if end is None else {"deal": end["deal"], "zones": self._zones(end["zones"]),
+                                                   "variables": self._variables(end["variables"])},
             "moves": self.moves(s, seat) if turn == seat and not over else [],
             "log": perceived_log(g, s.log or [], seat),
         }
+
+    def _zones(self, seen: dict[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        for zname, owner in zip(self.game.zone_names, self.game.zone_owner):
+            v = seen[zname]
+            base = zname.split("[", 1)[0]
+            z: dict[str, Any] = {"name": base, "label": readable(base), "owner": owner}
+            if isinstance(v, int):
+                z.update(visible=False, count=v, cards=None)
+            else:
+                names = self.cards.sort(v) if zname in self.private else v
+                z.update(visible=True, count=len(v), cards=[self.cards.card(n) for n in names])
+            out.append(z)
+        return out
+
+    def _variables(self, seen: dict[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        for vname, value in seen.items():
+            base = vname.split("[", 1)[0]
+            out.append({"name": base, "label": readable(base), "owner": self.var_owner[vname],
+                        "team": bool(self.var_per_team[vname]), "value": self._value(vname, value)})
+        return out
 
     def _value(self, vname: str, value: Any) -> Any:
         ty = self.var_types[vname]

@@ -53,6 +53,8 @@ def cards_of(g: Any, a: int) -> list[tuple[int, int]]:
 
 
 def cards_in(view: dict[str, Any], names: dict[str, int]) -> set[int]:
+    # Not the cards of the last deal as it ended (`deal_end`): they were seen before the next deal's
+    # shuffle, and counting them as seen since would pin nearly every card of the new deal.
     out: set[int] = set()
     for cards in view["zones"].values():
         if isinstance(cards, list):
@@ -64,13 +66,22 @@ def cards_in(view: dict[str, Any], names: dict[str, int]) -> set[int]:
     return out
 
 
-def differing(want: dict[str, Any], got: dict[str, Any], names: dict[str, int]) -> list[tuple[int, int]] | None:
-    """(card wanted, card there) for each place where two observations differ in a card only; None if they
-    differ in anything else (no swap of cards can mend that)."""
-    if {k: v for k, v in want.items() if k not in ("zones", "variables")} != \
-            {k: v for k, v in got.items() if k not in ("zones", "variables")}:
+def differing(want: dict[str, Any], got: dict[str, Any], names: dict[str, int],
+              ended: bool = False) -> list[tuple[int, int, bool]] | None:
+    """(card wanted, card there, whether at the end of the last deal) for each place where two observations
+    differ in a card only; None if they differ in anything else (no swap of cards can mend that)."""
+    if {k: v for k, v in want.items() if k not in ("zones", "variables", "deal_end")} != \
+            {k: v for k, v in got.items() if k not in ("zones", "variables", "deal_end")}:
         return None
-    out: list[tuple[int, int]] = []
+    out: list[tuple[int, int, bool]] = []
+    end, end_got = want.get("deal_end"), got.get("deal_end")
+    if end != end_got:
+        if end is None or end_got is None:
+            return None
+        inner = differing(end, end_got, names, True)
+        if inner is None:
+            return None
+        out.extend(inner)
     for part in ("zones", "variables"):
         a, b = want[part], got[part]
         if a.keys() != b.keys():
@@ -87,7 +98,7 @@ def differing(want: dict[str, Any], got: dict[str, Any], names: dict[str, int]) 
                     continue
                 if not (isinstance(u, str) and isinstance(w, str) and u in names and w in names):
                     return None
-                out.append((names[u], names[w]))
+                out.append((names[u], names[w], ended))
     return out
 
 
@@ -96,7 +107,7 @@ def distance(want: dict[str, Any], got: dict[str, Any]) -> int:
     out = 0
     for key, x in want.items():
         y = got.get(key)
-        if key in ("zones", "variables") and isinstance(x, dict) and isinstance(y, dict):
+        if key in ("zones", "variables", "deal_end") and isinstance(x, dict) and isinstance(y, dict):
             out += distance(x, y)
         elif x != y:
             if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):

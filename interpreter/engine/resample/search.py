@@ -20,6 +20,7 @@ MAX_SWAPS = 8  # cards tried in turn to make one action legal
 
 _DONE: Any = object()  # no more choices at a step
 Shuffle = tuple[int, tuple[int, ...]]  # (where its outcomes start in the step's outcomes, the cards it shuffled)
+ENDED: Shuffle = (-1, ())  # in a step's shuffles: a deal ended here (it shuffles nothing)
 
 
 def swap_places(t: State, c: int, d: int) -> None:
@@ -151,7 +152,7 @@ class Search:
             play_group(t, f.action, f.outcomes, trace)
         except GameError:
             return None, []
-        return t, [(r[1], r[2]) for r in trace if r[0] == "shuffle"]
+        return t, [(r[1], r[2]) if r[0] == "shuffle" else ENDED for r in trace if r[0] in ("shuffle", "ended")]
 
     def _fits(self, t: State, i: int) -> bool:
         return self._ends_right(t, i) and t.observation(self.p) == self.info.views[i]
@@ -204,13 +205,17 @@ class Search:
         """Step i's refused action made legal by exchanging the cards that force another (`Descent`)."""
         return False
 
-    def _origin(self, i: int, c: int, after: bool) -> tuple[int, int] | None:
+    def _origin(self, i: int, c: int, after: bool, ended: bool = False) -> tuple[int, int] | None:
         """(step, shuffle) that card c last went through, before step i or (after) within it too, if the
-        player has not seen c since (else None: it is where the player knows it is)."""
+        player has not seen c since (else None: it is where the player knows it is). `ended`: as the last
+        deal ended, in step i (not the shuffles step i made for the next deal)."""
         top = i if after else i - 1
         for j in range(top, -1, -1):
             shuffles = self.frames[j].shuffles
-            for k in range(len(shuffles) - 1, -1, -1):
+            last = len(shuffles) - 1
+            if ended and j == i and ENDED in shuffles:  # the deal that ended last in the step
+                last = max(k for k, x in enumerate(shuffles) if x == ENDED) - 1
+            for k in range(last, -1, -1):
                 if c in shuffles[k][1]:
                     return (j, k) if self._unseen(c, j, i, after) else None
         return None
@@ -221,17 +226,17 @@ class Search:
             return False
         return not any(c in info.act_cards[m] for m in range(j + 1, i + 1 if after else i))
 
-    def _mend(self, i: int, pairs: list[tuple[int, int]]) -> bool:
+    def _mend(self, i: int, pairs: list[tuple[int, int, bool]]) -> bool:
         """Swap each card the player must see at a place with the card there, in the shuffle both went
         through, and replay from the earliest one changed."""
         changed: dict[int, list[int]] = {}
         swaps: list[tuple[int, int, int]] = []
         moved: set[int] = set()
-        for c, d in pairs:
+        for c, d, ended in pairs:
             if c in moved or d in moved:
                 continue
-            o = self._origin(i, c, True)
-            if o is None or o != self._origin(i, d, True):
+            o = self._origin(i, c, True, ended)
+            if o is None or o != self._origin(i, d, True, ended):
                 return False
             j, k = o
             f = self.frames[j]
