@@ -52,11 +52,12 @@ def _show_both(game, s):
 
 
 def _public_cards(obs) -> set[str]:
-    """Cards lying face up for everyone (the trick and the won piles)."""
+    """Cards lying face up for everyone (the trick and the won piles), now and as the last deal ended."""
     seen: set[str] = set()
-    for name, cards in obs["zones"].items():
-        if (name == "trick" or name.startswith("won[")) and isinstance(cards, list):
-            seen.update(cards)
+    for zones in [obs["zones"]] + ([obs["deal_end"]["zones"]] if obs["deal_end"] else []):
+        for name, cards in zones.items():
+            if (name == "trick" or name.startswith("won[")) and isinstance(cards, list):
+                seen.update(cards)
     return seen
 
 

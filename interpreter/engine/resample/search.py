@@ -231,21 +231,39 @@ class Search:
         through, and replay from the earliest one changed."""
         changed: dict[int, list[int]] = {}
         swaps: list[tuple[int, int, int]] = []
-        moved: set[int] = set()
+        # Each wanted card goes to the place in its shuffle where the card now seen there was, in one go:
+        # a chain of places (c where d is, d where e is, ...) is mended at once, not one link per replay,
+        # which matters where the player saw whole hands at once (turned up at the end of a deal).
+        where: dict[tuple[int, int], list[int]] = {}  # shuffle -> its cards in order, as mended so far
+        first: dict[tuple[int, int], list[int]] = {}  # shuffle -> its cards in order before the mend
         for c, d, ended in pairs:
-            if c in moved or d in moved:
-                continue
             o = self._origin(i, c, True, ended)
             if o is None or o != self._origin(i, d, True, ended):
                 return False
             j, k = o
             f = self.frames[j]
+            if o not in where:
+                start, cards = f.shuffles[k]
+                end = min(start + len(cards) - 1, len(f.outcomes))
+                seq = f.outcomes[start:end]
+                if len(seq) == len(cards) - 1:
+                    seq.append(next(iter(set(cards) - set(seq))))
+                where[o], first[o] = seq, seq[:]
+            seq = where[o]
+            if d not in first[o] or c not in seq:
+                return False
+            x = seq[first[o].index(d)]  # the card now at the place where d was seen
+            if x == c:
+                continue
             if j not in changed:
                 changed[j] = f.outcomes[:]
-            if not swap_outcomes(f.outcomes, f.shuffles[k], c, d):
+            if not swap_outcomes(f.outcomes, f.shuffles[k], c, x):
                 return False
-            moved.update((c, d))
-            swaps.append((j, c, d))
+            a, b = seq.index(c), seq.index(x)
+            seq[a], seq[b] = x, c
+            swaps.append((j, c, x))
+        if not swaps:
+            return False
         return self._replay(i, changed, swaps, True)
 
     def _legalize(self, i: int, cards: list[int]) -> bool:
