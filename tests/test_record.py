@@ -166,3 +166,19 @@ def test_records_are_documented():
     for key in MatchRecord.from_json(record_match(_played("kuhn-poker", 2, 1), "kuhn-poker",
                                                   ["random", "random"]).to_json()).to_json():
         assert f"`{key}`" in doc
+
+
+def test_replay_seat_looks_through_the_match_as_that_seat_saw_it(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+    rec = tmp_path / "m.json"
+    cli(["run", "schwimmen", "-n", "2", "--seed", "3", "--record", str(rec)], capsys)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("n\nn\nq\n"))
+    code, out, err = cli(["replay", str(rec), "--seat", "1", "--plain"], capsys)
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == "Schwimmen: a recorded match of 54 moves, as P1 (seat 1) saw it."
+    assert "History: the start of the match" in out and "History: after move 2 of 54" in out
+    # The other seat's hand is face down: the table draws the seat's view (tests/test_table_view.py).
+    assert "3 face down" in out and "Your hand:" in out
+    code, out, err = cli(["replay", str(rec), "--seat", "2"], capsys)
+    assert code == 2 and err == "cardsmith: error: argument --seat: the match has seats 0 to 1\n"

@@ -1,4 +1,5 @@
-"""`cardsmith replay RECORD`: a recorded match played again from its record, checked, and told as `run` tells it."""
+"""`cardsmith replay RECORD`: a recorded match played again from its record, checked, and told as `run` tells it;
+with `--seat K`, looked through step by step at the terminal table as seat K saw it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except BadRecord as e:
         say(f"cardsmith: error: {e}", file=sys.stderr)
         return 2
+    if args.seat is not None:
+        if not 0 <= args.seat < g.n:
+            say(f"cardsmith: error: argument --seat: the match has seats 0 to {g.n - 1}", file=sys.stderr)
+            return 2
+        from ..table.play import Table
+        try:
+            states = list(steps(rec, g))
+        except BadRecord as e:
+            say(f"cardsmith: error: {args.record}: {e}", file=sys.stderr)
+            return 1
+        return Table(g, args.seat, list(rec.seats), rec.seed or 0, rec.source, None, args.plain).replay(states)
     shown_opts = ", ".join(f"{k}={('yes' if v else 'no') if isinstance(v, bool) else v}" for k, v in g.options.items())
     out = [f"{g.name}, {count_of(g.n, 'player')}, seed {rec.seed if rec.seed is not None else 'none'}"
            + (f", options {shown_opts}" if g.options else ""),
@@ -70,6 +82,9 @@ def add_parser(sub: Any, whole: Any) -> None:
                                                      "table's Save)")
     r.add_argument("--upto", type=whole, metavar="N", help="stop after the first N actions")
     r.add_argument("--json", action="store_true", help="print the events as one JSON object")
+    r.add_argument("--seat", type=whole, metavar="K",
+                   help="look through the match step by step at the terminal table, as seat K saw it")
+    r.add_argument("--plain", action="store_true", help="with --seat: plain text, without rich's table")
     r.add_argument("--changed-rules", action="store_true",
                    help="replay even if the rule file has changed since the match was recorded")
     r.set_defaults(fn=cmd_replay)

@@ -151,6 +151,20 @@ class Table:
         lines.append([("Type a move's number, ? for the rules and commands, q to leave.", "dim")])
         self.screen.print(lines)
 
+    def replay(self, states: list[State]) -> int:
+        """A recorded match looked through from its start, as this seat saw it (`cardsmith replay --seat`)."""
+        for s in states:
+            self._remember(s)
+        self.state = states[-1]
+        who = f"{self.tv.names[self.seat]} (seat {self.seat})"
+        self.screen.print([[(f"{self.game.name}: a recorded match of {len(states) - 1} moves, as {who} saw it.",
+                             "bold")]])
+        try:
+            self._history("0")
+        except (KeyboardInterrupt, EOFError):
+            self.screen.print([[]])
+        return 0
+
     def _remember(self, s: State) -> None:
         v = self.tv.view(s, self.seat)
         self.log = v.pop("log")
