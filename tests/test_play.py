@@ -87,13 +87,14 @@ def test_schwimmen_to_the_end() -> None:
 
 def test_schwimmen_end_of_deal_shows_every_hand(tmp_path: Path) -> None:
     """The end-of-deal summary turns up what the rules show when a deal ends: each player's hand with suit
-    symbols, sorted as the view sorts it, and each player's lives then; the cards are the ones each player
-    held as the deal ended."""
+    symbols, sorted as the view sorts it, and each player's lives and hand points then; the cards are the
+    ones each player held as the deal ended."""
     path = tmp_path / "m.json"
     code, out, err = play(["schwimmen", "-n", "3", "--seed", "3", "--save", str(path)], "1\n" * 400)
     assert (code, err) == (0, ""), err
-    assert ("  ── End of deal 1 ──\n    lives: P0 3 → 2\n              hand       lives\n"
-            "    P0 (you)  8♠ 10♠ Q♣  2\n    P1        9♥ J♥ J♠   3\n    P2        K♠ J♣ A♣   3\n"
+    assert ("  ── End of deal 1 ──\n    lives: P0 3 → 2\n              hand       lives  hand points\n"
+            "    P0 (you)  8♠ 10♠ Q♣  2      18\n    P1        9♥ J♥ J♠   3      19\n"
+            "    P2        K♠ J♣ A♣   3      21\n"
             "    centre K♣ 9♣ A♦  ·  closer P1  ·  passes 0\n") in out
     rec = read_record(path)
     g = open_record(rec)
@@ -110,8 +111,11 @@ def test_schwimmen_end_of_deal_shows_every_hand(tmp_path: Path) -> None:
             if z["name"] == "hand" and z["count"]:
                 cards = " ".join(c["rank"] + SUIT_SYMBOLS[c["suit"]] for c in z["cards"])
                 lives = next(x["value"] for x in de["variables"] if x["name"] == "lives" and x["owner"] == z["owner"])
+                points = next(x["value"] for x in de["variables"]
+                              if x["name"] == "hand_points" and x["owner"] == z["owner"])
                 who = re.escape(f"P{z['owner']}") + (r" \(you\)" if z["owner"] == 0 else "")
-                assert re.search(rf"^    {who} +{re.escape(cards)} +{lives}$", blocks[deal], re.M), (deal, cards)
+                assert re.search(rf"^    {who} +{re.escape(cards)} +{lives} +{points:g}$", blocks[deal], re.M), \
+                    (deal, cards)
     assert assert_sorted_hands(out, "schwimmen", 3) > 5
 
 
@@ -230,7 +234,8 @@ def test_history_shows_the_end_of_deal_summary() -> None:
     code, out, err = play(["schwimmen", "-n", "3", "--seed", "3"], "1\n1\n1\nh\np\np\np\nq\nq\n")
     assert (code, err) == (0, ""), err
     assert ("history>   You: swap: give A♦, take 8♠\n  ── End of deal 1 ──\n    lives: P0 3 → 2\n"
-            "              hand       lives\n    P0 (you)  8♠ 10♠ Q♣  2\n    P1        9♥ J♥ J♠   3\n") in out
+            "              hand       lives  hand points\n    P0 (you)  8♠ 10♠ Q♣  2      18\n"
+            "    P1        9♥ J♥ J♠   3      19\n") in out
 
 
 # ---------------------------------------------------------------- saving and resuming
