@@ -48,13 +48,39 @@ def version() -> str:
         return "unknown"
 
 
+def _digest(sources: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(sources):
+        h.update(name.rsplit("/", 1)[-1].encode() + b"\0" + sources[name].encode() + b"\0")
+    return h.hexdigest()
+
+
+def _stamps(names: list[str]) -> tuple[tuple[int, int], ...] | None:
+    try:
+        return tuple((st.st_mtime_ns, st.st_size) for st in (Path(n).stat() for n in names))
+    except OSError:
+        return None
+
+
+# path -> (the files the loader read, their modification stamps, the digest): the terminal table saves after
+# every move, and reading the rules again each time to hash them cost 50 ms a move.
+_HASHES: dict[str, tuple[list[str], tuple[tuple[int, int], ...], str]] = {}
+
+
 def rules_hash(path: Path) -> str:
     """SHA-256 of the rule file's text and of every file it extends, in the order the loader read them."""
-    loaded = compile_file(path)
-    h = hashlib.sha256()
-    for name in sorted(loaded.sources):
-        h.update(name.rsplit("/", 1)[-1].encode() + b"\0" + loaded.sources[name].encode() + b"\0")
-    return h.hexdigest()
+    known = _HASHES.get(str(path))
+    if known is not None and _stamps(known[0]) == known[1]:
+        return known[2]
+    return _remember(path, compile_file(path).sources)
+
+
+def _remember(path: Path, sources: dict[str, str]) -> str:
+    digest = _digest(sources)
+    stamps = _stamps(list(sources))
+    if stamps is not None:
+        _HASHES[str(path)] = (list(sources), stamps, digest)
+    return digest
 
 
 @dataclass
@@ -157,11 +183,10 @@ def open_record(rec: MatchRecord, changed_ok: bool = False) -> Game:
     may mean other moves) unless `changed_ok`."""
     try:
         path = resolve(rec.source)
-        digest = rules_hash(path)
-        if digest != rec.sha256 and not changed_ok:
+        loaded = compile_file(path)
+        if _remember(path, loaded.sources) != rec.sha256 and not changed_ok:
             raise BadRecord(f"the rule file {rec.source!r} has changed since the match was recorded (its SHA-256 "
                             "differs); replaying it could show other moves")
-        loaded = compile_file(path)
         if not loaded.ok or loaded.game is None:
             raise RuleFileError(loaded.diagnostics, loaded.sources)
         return Game(loaded.game, rec.players, dict(rec.options))
