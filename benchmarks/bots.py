@@ -1,7 +1,7 @@
 """How strong the bots are: ISMCTS against random players, and against OpenSpiel's ISMCTSBot.
 
     python benchmarks/bots.py random [--games K] [--spec SPEC] [GAME:PLAYERS[:GAMES] ...]
-    python benchmarks/bots.py openspiel [--games K] [--iterations N] [GAME:PLAYERS[:GAMES] ...]
+    python benchmarks/bots.py openspiel [--games K] [--first K] [--iterations N] [GAME:PLAYERS[:GAMES] ...]
 
 `random`: the bot of SPEC (default `ismcts`, its default settings) at one seat and random players at the
 others, the seat taken in turn; its win share (a shared win counts 1/k) with a 95% Wilson interval, the
@@ -11,8 +11,9 @@ per decision. Default: every bundled game at its fewest players.
 `openspiel`: cardsmith's `ismcts(iterations=N)` against OpenSpiel's `ISMCTSBot` with the same number of
 iterations (random rollouts, its default of a fresh resample per iteration, UCT c = 2 on the raw returns
 as in its examples), both playing the game through `cardsmith.openspiel`, seats taken in turn; cardsmith's
-win share with its interval, and each bot's CPU milliseconds per decision. Matches are seeded by their
-index, so runs compare.
+win share with its interval, its mean return with a 95% interval (the chips it takes from OpenSpiel's bot
+in a zero-sum game), and each bot's CPU milliseconds per decision. Matches are seeded by their index, so
+runs compare, and `--first K` extends an earlier run with matches K, K+1, ...
 """
 
 from __future__ import annotations
@@ -88,13 +89,14 @@ def vs_random(name: str, n: int, games: int, spec: str) -> None:
           f"{1000 * cpu / max(decisions, 1):.0f} ms/decision; {games} games", flush=True)
 
 
-def vs_openspiel(name: str, n: int, games: int, iterations: int) -> None:
+def vs_openspiel(name: str, n: int, games: int, iterations: int, first: int = 0) -> None:
     import cardsmith.openspiel as cos
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
     game = cos.load(name, n)
     wins, ours_cpu, ours_n, theirs_cpu, theirs_n = 0.0, 0.0, 0, 0.0, 0
-    for i in range(games):
+    rets: list[float] = []
+    for i in range(first, first + games):
         seat = i % n
         rng = random.Random(i)
         theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(i)), 2.0,
@@ -120,9 +122,13 @@ def vs_openspiel(name: str, n: int, games: int, iterations: int) -> None:
         winners = state.inner.winners
         if seat in winners:
             wins += 1 / len(winners)
+        rets.append(state.returns()[seat])
     lo, hi = wilson(wins, games)
+    mean = statistics.fmean(rets)
+    half = 1.96 * statistics.stdev(rets) / math.sqrt(games) if games > 1 else math.inf
     print(f"{name:<22} {n}p  cardsmith ismcts {wins / games:6.3f} ({lo:.3f}..{hi:.3f}) against OpenSpiel's "
-          f"(fair {1 / n:.3f}); ms/decision: cardsmith {1000 * ours_cpu / max(ours_n, 1):.0f}, "
+          f"(fair {1 / n:.3f}); mean return {mean:.3f} ({mean - half:.3f}..{mean + half:.3f}); "
+          f"ms/decision: cardsmith {1000 * ours_cpu / max(ours_n, 1):.0f}, "
           f"OpenSpiel {1000 * theirs_cpu / max(theirs_n, 1):.0f}; {games} games, {iterations} iterations",
           flush=True)
 
@@ -134,12 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--spec", default="ismcts")
     ap.add_argument("--iterations", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="index of the first match (its seed), to extend a run")
     args = ap.parse_args(argv)
     for name, n, games in _cases(args.cases, args.games):
         if args.mode == "random":
             vs_random(name, n, games, args.spec)
         else:
-            vs_openspiel(name, n, games, args.iterations)
+            vs_openspiel(name, n, games, args.iterations, args.first)
     return 0
 
 

@@ -197,6 +197,20 @@ class Reader:
                 spans[text] = item.span
         return out
 
+    def presentation(self, m: YMap, what: str) -> tuple[str, str, bool]:
+        """`label`, `doc` and `show` of a zone, variable or phase: how the tables present it."""
+        label = self.want_scalar(m.get("label"), "'label'", (str,)) or ""
+        if "label" in m.items and isinstance(m.get("label"), YScalar) and isinstance(label, str) and (
+                not label.strip() or not label.isprintable() or len(label) > 40):
+            node = m.get("label")
+            assert node is not None
+            self.err("S010", node.span, f"the label of {what} must be one printable line of 1 to 40 characters",
+                     "the name the tables show players, e.g. label: \"tricks won\"")
+            label = ""
+        doc = self.want_scalar(m.get("doc"), "'doc'", (str,)) or ""
+        show = self.want_scalar(m.get("show"), "'show'", (bool,))
+        return label.strip(), doc.strip(), show is not False
+
     def visibility(self, node: YNode | None, where: str, default: str) -> str | A.Expr:
         if node is None:
             return default

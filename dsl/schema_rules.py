@@ -110,7 +110,7 @@ class RuleSections(Reader):
             pm = self.want_map(vnode, f"phase '{name}'")
             if pm is None:
                 continue
-            self.keys(pm, ["actions", "first", "round", "next", "then", "start", "after", "end"],
+            self.keys(pm, ["actions", "first", "round", "next", "then", "start", "after", "end", "label", "doc"],
                       f"phase '{name}'", ("actions",))
             acts: list[tuple[str, Span]] = []
             al = self.want_list(pm.get("actions"), "'actions'")
@@ -139,7 +139,7 @@ class RuleSections(Reader):
                          "say what happens when every player has had their turn, e.g. '- goto next_phase'")
             out.append(PhaseSpec(name, ks.span, acts, self.expr(pm.get("first"), "'first'"), rnd, nxt, then,
                                  self.stmts(pm.get("start"), "'start'"), self.stmts(pm.get("after"), "'after'"),
-                                 self.stmts(pm.get("end"), "'end'")))
+                                 self.stmts(pm.get("end"), "'end'"), *self.presentation(pm, f"phase '{name}'")[:2]))
         return out
 
     def match(self, node: YNode | None, root: Span) -> MatchSpec:

@@ -279,14 +279,15 @@ class TableSections(Reader):
                 isinstance(vnode, YScalar) and vnode.value is None) else YMap(vnode.span)
             if zm is None:
                 continue
-            self.keys(zm, ["per_player", "visible"], f"zone '{name}'")
+            self.keys(zm, ["per_player", "visible", "label", "doc", "show"], f"zone '{name}'")
             pp = bool(self.want_scalar(zm.get("per_player"), "'per_player'", (bool,)))
             vis = self.visibility(zm.get("visible"), "'visible'", "everyone")
             if vis == "owner" and not pp:
                 vn = zm.get("visible")
                 self.err("S020", vn.span if vn else zm.span,
                          f"zone '{name}' has no owner: 'owner' needs 'per_player: true'")
-            out.append(ZoneSpec(name, ks.span, pp, vis))
+            out.append(ZoneSpec(name, ks.span, pp, vis, *self.presentation(zm, f"zone '{name}'")))
+        self.distinct_labels(out, "zones")
         return out
 
     def variables(self, node: YNode | None) -> list[VarSpec]:
@@ -300,8 +301,8 @@ class TableSections(Reader):
             vm = self.want_map(vnode, f"variable '{name}'")
             if vm is None:
                 continue
-            self.keys(vm, ["type", "per_player", "per_team", "initial", "scope", "visible"], f"variable '{name}'",
-                      ("type",))
+            self.keys(vm, ["type", "per_player", "per_team", "initial", "scope", "visible", "label", "doc", "show"],
+                      f"variable '{name}'", ("type",))
             tname = self.want_scalar(vm.get("type"), "'type'", (str,)) or "int"
             if tname not in VAR_TYPES:
                 tn = vm.get("type")
@@ -334,5 +335,21 @@ class TableSections(Reader):
                 vn = vm.get("visible")
                 self.err("S020", vn.span if vn else vm.span,
                          f"variable '{name}' has no owner: 'owner' needs 'per_player: true' (or 'per_team: true')")
-            out.append(VarSpec(name, ks.span, VAR_TYPES[tname], per_player, scope, init, vis, per_team))
+            out.append(VarSpec(name, ks.span, VAR_TYPES[tname], per_player, scope, init, vis, per_team,
+                               *self.presentation(vm, f"variable '{name}'")))
+        self.distinct_labels(out, "variables")
         return out
+
+    def distinct_labels(self, items: list[ZoneSpec] | list[VarSpec], what: str) -> None:
+        """Two zones (or variables) shown under one label would be one row at the table."""
+        seen: dict[str, str] = {}
+        for x in items:
+            if not x.show:
+                continue
+            shown = (x.label or x.name.replace("_", " ")).casefold()
+            if shown in seen:
+                self.err("S033", x.span, f"the tables would show {what} '{seen[shown]}' and '{x.name}' both as "
+                         f"'{x.label or x.name.replace('_', ' ')}'", "give each its own 'label', or 'show: false' "
+                         "to one the players need not see")
+            else:
+                seen[shown] = x.name

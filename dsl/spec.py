@@ -85,6 +85,11 @@ class ZoneSpec:
     span: Span
     per_player: bool
     visible: str | A.Expr  # "everyone" | "owner" | "nobody" | expression (list of players)
+    # How the tables present it: a name for players, a sentence of help, and whether it is drawn at all.
+    # None of it hides anything: what a seat may see is `visible`'s alone.
+    label: str = ""
+    doc: str = ""
+    show: bool = True
 
 
 @dataclass(eq=False)
@@ -98,6 +103,9 @@ class VarSpec:
     visible: str | A.Expr
     # One value per team (slots 0 to num_players - 1, indexed by a team number: score[team[p]]).
     per_team: bool = False
+    label: str = ""  # as a zone's
+    doc: str = ""
+    show: bool = True
 
 
 @dataclass(eq=False)
@@ -165,6 +173,8 @@ class PhaseSpec:
     start: list[A.Stmt]
     after: list[A.Stmt]
     end: list[A.Stmt]
+    label: str = ""  # what the tables call it; "" is its name as words
+    doc: str = ""
 
 
 @dataclass(eq=False)

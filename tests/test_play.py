@@ -58,8 +58,8 @@ def assert_sorted_hands(out: str, game: str, players: int) -> int:
 
 def assert_no_internals(out: str) -> None:
     """The frictions of the old debugger dump are gone."""
-    for internal in ("out_now", "dealer_choice", "lives_left", " = []", "closer = ", "phase ", "hand[", "[0] ",
-                     "card(s)", "Traceback"):
+    for internal in ("out_now", "out now", "dealer_choice", "dealer choice", "lives_left", "lives left", " = []",
+                     "closer", "phase ", "hand[", "[0] ", "card(s)", "Traceback"):
         assert internal not in out, internal
 
 
@@ -87,15 +87,18 @@ def test_schwimmen_to_the_end() -> None:
 
 def test_schwimmen_end_of_deal_shows_every_hand(tmp_path: Path) -> None:
     """The end-of-deal summary turns up what the rules show when a deal ends: each player's hand with suit
-    symbols, sorted as the view sorts it, and each player's lives and hand points then; the cards are the
+    symbols, sorted as the view sorts it, and each player's lives and hand values then; the cards are the
     ones each player held as the deal ended."""
     path = tmp_path / "m.json"
     code, out, err = play(["schwimmen", "-n", "3", "--seed", "3", "--save", str(path)], "1\n" * 400)
     assert (code, err) == (0, ""), err
-    assert ("  ── End of deal 1 ──\n    lives: P0 3 → 2\n              hand       lives  hand points\n"
+    assert ("  ── End of deal 1 ──\n    lives: P0 3 → 2\n              hand       lives  hand value\n"
             "    P0 (you)  8♠ 10♠ Q♣  2      18\n    P1        9♥ J♥ J♠   3      19\n"
             "    P2        K♠ J♣ A♣   3      21\n"
-            "    centre K♣ 9♣ A♦  ·  closer P1  ·  passes 0\n") in out
+            "    centre K♣ 9♣ A♦  ·  knocked P1  ·  passes in a row 0\n") in out
+    # docs/play.md shows this summary as it is.
+    assert out.split("  ── End of deal 1 ──\n", 1)[1].split("\n\n", 1)[0] in (ROOT / "docs" / "play.md").read_text(
+        encoding="utf-8")
     rec = read_record(path)
     g = open_record(rec)
     tv = TableView(g)
@@ -133,7 +136,7 @@ def test_stichln_to_the_end() -> None:
     # as counts) and nothing hidden: no hand, no secret declaration, nothing face down.
     assert ("    score: P0 0 → 5, P1 0 → -16, P2 0 → 11\n              minus       won       score\n"
             "    P0 (you)  0 of brown  12 cards  5\n    P1        3 of brown  15 cards  -16\n"
-            "    P2        2 of brown  15 cards  11\n    leader P1\n") in out
+            "    P2        2 of brown  15 cards  11\n    leads P1\n") in out
     summary = out.split("── End of deal 1 ──", 1)[1].split("\n\n", 1)[0]
     assert "hand" not in summary and "declared" not in summary and "face down" not in summary
     assert "══ The match is over: P2 wins ══" in out
@@ -153,7 +156,7 @@ def test_kuhn_poker_to_the_end() -> None:
     assert (code, err) == (0, ""), err
     assert_no_internals(out)
     assert "Your hand: K♠" in out and "  You: check\n  P1: bet\n" in out
-    assert "  ── End of deal 1 ──\n    put: P0 1 → 2, P1 1 → 2\n" in out
+    assert "  ── End of deal 1 ──\n    in the pot: P0 1 → 2, P1 1 → 2\n" in out
     final = out.rsplit("== Kuhn poker", 1)[1]
     assert "    P0 (you)  -     K♠     2\n    P1        -     J♠     2\n" in final
     # The other's card shows only at the showdown: in the end-of-deal summary and the last table.
@@ -234,7 +237,7 @@ def test_history_shows_the_end_of_deal_summary() -> None:
     code, out, err = play(["schwimmen", "-n", "3", "--seed", "3"], "1\n1\n1\nh\np\np\np\nq\nq\n")
     assert (code, err) == (0, ""), err
     assert ("history>   You: swap: give A♦, take 8♠\n  ── End of deal 1 ──\n    lives: P0 3 → 2\n"
-            "              hand       lives  hand points\n    P0 (you)  8♠ 10♠ Q♣  2      18\n"
+            "              hand       lives  hand value\n    P0 (you)  8♠ 10♠ Q♣  2      18\n"
             "    P1        9♥ J♥ J♠   3      19\n") in out
 
 
@@ -341,7 +344,7 @@ def test_in_tmux_as_a_player(tmp_path: Path) -> None:
         subprocess.run(["tmux", "send-keys", "-t", session, "Right"], check=True)
         _wait_for(session, "History: after move 3 of 4")
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
-        _wait_for(session, "╭─ Schwimmen  ·  deal 1  ·  dealer P0  ·  turn")
+        _wait_for(session, "╭─ Schwimmen  ·  deal 1  ·  dealer P0  ·  swap or pass")
         subprocess.run(["tmux", "send-keys", "-t", session, "?", "Enter"], check=True)
         screen = _wait_for(session, "q         leave the table")
         assert "A commerce game with lives" in screen

@@ -70,6 +70,8 @@ def test_an_unfinished_match_records_no_result_and_resumes():
                               "(seat -1 for chance)"),
     ({"seats": ["a"]}, 'the record\'s "seats" must be a list of texts, one per seat'),
     ({"sha256": "00"}, 'the record\'s "sha256" must be 64 hexadecimal digits'),
+    ({"bots": [True]}, 'the record\'s "bots" must be null or a list of true/false, one per seat'),
+    ({"bots": [1, 0]}, 'the record\'s "bots" must be null or a list of true/false, one per seat'),
 ])
 def test_a_malformed_record_is_refused_in_one_line(change, message):
     rec = record_match(_played("schwimmen", 2, 1, moves=4), "schwimmen", ["random", "random"]).to_json()
@@ -122,10 +124,10 @@ def test_run_record_and_replay_print_the_same_match(tmp_path, capsys):
     code, again, err = cli(["replay", str(rec)], capsys)
     assert code == 0 and err == ""
     ran, replayed = out.splitlines(), again.splitlines()
-    assert replayed[0] == ran[0] and replayed[1] == "seats: P0 random, P1 random, P2 random"
+    assert replayed[0] == ran[0] and replayed[1] == "seats: P0 random (bot), P1 random (bot), P2 random (bot)"
     assert replayed[2:-1] == ran[1:-1]
     assert replayed[-1] == ran[-1][:-1] + "; replayed from the record: the result is the one recorded)"
-    assert read_record(rec).seed == 4
+    assert read_record(rec).seed == 4 and read_record(rec).bots == [True, True, True]
 
 
 def test_run_json_is_a_record_that_replay_reads(tmp_path, capsys):
@@ -182,3 +184,12 @@ def test_replay_seat_looks_through_the_match_as_that_seat_saw_it(tmp_path, capsy
     assert "3 face down" in out and "Your hand:" in out
     code, out, err = cli(["replay", str(rec), "--seat", "2"], capsys)
     assert code == 2 and err == "cardsmith: error: argument --seat: the match has seats 0 to 1\n"
+
+
+def test_a_record_says_which_seats_bots_played_and_an_older_one_need_not():
+    s = _played("schwimmen", 2, 1, moves=4)
+    rec = record_match(s, "schwimmen", ["random", "Ann"], [True, False])
+    assert MatchRecord.from_json(rec.to_json()).bots == [True, False]
+    older = rec.to_json()
+    del older["bots"]
+    assert MatchRecord.from_json(older).bots is None

@@ -65,13 +65,16 @@ def test_view_is_plain_json_with_readable_names_and_sorted_hand():
     zones = {(z["name"], z["owner"]): z for z in v["zones"]}
     mine, theirs = zones[("hand", 1)], zones[("hand", 0)]
     assert mine["visible"] and len(mine["cards"]) == 3 and theirs == {
-        "name": "hand", "label": "hand", "owner": 0, "visible": False, "count": 3, "cards": None}
+        "name": "hand", "label": "hand", "doc": g.spec.zones[1].doc, "owner": 0, "visible": False, "count": 3,
+        "cards": None}
     suits, ranks = list(g.spec.suits), list(g.spec.ranks)
     keys = [(suits.index(c["suit"]), ranks.index(c["rank"])) for c in mine["cards"]]
     assert keys == sorted(keys)
     # The centre keeps its order: it is the order the cards lie in.
     assert [c["name"] for c in zones[("centre", None)]["cards"]] == s.zone("centre")
-    assert {x["label"] for x in v["variables"]} >= {"lives", "out now"}
+    # The rule file's labels, and nothing it keeps off the table (`out_now`, `show: false`).
+    assert {x["label"] for x in v["variables"]} == {"lives", "knocked", "passes in a row"}  # no hand value yet
+    assert v["phase"] == {"name": "turn", "label": "swap or pass", "doc": ""}
     assert [x["value"] for x in v["variables"] if x["name"] == "closer"] == [None]
     for m in v["moves"]:
         assert m["id"] in s.legal_actions() and m["text"] == s.action_to_string(1, m["id"])
@@ -110,3 +113,61 @@ def test_result_and_deal_ends_are_in_the_log():
 
 def test_readable():
     assert readable("out_now") == "out now" and readable("hand") == "hand"
+
+
+LABELLED = """
+game: Labels
+players: 2
+deck: {suits: [red, blue], ranks: ["1", "2", "3"]}
+zones:
+  stock: {visible: nobody, show: false}
+  hand: {per_player: true, visible: owner, label: cards in hand, doc: what you hold}
+  pile: {}
+variables:
+  passes: {type: int, show: false}
+  closer_seat: {type: player, initial: none}
+  tally: {type: int, per_player: true, label: points, doc: one for each card played}
+actions:
+  play:
+    params: {card: "hand[player]"}
+    effect:
+      - move card to pile
+      - tally[player] += 1
+      - log '{} plays, {} and {} were seated; {} is next', player, players, card, left(player)
+phases:
+  go: {actions: [play], label: playing, doc: each plays a card in turn}
+match:
+  deal:
+    - deal 3 from stock to hand
+    - goto go
+  over_when: len(pile) == 6
+  winners: "[0]"
+"""
+
+
+def test_labels_docs_and_show_reach_the_view_and_the_rules_help(tmp_path):
+    from cardsmith.engine.game import Game
+    from cardsmith.table.view import table_help
+    from conftest import compiled
+    path = tmp_path / "labels.yaml"
+    path.write_text(LABELLED)
+    g = Game(compiled(str(path)), 2)
+    s = State.initial(g, 1, log=True)
+    s.apply_action(s.legal_actions()[0])
+    v = TableView(g, ["Ann", "Bob"]).view(s, 1)
+    assert [(z["name"], z["label"], z["doc"]) for z in v["zones"]] == [
+        ("hand", "cards in hand", "what you hold"), ("hand", "cards in hand", "what you hold"), ("pile", "pile", "")]
+    assert [(x["name"], x["label"]) for x in v["variables"]] == [
+        ("closer_seat", "closer seat"), ("tally", "points"), ("tally", "points")]
+    assert v["phase"] == {"name": "go", "label": "playing", "doc": "each plays a card in turn"}
+    # Only what is drawn at the table is kept off it: the observation still holds it, as `visible` says.
+    assert "passes" in s.observation(1)["variables"] and s.observation(1)["zones"]["stock"] == 0
+    assert table_help(g.spec) == [
+        {"kind": "phase", "label": "playing", "doc": "each plays a card in turn"},
+        {"kind": "zone", "label": "cards in hand", "doc": "what you hold"},
+        {"kind": "variable", "label": "points", "doc": "one for each card played"}]
+    # An announcement names seats as the table does; the rule file's own text keeps P0.
+    card = s.log[-1][1].split(" and ")[1].split(" were")[0]
+    said = [e["text"] for e in v["log"] if e["event"] == "announce"]
+    assert said == [f"Ann plays, Ann, Bob and {card} were seated; Bob is next"]
+    assert s.log[-1][1] == f"P0 plays, P0, P1 and {card} were seated; P1 is next"

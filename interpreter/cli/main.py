@@ -190,7 +190,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise
     steps = s.moves
     if args.json or args.record:
-        rec = record_match(s, args.game, [str(sp) for sp in specs]).to_json()
+        rec = record_match(s, args.game, [str(sp) for sp in specs], [True] * len(specs)).to_json()
         if args.record:
             try:
                 with open(args.record, "w", encoding="utf-8") as f:

@@ -37,7 +37,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     shown_opts = ", ".join(f"{k}={('yes' if v else 'no') if isinstance(v, bool) else v}" for k, v in g.options.items())
     out = [f"{g.name}, {count_of(g.n, 'player')}, seed {rec.seed if rec.seed is not None else 'none'}"
            + (f", options {shown_opts}" if g.options else ""),
-           "seats: " + ", ".join(f"{g.player_name(p)} {name}" for p, name in enumerate(rec.seats))]
+           "seats: " + ", ".join(f"{g.player_name(p)} {name}" + (" (bot)" if rec.bots and rec.bots[p] else "")
+                                 for p, name in enumerate(rec.seats))]
     records: list[dict[str, Any]] = []
     upto = args.upto
 

@@ -264,10 +264,24 @@ def _plain(v: Any) -> Any:
 def _log(s: Any, text: str, *values: tuple[Any, str]) -> None:
     parts = text.split("{}")
     out = parts[0]
+    # The message again with each seat it names kept as a number, so a table can print the names its
+    # players chose instead of P0 (only when a seat is named: most messages name none).
+    pieces: list[str | int] | None = None
     for (v, kind), rest in zip(values, parts[1:]):
-        out += _fmt(s, v, kind) + rest
+        shown = _fmt(s, v, kind)
+        if v is not None and kind in ("player", "list:player") and (kind == "player" or v):
+            if pieces is None:
+                pieces = [out]
+            seats = [v] if kind == "player" else v
+            for i, p in enumerate(seats):
+                pieces += [", "] if i else []
+                pieces.append(p)
+            pieces.append(rest)
+        elif pieces is not None:
+            pieces.append(shown + rest)
+        out += shown + rest
     charge(s.game, len(out))  # a log line is kept: its length is work
-    s.log.append(("announce", out))
+    s.log.append(("announce", out) if pieces is None else ("announce", out, tuple(pieces)))
 
 
 def _want_player(s: Any, v: Any, what: str) -> int:

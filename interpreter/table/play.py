@@ -25,7 +25,7 @@ from ..dsl.diagnostics import clipped
 from ..engine.bundled import bundled_game, resolve
 from ..engine.game import Game
 from ..engine.state import State
-from .record import BadRecord, open_record, read_record, record_match, steps, write_record
+from .record import BadRecord, MatchRecord, open_record, read_record, record_match, steps, write_record
 from .terminal import Line, Painter, Screen, can_show, rich_available
 from .view import SUIT_SYMBOLS, TableView
 
@@ -84,7 +84,7 @@ def resume(path: str, seat: int | None, save: str | None, plain: bool = False) -
     g = open_record(rec)
     if seat is None:
         seat = rec.seats.index(HUMAN) if HUMAN in rec.seats else next(
-            (p for p, spec in enumerate(rec.seats) if not _is_bot(spec, g)), None)
+            (p for p, spec in enumerate(rec.seats) if not _played_by_bot(rec, p, g)), None)
         if seat is None:
             raise BadRecord(f"{path}: every seat of the match is a bot's; choose yours with --seat")
     if not 0 <= seat < g.n:
@@ -92,13 +92,18 @@ def resume(path: str, seat: int | None, save: str | None, plain: bool = False) -
     seats = list(rec.seats)
     notes = []
     for p, spec in enumerate(seats):
-        if p != seat and not _is_bot(spec, g):
+        if p != seat and not _played_by_bot(rec, p, g):
             notes.append(f"{spec} (seat {p}) is not here: a random bot plays that seat")
             seats[p] = "random"
     seed = rec.seed if rec.seed is not None else random.randrange(2**31)
     t = Table(g, seat, seats, seed, rec.source, save or path, plain)
     t.start(list(steps(rec, g)), notes)
     return t.run()
+
+
+def _played_by_bot(rec: MatchRecord, p: int, g: Game) -> bool:
+    """Whether a bot played seat `p`: as the record says, or (an older record) if its name is a bot's spec."""
+    return rec.bots[p] if rec.bots is not None else _is_bot(rec.seats[p], g)
 
 
 def _is_bot(spec: str, g: Game) -> bool:
@@ -131,8 +136,7 @@ class Table:
         self.saved = -1  # how many moments the file at save_path holds (-1: none saved by this table)
         self.state: State
         # The variables whose change over a deal is its summary: the match's, that every seat sees.
-        self.tracked = {v.name.replace("_", " ") for v, _owner in g.var_specs
-                        if v.scope == "match" and v.visible == "everyone"}
+        self.tracked = {v.name for v, _owner in g.var_specs if v.scope == "match" and v.visible == "everyone"}
 
     # ------------------------------------------------------------ moments
     def start(self, states: list[State], notes: list[str] | None = None) -> None:
@@ -193,7 +197,7 @@ class Table:
 
     def _tracked(self, v: dict[str, Any]) -> dict[tuple[str, int, bool], Any]:
         return {(x["label"], x["owner"], x["team"]): x["value"] for x in v["variables"]
-                if x["owner"] is not None and x["label"] in self.tracked}
+                if x["owner"] is not None and x["name"] in self.tracked}
 
     def _events(self, lo: int, hi: int, final: bool = False) -> list[Line]:
         out: list[Line] = []
@@ -329,7 +333,8 @@ class Table:
             self.screen.print([[("say where: s FILE (or start with --save FILE)", "red")]])
             return
         try:
-            write_record(path, record_match(self.state, self.source, self.seats))
+            write_record(path, record_match(self.state, self.source, self.seats,
+                                            [p != self.seat for p in range(self.game.n)]))
         except OSError as e:
             self.screen.print([[(f"cannot save to {clipped(path, 60)}: {e.strerror or e}", "red")]])
             return

@@ -95,12 +95,14 @@ class MatchRecord:
     history: list[tuple[int, int]]  # (seat, action id) or (-1, chance outcome), in order
     cardsmith: str = field(default_factory=version)
     result: dict[str, Any] | None = None  # {"winners": [...], "returns": [...]} once the match is over
+    # Which seats a bot played (a person may be called "random" too); None where the record does not say.
+    bots: list[bool] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "cardsmith": self.cardsmith, "game": self.game,
                 "source": self.source, "sha256": self.sha256, "players": self.players, "options": self.options,
-                "seed": self.seed, "seats": self.seats, "history": [list(x) for x in self.history],
-                "result": self.result}
+                "seed": self.seed, "seats": self.seats, "bots": self.bots,
+                "history": [list(x) for x in self.history], "result": self.result}
 
     @classmethod
     def from_json(cls, data: Any) -> MatchRecord:
@@ -139,6 +141,9 @@ class MatchRecord:
             history=[(x[0], x[1]) for x in history],
             cardsmith=want("cardsmith", text, "text"),
             result=result,
+            bots=want("bots", lambda v: v is None or (isinstance(v, list) and len(v) == players
+                                                      and all(type(x) is bool for x in v)),
+                      "null or a list of true/false, one per seat"),
         )
 
     @property
@@ -147,13 +152,14 @@ class MatchRecord:
         return sum(1 for who, _ in self.history if who >= 0)
 
 
-def record_match(s: State, source: str, seats: list[str]) -> MatchRecord:
-    """The record of `s` so far. `source` finds the rule file again: a bundled game's name or a path."""
+def record_match(s: State, source: str, seats: list[str], bots: list[bool] | None = None) -> MatchRecord:
+    """The record of `s` so far. `source` finds the rule file again: a bundled game's name or a path;
+    `bots` says which seats a bot played."""
     g = s.game
     history = [(who, what) for who, what in explicit(entries(s.trail)) if who >= 0 or who == CHANCE]
     result = {"winners": list(s.winners), "returns": s.returns()} if s.terminal else None
     return MatchRecord(g.name, source, rules_hash(resolve(source)), g.n, dict(g.options), s.seed0, list(seats),
-                       history, result=result)
+                       history, result=result, bots=None if bots is None else list(bots))
 
 
 def write_record(path: str | Path, rec: MatchRecord) -> None:

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from ..engine.game import Game
 from ..engine.text import one_line
-from .view import RED_SUITS, SUIT_SYMBOLS, TableView
+from .view import RED_SUITS, SUIT_SYMBOLS, TableView, table_help
 
 Seg = tuple[str, str]  # text, style ("" for none)
 Line = list[Seg]
@@ -357,6 +357,10 @@ class Painter:
         lines: list[Line] = [[(g.name, "bold")]]
         if g.spec.summary:
             lines.append([(g.spec.summary.strip(), "")])
+        helps = table_help(g.spec)
+        if helps:
+            lines += [[], [("At the table:", "cyan")]]
+            lines += [[("  ", ""), (h["label"], "bold"), ("  ", ""), (h["doc"], "")] for h in helps]
         if g.spec.options:
             lines += [[], [("Table options (set with --option NAME=VALUE when a match starts):", "cyan")]]
             for o in g.spec.options:

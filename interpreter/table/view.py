@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl import abi
+from ..dsl.spec import GameSpec
 from ..engine.game import Game
 from ..engine.state import State
 
@@ -35,6 +36,22 @@ RED_SUITS = frozenset({"diamonds", "hearts"})
 def readable(name: str) -> str:
     """A rule file's identifier as words: `out_now` -> `out now`, `dealer_choice` -> `dealer choice`."""
     return name.replace("_", " ")
+
+
+def shown_name(spec: Any) -> str:
+    """What the tables call a zone, variable or phase: its `label`, else its name as words."""
+    return spec.label or readable(spec.name)
+
+
+def table_help(spec: GameSpec) -> list[dict[str, str]]:
+    """The rule file's help for what the table shows: each phase, zone and variable drawn there that has a
+    `doc`, by the name the table gives it. Rules help in every table lists them under the summary."""
+    out = []
+    for kind, specs in (("phase", spec.phases), ("zone", spec.zones), ("variable", spec.variables)):
+        for sp in specs:
+            if sp.doc and getattr(sp, "show", True):
+                out.append({"kind": kind, "label": shown_name(sp), "doc": sp.doc})
+    return out
 
 
 class Cards:
@@ -60,8 +77,9 @@ class Cards:
         return sorted(names, key=self._key.__getitem__)
 
 
-def perceived_log(g: Game, log: list[Any], seat: int) -> list[dict[str, Any]]:
-    """The log's events as `seat` perceived them, as plain records."""
+def perceived_log(g: Game, log: list[Any], seat: int, names: list[str] | None = None) -> list[dict[str, Any]]:
+    """The log's events as `seat` perceived them, as plain records; the rule file's announcements name
+    seats by `names` (the table's names for its players) when given."""
     out: list[dict[str, Any]] = []
     for ev in log:
         kind = ev[0]
@@ -71,7 +89,10 @@ def perceived_log(g: Game, log: list[Any], seat: int) -> list[dict[str, Any]]:
             who = ev[1]
             out.append({"event": "action", "player": who, "text": ev[2] if who == seat else ev[3]})
         elif kind == "announce":
-            out.append({"event": "announce", "text": ev[1]})
+            text = ev[1]
+            if names is not None and len(ev) > 2:  # the message with the seats it names as numbers
+                text = "".join(names[x] if isinstance(x, int) else x for x in ev[2])
+            out.append({"event": "announce", "text": text})
         elif kind in ("eliminated", "sits_out"):
             out.append({"event": kind, "player": ev[1]})
         elif kind == "team":
@@ -104,6 +125,10 @@ class TableView:
         self.var_types = {name: spec.ty for name, (spec, _o) in zip(g.var_names, g.var_specs)}
         self.var_owner = dict(zip(g.var_names, (o for _s, o in g.var_specs)))
         self.var_per_team = {name: spec.per_team for name, (spec, _o) in zip(g.var_names, g.var_specs)}
+        # How the rule file presents each thing (`label`, `doc`); those with `show: false` are left off.
+        self.zone_spec = dict(zip(g.zone_names, g.zone_specs))
+        self.var_spec = {name: spec for name, (spec, _o) in zip(g.var_names, g.var_specs)}
+        self.phases = {ph.name: ph for ph in g.spec.phases}
 
     def view(self, s: State, seat: int) -> dict[str, Any]:
         g = self.game
@@ -119,7 +144,7 @@ class TableView:
             "players": players,
             "deal": obs["deal"],
             "dealer": obs["dealer"],
-            "phase": {"name": obs["phase"], "label": readable(obs["phase"])},
+            "phase": self._phase(obs["phase"]),
             "turn": turn,
             "your_turn": turn == seat and not over,
             "over": over,
@@ -133,15 +158,23 @@ class TableView:
             "deal_end": None if end is None else {"deal": end["deal"], "zones": self._zones(end["zones"]),
                                                    "variables": self._variables(end["variables"])},
             "moves": self.moves(s, seat) if turn == seat and not over else [],
-            "log": perceived_log(g, s.log or [], seat),
+            "log": perceived_log(g, s.log or [], seat, self.names),
         }
+
+    def _phase(self, name: str | None) -> dict[str, Any]:
+        ph = self.phases.get(name or "")
+        if ph is None:  # between phases (the match not begun, or over)
+            return {"name": name, "label": readable(name or ""), "doc": ""}
+        return {"name": name, "label": shown_name(ph), "doc": ph.doc}
 
     def _zones(self, seen: dict[str, Any]) -> list[dict[str, Any]]:
         out = []
         for zname, owner in zip(self.game.zone_names, self.game.zone_owner):
+            spec = self.zone_spec[zname]
+            if not spec.show:
+                continue
             v = seen[zname]
-            base = zname.split("[", 1)[0]
-            z: dict[str, Any] = {"name": base, "label": readable(base), "owner": owner}
+            z: dict[str, Any] = {"name": spec.name, "label": shown_name(spec), "doc": spec.doc, "owner": owner}
             if isinstance(v, int):
                 z.update(visible=False, count=v, cards=None)
             else:
@@ -153,8 +186,10 @@ class TableView:
     def _variables(self, seen: dict[str, Any]) -> list[dict[str, Any]]:
         out = []
         for vname, value in seen.items():
-            base = vname.split("[", 1)[0]
-            out.append({"name": base, "label": readable(base), "owner": self.var_owner[vname],
+            spec = self.var_spec[vname]
+            if not spec.show:
+                continue
+            out.append({"name": spec.name, "label": shown_name(spec), "doc": spec.doc, "owner": self.var_owner[vname],
                         "team": bool(self.var_per_team[vname]), "value": self._value(vname, value)})
         return out
 

@@ -190,7 +190,8 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             return refused("a match with other people at the table can be saved once it is over (the record "
                            "holds the whole deal)", status=403)
         async with room.lock:
-            rec = record_match(room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats])
+            rec = record_match(room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats],
+                               [s.is_bot for s in room.seats])
         name = f"{room.entry.key}-{room.id}.json"
         return JSONResponse(rec.to_json(), headers={"content-disposition": f'attachment; filename="{name}"'})
 
@@ -223,7 +224,8 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             o["value"] = option_text(g.options.get(o["name"]))
         meta = {"game": {"key": entry.key, "name": g.spec.name, "summary": g.spec.summary, "players": g.n,
                          "options": opts},
-                "seats": [{"seat": k, "name": s, "bot": None} for k, s in enumerate(rec.seats)]}
+                "seats": [{"seat": k, "name": s, "bot": None if rec.bots is None else rec.bots[k]}
+                          for k, s in enumerate(rec.seats)]}
         return JSONResponse({"type": "replay", "steps": rec.decisions, "step": step, "seat": seat,
                              "room": meta, "view": view})
 

@@ -17,6 +17,7 @@ from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file
 from ..engine.bundled import bundled_games, exists, resolve
 from ..table.record import rules_hash
+from ..table.view import table_help
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,8 @@ def game_info(e: Entry) -> dict[str, Any]:
     sp = e.compiled.spec
     return {"key": e.key, "name": sp.name, "summary": sp.summary, "min_players": sp.min_players,
             "max_players": sp.max_players, "options": option_info(e.compiled),
-            "strategies": [{"name": s.name, "doc": s.doc} for s in sp.strategies]}
+            "strategies": [{"name": s.name, "doc": s.doc} for s in sp.strategies],
+            "table": table_help(sp)}
 
 
 def bots_info() -> list[dict[str, Any]]:

@@ -94,7 +94,9 @@ function cardMoves(view) {
 function zoneBox(zone, view, clickable, onMove, used) {
   const box = el("div", "zone");
   box.dataset.zone = zone.name;
-  box.appendChild(el("div", "zlabel", zone.label));
+  const label = el("div", "zlabel", zone.label);
+  if (zone.doc) label.title = zone.doc;
+  box.appendChild(label);
   const row = el("div", "cards");
   if (!zone.visible) {
     if (zone.count > 0) row.appendChild(backSvg(zone.count));
@@ -125,7 +127,9 @@ function zoneBox(zone, view, clickable, onMove, used) {
 function varList(vars) {
   const dl = el("dl", "vars");
   for (const v of vars) {
-    dl.appendChild(el("dt", null, v.team ? `${v.label} (team ${v.owner})` : v.label));
+    const dt = el("dt", null, v.team ? `${v.label} (team ${v.owner})` : v.label);
+    if (v.doc) dt.title = v.doc;
+    dl.appendChild(dt);
     dl.appendChild(el("dd", null, shown(v.value)));
   }
   return dl;
@@ -370,6 +374,15 @@ function rulesDialog(dialog, room) {
   const g = room.game;
   dialog.appendChild(el("h2", null, g.name));
   dialog.appendChild(el("p", "summary-text", g.summary || "(the rule file has no summary)"));
+  if (g.table && g.table.length) {
+    dialog.appendChild(el("h3", null, "At the table"));
+    const dl = el("dl", "table-help");
+    for (const h of g.table) {
+      dl.appendChild(el("dt", null, h.label));
+      dl.appendChild(el("dd", null, h.doc));
+    }
+    dialog.appendChild(dl);
+  }
   if (g.options && g.options.length) {
     dialog.appendChild(el("h3", null, "Table options"));
     const dl = el("dl", "options");
