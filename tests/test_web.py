@@ -229,6 +229,9 @@ def _replayed(room: Room, history: list[tuple[int, int]]) -> Any:
     return t
 
 
+MOVES = 600  # the moves of a match the wire's permutation test follows
+
+
 @pytest.mark.parametrize("key", list(CATALOG))
 def test_what_a_seat_is_sent_does_not_change_when_hidden_cards_do(client: TestClient, key: str) -> None:
     """The permutation property on the wire: with the cards hidden from seat k dealt otherwise (consistently
@@ -239,7 +242,7 @@ def test_what_a_seat_is_sent_does_not_change_when_hidden_cards_do(client: TestCl
     rng = random.Random(key)
     checks = 0
 
-    def check() -> None:
+    def check() -> bool:
         nonlocal checks
         k = rng.randrange(n)
         sent = json.dumps(room.message(k))
@@ -247,25 +250,30 @@ def test_what_a_seat_is_sent_does_not_change_when_hidden_cards_do(client: TestCl
         try:
             other = real.resample_from_infostate(k, rng)
         except GameError:  # late in a deal a seat may know almost every card: no other arrangement was found
-            return
+            return False
         room.state = _replayed(room, other.full_history())
         try:
             assert json.dumps(room.message(k)) == sent
         finally:
             room.state = real
         checks += 1
+        return True
 
-    # A few points early in the match: later a seat may know so much that finding another arrangement of
-    # the cards takes the resampler long (tests/test_table_view.py checks the view to the end of matches).
-    moves = 0
-    while not room.over and moves <= 15:
+    # A few points early in the match, the first move after each of the first deals ended (the message then
+    # holds the deal's end as the seat saw it: hands turned up, values counted), and the end of the match,
+    # with the result (each game's seeded match ends within MOVES).
+    moves, ended = 0, 0
+    while not room.over and moves <= MOVES:
+        deals = room.state.deal_no
         if moves in (0, 3, 8, 15):
             check()
         room.move(room.state.current_player(), rng.choice(room.state.legal_actions()))
         moves += 1
-    if room.over:  # a short match: its end, with the result
-        check()
-    assert checks >= 2
+        if room.state.deal_no != deals and ended < 3:
+            ended += 1
+            check()
+    assert room.over and check(), "the end of the match was not reached, or not checked"
+    assert checks >= 2 + min(ended, 1)
 
 
 # ------------------------------------------------------------------ security
