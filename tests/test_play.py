@@ -178,6 +178,23 @@ def test_help_shows_the_summary_and_every_option() -> None:
     assert "  lives = 2  lives each player starts with" in out
     assert "  exchange = draw_discard  " in out and "  dealer_swap = yes  " in out
     assert "  h [N]     history" in out and "  s [FILE]  save" in out
+    # What the table shows, by the names it shows them under, with the rule file's help for each.
+    assert "At the table:\n" in out and "  knocked  the others have one more turn each\n" in out
+    assert "  dealer's choice  the dealer may give up the dealt hand for three new cards\n" in out
+
+
+def test_resume_knows_a_person_from_a_bot_by_the_record(tmp_path: Path) -> None:
+    """A person may call themselves `random`: the record says who was a bot, and resume seats you there."""
+    path = tmp_path / "m.json"
+    code, out, err = play(["schwimmen", "-n", "2", "--seed", "3", "--save", str(path)], "q\n")
+    assert (code, err) == (0, "")
+    data = json.loads(path.read_text())
+    assert data["seats"] == ["you", "random"] and data["bots"] == [False, True]
+    data["seats"] = ["random", "random"]
+    path.write_text(json.dumps(data))
+    code, out, err = play(["--resume", str(path)], "q\n")
+    assert (code, err) == (0, ""), err
+    assert "Schwimmen: you are P0 (seat 0), against random." in out
 
 
 def test_bad_input_gets_one_line_and_the_prompt_again() -> None:
