@@ -59,6 +59,11 @@ def pack_where(i: int) -> str:
 
 
 # Reading the state.
+def shown(kind: str, name: str) -> str:
+    """The function of a zone's or variable's `show` expression (kind: "zone" or "var")."""
+    return f"show_{kind}_{name}"
+
+
 def zone_visible(zone: str) -> str:
     return f"vis_zone_{zone}"
 

@@ -197,8 +197,9 @@ class Reader:
                 spans[text] = item.span
         return out
 
-    def presentation(self, m: YMap, what: str) -> tuple[str, str, bool]:
-        """`label`, `doc` and `show` of a zone, variable or phase: how the tables present it."""
+    def presentation(self, m: YMap, what: str) -> tuple[str, str, bool | A.Expr]:
+        """`label`, `doc` and `show` of a zone, variable or phase: how the tables present it. `show` is true,
+        false, or an expression fixed for the game (of the options), read when it is set up."""
         label = self.want_scalar(m.get("label"), "'label'", (str,)) or ""
         if "label" in m.items and isinstance(m.get("label"), YScalar) and isinstance(label, str) and (
                 not label.strip() or not label.isprintable() or len(label) > 40):
@@ -208,8 +209,15 @@ class Reader:
                      "the name the tables show players, e.g. label: \"tricks won\"")
             label = ""
         doc = self.want_scalar(m.get("doc"), "'doc'", (str,)) or ""
-        show = self.want_scalar(m.get("show"), "'show'", (bool,))
-        return label.strip(), doc.strip(), show is not False
+        snode = m.get("show")
+        if isinstance(snode, YScalar) and isinstance(snode.value, str):
+            cond = self.expr(snode, f"'show' of {what}")
+            return label.strip(), doc.strip(), True if cond is None else cond
+        if snode is not None and not (isinstance(snode, YScalar) and isinstance(snode.value, bool)):
+            self.err("S005", snode.span, "'show' must be true, false, or a condition on the table's options",
+                     "show: \"exchange == 'commerce'\" shows it only at tables with that option")
+            return label.strip(), doc.strip(), True
+        return label.strip(), doc.strip(), snode is None or bool(snode.value)
 
     def visibility(self, node: YNode | None, where: str, default: str) -> str | A.Expr:
         if node is None:

@@ -344,7 +344,7 @@ class TableSections(Reader):
         """Two zones (or variables) shown under one label would be one row at the table."""
         seen: dict[str, str] = {}
         for x in items:
-            if not x.show:
+            if x.show is False:
                 continue
             shown = (x.label or x.name.replace("_", " ")).casefold()
             if shown in seen:

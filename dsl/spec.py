@@ -89,7 +89,7 @@ class ZoneSpec:
     # None of it hides anything: what a seat may see is `visible`'s alone.
     label: str = ""
     doc: str = ""
-    show: bool = True
+    show: bool | A.Expr = True  # an expression: fixed for the game (read when it is set up, from the options)
 
 
 @dataclass(eq=False)
@@ -105,7 +105,7 @@ class VarSpec:
     per_team: bool = False
     label: str = ""  # as a zone's
     doc: str = ""
-    show: bool = True
+    show: bool | A.Expr = True
 
 
 @dataclass(eq=False)

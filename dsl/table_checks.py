@@ -67,6 +67,11 @@ class TableChecker:
         for c in self.spec.constraints:
             with self.scope({}):
                 self.want(c.cond, self.expr(c.cond), T.BOOL, f"'{'refuse' if c.refuse else 'require'}'")
+        shows = [z.show for z in self.spec.zones] + [v.show for v in self.spec.variables]
+        for show in shows:
+            if isinstance(show, A.Expr):
+                with self.scope({}):
+                    self.want(show, self.expr(show), T.BOOL, "'show'")
 
     # ------------------------------------------------------------ what a fixed expression may read
     def _fixed_problem(self, e: A.Expr, params: frozenset[str] = frozenset()) -> tuple[A.Expr, str] | None:
@@ -110,6 +115,11 @@ class TableChecker:
         for c in sp.constraints:
             places.append((c.cond, "a constraint is checked before the game starts", "it",
                             f"a constraint can read options, {KNOWN}"))
+        for kind, things in (("zone", sp.zones), ("variable", sp.variables)):
+            for x in things:
+                if isinstance(x.show, A.Expr):
+                    places.append((x.show, f"'show' of {kind} '{x.name}' is fixed for the whole game", "it",
+                                   f"'show' can read options, {KNOWN}"))
         for p in sp.properties:
             if p.expr is not None:
                 places.append((p.expr, f"card property '{p.name}' is fixed for the whole game", "it",

@@ -171,3 +171,22 @@ def test_labels_docs_and_show_reach_the_view_and_the_rules_help(tmp_path):
     said = [e["text"] for e in v["log"] if e["event"] == "announce"]
     assert said == [f"Ann plays, Ann, Bob and {card} were seated; Bob is next"]
     assert s.log[-1][1] == f"P0 plays, P0, P1 and {card} were seated; P1 is next"
+
+
+def test_show_may_depend_on_the_table_options():
+    """Thirty-One's centre and passes matter to commerce only, the card just taken to draw and discard only:
+    each table draws what its options use, and its rules help lists only those."""
+    from cardsmith.engine.game import Game
+    from cardsmith.table.view import table_help
+    from conftest import compiled
+    source = compiled(str(BUNDLED_DIR / "thirty-one.yaml"))
+    for exchange, drawn, kept in (("commerce", {"centre", "passes"}, {"taken"}),
+                                  ("draw_discard", {"taken"}, {"centre", "passes"})):
+        g = Game(source, 3, {"exchange": exchange})
+        s = State.initial(g, 2, log=True)
+        v = TableView(g).view(s, 0)
+        names = {z["name"] for z in v["zones"]} | {x["name"] for x in v["variables"]}
+        assert drawn <= names and not kept & names, exchange
+        helps = {h["label"] for h in table_help(g.spec, g.shown)}
+        assert ("passes in a row" in helps) == (exchange == "commerce")
+        assert ("just taken" in helps) == (exchange == "draw_discard")

@@ -162,6 +162,10 @@ class Compiler(ActionWriter):
                 self.efunc(abi.pack_when(i), [], e.when)
             if e.where is not None:
                 self.efunc(abi.pack_where(i), ["l_card"], e.where)
+        for kind, things in (("zone", sp.zones), ("var", sp.variables)):
+            for x in things:
+                if isinstance(x.show, A.Expr):
+                    self.efunc(abi.shown(kind, x.name), [], x.show)
         for z in sp.zones:
             if isinstance(z.visible, A.Expr):
                 self.efunc(abi.zone_visible(z.name), ["s", "l_owner"], z.visible,

@@ -135,6 +135,7 @@ class Game:
             check_constraints(self)
         self._build_pack()
         self._layout()
+        self._shown()
         self._initials()
         self._actions()
         self._phases()
@@ -286,6 +287,16 @@ class Game:
                     self.list_slots.append(len(self.var_names))
                 self.var_names.append(f"{v.name}[{p}]" if per else v.name)
                 self.var_specs.append((v, p if per else None))
+
+    def _shown(self) -> None:
+        """Which zones and variables the tables draw at this table (`show`, fixed for the game): by name."""
+        self.shown: dict[str, bool] = {}
+        for kind, things in (("zone", self.spec.zones), ("var", self.spec.variables)):
+            for x in things:
+                show = x.show
+                if isinstance(show, A.Expr):
+                    show = self._call(self.ns[abi.shown(kind, x.name)], show.span) is True
+                self.shown[f"{kind}:{x.name}"] = show
 
     def _initials(self) -> None:
         """Per variable slot: a constant initial value, or the function computing it."""

@@ -357,7 +357,7 @@ class Painter:
         lines: list[Line] = [[(g.name, "bold")]]
         if g.spec.summary:
             lines.append([(g.spec.summary.strip(), "")])
-        helps = table_help(g.spec)
+        helps = table_help(g.spec, g.shown)
         if helps:
             lines += [[], [("At the table:", "cyan")]]
             lines += [[("  ", ""), (h["label"], "bold"), ("  ", ""), (h["doc"], "")] for h in helps]

@@ -43,13 +43,17 @@ def shown_name(spec: Any) -> str:
     return spec.label or readable(spec.name)
 
 
-def table_help(spec: GameSpec) -> list[dict[str, str]]:
+def table_help(spec: GameSpec, shown: dict[str, bool] | None = None) -> list[dict[str, str]]:
     """The rule file's help for what the table shows: each phase, zone and variable drawn there that has a
-    `doc`, by the name the table gives it. Rules help in every table lists them under the summary."""
+    `doc`, by the name the table gives it. Rules help in every table lists them under the summary. `shown`:
+    a table's `Game.shown`, whose options decided a `show` condition; without it, all that may be shown."""
     out = []
     for kind, specs in (("phase", spec.phases), ("zone", spec.zones), ("variable", spec.variables)):
         for sp in specs:
-            if sp.doc and getattr(sp, "show", True):
+            show = getattr(sp, "show", True)
+            if shown is not None and kind != "phase":
+                show = shown[f"{'var' if kind == 'variable' else kind}:{sp.name}"]
+            if sp.doc and show is not False:
                 out.append({"kind": kind, "label": shown_name(sp), "doc": sp.doc})
     return out
 
@@ -171,7 +175,7 @@ class TableView:
         out = []
         for zname, owner in zip(self.game.zone_names, self.game.zone_owner):
             spec = self.zone_spec[zname]
-            if not spec.show:
+            if not self.game.shown[f"zone:{spec.name}"]:
                 continue
             v = seen[zname]
             z: dict[str, Any] = {"name": spec.name, "label": shown_name(spec), "doc": spec.doc, "owner": owner}
@@ -187,7 +191,7 @@ class TableView:
         out = []
         for vname, value in seen.items():
             spec = self.var_spec[vname]
-            if not spec.show:
+            if not self.game.shown[f"var:{spec.name}"]:
                 continue
             out.append({"name": spec.name, "label": shown_name(spec), "doc": spec.doc, "owner": self.var_owner[vname],
                         "team": bool(self.var_per_team[vname]), "value": self._value(vname, value)})
