@@ -193,6 +193,8 @@ class CallChecker:
             return T.elem(lt)
         if result == "L":
             return lt
+        if result == "LE":  # flatten: a list of lists of X is a list of X
+            return T.elem(lt) if T.is_list(T.elem(lt)) else T.list_of(T.ANY)
         if result == "LL":
             return T.list_of(lt)
         if result == "LI":

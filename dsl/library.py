@@ -281,7 +281,7 @@ def _lib(name: str, lo: int, hi: int, py: str, sig: str, doc: str) -> LibFunc:
 
 
 # `sig` is read by the checker: a small signature language
-#   L = any list, E = its element type, F = a one-parameter function of E
+#   L = any list, E = its element type, F = a one-parameter function of E; LE (a result) = E, itself a list
 #   N = number, I = int, P = player, C = card, B = bool, X = any value
 LIBRARY: dict[str, LibFunc] = {f.name: f for f in [
     _lib("len", 1, 1, "len", "L->I", "number of items in a list or zone"),
@@ -304,7 +304,7 @@ LIBRARY: dict[str, LibFunc] = {f.name: f for f in [
     _lib("bottom", 2, 2, "f_bottom", "L,I->L", "the first n items: the bottom n cards of a pile"),
     _lib("group_by", 2, 2, "f_group_by", "L,F->LL", "lists of items sharing a key, in first-seen order"),
     _lib("unique", 1, 1, "f_unique", "L->L", "the list without repeats, first occurrences kept"),
-    _lib("flatten", 1, 1, "f_flatten", "LL->L", "a list of lists joined into one list"),
+    _lib("flatten", 1, 1, "f_flatten", "LL->LE", "a list of lists joined into one list"),
     _lib("index_of", 2, 2, "f_index_of", "L,E->I", "position of an item (0 = first), or -1"),
     _lib("range", 2, 2, "f_range", "I,I->LI", "range(a, b): the whole numbers a, a+1, ..., b-1"),
     _lib("abs", 1, 1, "abs", "N->N", "absolute value"),

@@ -115,7 +115,8 @@ def errors(game: tuple[Any, Game, State], text: str) -> list[str]:
     ("all([true, false])", False), ("all([])", True), ("first([5, 6])", 5), ("last([5, 6])", 6),
     ("top([1, 2, 3], 2)", [2, 3]), ("bottom([1, 2, 3], 2)", [1, 2]),
     ("group_by([1, 2, 3, 4], x => x % 2)", [[1, 3], [2, 4]]), ("unique([1, 2, 1, 3])", [1, 2, 3]),
-    ("flatten([[1], [2, 3]])", [1, 2, 3]), ("index_of([4, 5], 5)", 1), ("index_of([4, 5], 6)", -1),
+    ("flatten([[1], [2, 3]])", [1, 2, 3]), ("sum(flatten([[1, 2], [3]]))", 6),
+    ("len(flatten([hand[0], hand[1], pile]))", 5), ("index_of([4, 5], 5)", 1), ("index_of([4, 5], 6)", -1),
     ("abs(-4)", 4), ("floor(3.7)", 3), ("ceil(3.2)", 4), ("[1] + [2]", [1, 2]),
     ("left(1)", 0), ("right(0)", 1), ("next_active(0)", 1), ("is_active(1)", True),
     ("num_players", 2), ("players", [0, 1]), ("active_players", [0, 1]), ("suits", ["clubs", "hearts"]),
@@ -146,6 +147,8 @@ def test_expressions(game: Any, text: str, expected: Any) -> None:
     ("not 3", "'not' must be bool, not int"),
     ("total", "'total' is a function: call it as total(...)"),
     ("sum(['a'])", "'sum' needs a list of numbers, not list of text"),
+    ("sum(flatten([hand[0], pile]))", "'sum' needs a list of numbers, not cards"),
+    ("flatten([1, 2])", "'flatten' needs a list of lists, not list of int"),
 ])
 def test_checker_errors(game: Any, text: str, message: str) -> None:
     assert message in errors(game, text)
