@@ -18,7 +18,8 @@ from . import refs as R
 from .diagnostics import Span
 from .spec import FuncSpec, GameSpec
 
-STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns", "team", "teams"}
+STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns", "team", "teams",
+                     "phase"}
 STATEFUL_LIBRARY = {"next_active", "is_active", "played_by", "teammates", "sitting_out"}
 
 

@@ -29,6 +29,7 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "player": (T.PLAYER, "the player taking the action (in 'after' and 'end': who acted last)"),
     "deal_number": (T.INT, "1 for the first deal of the match, 2 for the second, ..."),
     "turns": (T.INT, "turns already taken in the current round phase"),
+    "phase": (T.STR, "the name of the current phase"),
     "team": (("perplayer", T.INT), "each player's team number this deal, team[p] (assignable: team[p] = t)"),
     "teams": (T.list_of(T.INT), "the team numbers players have now, smallest first"),
 }
@@ -254,12 +255,23 @@ class ExprChecker(A.NodeVisitor):
             else:
                 self._literal_check(left, rt)
                 self._literal_check(right, lt)
+                self._phase_check(left, right)
+                self._phase_check(right, left)
                 if not T.compatible(lt, rt):
                     self.err("C027", e.span, f"cannot compare {T.show(lt)} with {T.show(rt)}")
                 elif op not in ("==", "!=") and (lt == T.BOOL or rt == T.BOOL):
                     self.err("C027", e.span, f"'{op}' does not order true/false")
             left, lt = right, rt
         return T.BOOL
+
+    def _phase_check(self, e: A.Expr, other: A.Expr) -> None:
+        """`phase == 'tricks'`: the text must name a phase (a typo would make the test always false)."""
+        if isinstance(e, A.Const) and isinstance(e.value, str) and isinstance(other, A.Name) \
+                and isinstance(other.ref, R.Builtin) and other.ref.name == "phase":
+            names = [ph.name for ph in self.spec.phases]
+            if e.value not in names:
+                self.err("C028", e.span, f"'{e.value}' is not a phase of the game",
+                         _close(e.value, names) or f"phases: {', '.join(names)}")
 
     def _literal_check(self, e: A.Expr, against: Any) -> None:
         """'hearts' compared with a suit must be a suit of the deck (likewise ranks)."""

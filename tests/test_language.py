@@ -125,7 +125,8 @@ def errors(game: tuple[Any, Game, State], text: str) -> list[str]:
     ("first(pile).rank", "A"), ("first(pile).value", 11), ("first(pile).red", False),
     ("first(hand[0]).red", True), ("first(pile).rank_index", 3), ("first(pile).double", 6),
     ("first(pile).name", "A of clubs"), ("[c.rank for c in hand[1]]", ["K", "3"]),
-    ("score[1]", 0), ("best", None), ("seen", []), ("dealer", 0), ("deal_number", 1),
+    ("score[1]", 0), ("best", None), ("seen", []), ("dealer", 0), ("deal_number", 1), ("phase", "main"),
+    ("phase == 'main'", True),
 ])
 def test_expressions(game: Any, text: str, expected: Any) -> None:
     assert ev(game, text) == expected
@@ -149,6 +150,8 @@ def test_expressions(game: Any, text: str, expected: Any) -> None:
     ("sum(['a'])", "'sum' needs a list of numbers, not list of text"),
     ("sum(flatten([hand[0], pile]))", "'sum' needs a list of numbers, not cards"),
     ("flatten([1, 2])", "'flatten' needs a list of lists, not list of int"),
+    ("phase == 'mian'", "'mian' is not a phase of the game"),
+    ("phase + 1", "'+' needs numbers, not text"),
 ])
 def test_checker_errors(game: Any, text: str, message: str) -> None:
     assert message in errors(game, text)

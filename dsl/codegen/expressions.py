@@ -202,7 +202,7 @@ class ExpressionWriter(A.NodeVisitor):
             return {"players": "PLAYERS", "active_players": "_active(s)", "num_players": "N",
                     "suits": "SUITS", "ranks": "RANKS", "pack": "PACK", "dealer": "s.dealer",
                     "current": "s.cur", "player": "s.actor", "deal_number": "s.deal_no",
-                    "turns": "s.turns", "teams": "_teams(s)"}[ref.name]
+                    "turns": "s.turns", "teams": "_teams(s)", "phase": "PHASE_NAMES[s.phase]"}[ref.name]
         if isinstance(ref, R.Option):
             return abi.option(ref.name)
         if isinstance(ref, R.Constant):

@@ -122,6 +122,7 @@ class Game:
         ns["RANKS"] = list(spec.ranks)
         ns["SUIT_POS"] = {s: i for i, s in enumerate(spec.suits)}
         ns["RANK_POS"] = {r: i for i, r in enumerate(spec.ranks)}
+        ns["PHASE_NAMES"] = [ph.name for ph in spec.phases]
         for k, (v, _) in spec.constants.items():
             ns[abi.const(k)] = v
         self.ns = ns
