@@ -98,9 +98,21 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def list_expr(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.ListLit(self._span(meta), [x for x in c if x is not None])
 
+    def comp_for(self, c: list[Any]) -> tuple[str, A.Expr, A.Expr | None]:
+        return str(c[0]), c[1], c[2]
+
+    def _comp(self, span: Span, elem: A.Expr, clauses: list[tuple[str, A.Expr, A.Expr | None]]) -> A.Expr:
+        """A comprehension of several clauses as nested one-clause ones, each inner list joined into the
+        outer by `flatten`: [e for x in xs for y in ys] is flatten([[e for y in ys] for x in xs])."""
+        var, it, cond = clauses[-1]
+        out: A.Expr = A.Comp(span, elem, var, it, cond)
+        for var, it, cond in reversed(clauses[:-1]):
+            out = A.Call(span, "flatten", [A.Comp(span, out, var, it, cond)])
+        return out
+
     @v_args(meta=True)
     def list_comp(self, meta: Any, c: list[Any]) -> A.Expr:
-        return A.Comp(self._span(meta), c[0], str(c[1]), c[2], c[3])
+        return self._comp(self._span(meta), c[0], c[1:])
 
     # ---- postfix
     @v_args(meta=True)
@@ -121,7 +133,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def gen_argument(self, meta: Any, c: list[Any]) -> list[A.Expr]:
-        return [A.Comp(self._span(meta), c[0], str(c[1]), c[2], c[3])]
+        return [self._comp(self._span(meta), c[0], c[1:])]
 
     # ---- operators
     @staticmethod

@@ -127,6 +127,11 @@ def errors(game: tuple[Any, Game, State], text: str) -> list[str]:
     ("first(pile).name", "A of clubs"), ("[c.rank for c in hand[1]]", ["K", "3"]),
     ("score[1]", 0), ("best", None), ("seen", []), ("dealer", 0), ("deal_number", 1), ("phase", "main"),
     ("phase == 'main'", True),
+    ("[[x, y] for x in range(0, 3) for y in range(0, 3) if x < y]", [[0, 1], [0, 2], [1, 2]]),
+    ("[x * 10 + y for x in range(1, 3) if x > 1 for y in range(0, x)]", [20, 21]),
+    ("sum(x * y for x in range(1, 3) for y in range(1, 3))", 9),
+    ("len([[a, b] for a in hand[0] for b in hand[1] if a.suit != b.suit])", 4),
+    ("[[x, y, z] for x in [1] for y in [x + 1] for z in [y + 1]]", [[1, 2, 3]]),
 ])
 def test_expressions(game: Any, text: str, expected: Any) -> None:
     assert ev(game, text) == expected
@@ -152,6 +157,7 @@ def test_expressions(game: Any, text: str, expected: Any) -> None:
     ("flatten([1, 2])", "'flatten' needs a list of lists, not list of int"),
     ("phase == 'mian'", "'mian' is not a phase of the game"),
     ("phase + 1", "'+' needs numbers, not text"),
+    ("[x for x in [1] for y in x]", "'for ... in' needs a list, not int"),
 ])
 def test_checker_errors(game: Any, text: str, message: str) -> None:
     assert message in errors(game, text)
