@@ -128,3 +128,30 @@ def test_seats_are_relative_to_the_player() -> None:
         mine = [i for i, x in enumerate(hand[2:2 + c]) if x]
         assert mine == sorted(s.z[g.zone_names.index(f"hand[{p}]")])
         assert hand[0] == 1.0 and all(hand[k * (2 + c)] == 0.0 for k in range(1, g.n))
+
+
+def test_per_team_variables_have_a_slot_per_team_number() -> None:
+    """A per-team value sits in the slot of its team number (not relative: a team is not a seat), seen by
+    the team's players when it is `visible: owner`, and the tensor stays the layout's size."""
+    from conftest import ROOT
+    rule_file = str(ROOT / "tests" / "games" / "partners.yaml")
+    g = game_for(rule_file, 4)
+    rng = random.Random(3)
+    s = State.initial(g, 3)
+    seen_values = 0
+    while not s.is_terminal():
+        for p in range(g.n):
+            t = s.observation_tensor(p)
+            assert len(t) == tensors.observation_tensor_shape(g)[0]
+            blocks = _blocks(g, t)
+            for name in ("score", "huddle"):
+                block = blocks[f"var:{name}"]
+                assert len(block) == 2 * g.n
+                for team in range(g.n):
+                    value = s.v[g.var_names.index(f"{name}[{team}]")]
+                    sees = name == "score" or s.team[p] == team
+                    assert block[2 * team] == (1.0 if sees else 0.0)
+                    assert block[2 * team + 1] == (float(value) if sees else 0.0)
+                    seen_values += bool(sees and value)
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert seen_values > 0

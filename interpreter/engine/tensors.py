@@ -16,7 +16,8 @@ seat is one block of its own. The blocks, in order (`tensor_layout(game)` lists 
 - `zone:<name>`, each zone in rule-file order, one slot of 2 + C (C: the pack's size) per seat for a
   per-player zone (relative), else one: 1 if the player sees the zone's cards, the number of cards / C,
   then one bit per card of the pack that is in the zone (all 0 when the player does not see them);
-- `var:<name>`, each variable in rule-file order, one slot per seat for a per-player one (relative): 1 if
+- `var:<name>`, each variable in rule-file order, one slot per seat for a per-player one (relative), one per
+  team number for a per-team one (team 0 first, not relative: a team is not a seat): 1 if
   the player sees it, then its value (all 0 when hidden or none), by type: `int`/`number` 1 (raw),
   `bool` 1 (0/1), `player` n (one-hot, relative), `card` C (one-hot), `suit`/`rank` one-hot over the
   deck's suits/ranks, `text` 1 (1 when not empty), `cards` C (a bit per card), `players` n (a count
@@ -68,7 +69,7 @@ def tensor_layout(g: Any, info_state: bool = False) -> list[tuple[str, int]]:
     for z in g.spec.zones:
         out.append((f"zone:{z.name}", (n if z.per_player else 1) * (2 + c)))
     for v in g.spec.variables:
-        out.append((f"var:{v.name}", (n if v.per_player else 1) * (1 + _var_width(g, v.ty))))
+        out.append((f"var:{v.name}", (n if v.per_player or v.per_team else 1) * (1 + _var_width(g, v.ty))))
     if info_state:
         out.append(("own_actions", _own_width(g)))
     return out
@@ -106,18 +107,22 @@ class _Index:
             for p in range(count):
                 self.zone_at.append((pos, p if z.per_player else None))
             pos += count * (2 + c)
-        self.var_at: list[tuple[int, int, int | None]] = []  # flat variable -> (offset of seat 0, width, owner)
+        # flat variable -> (offset of seat 0, width, owner seat or None); a per-team variable's slots are
+        # indexed by team number, 0 to n - 1, not by seat, so each is at its own place, not relative.
+        self.var_at: list[tuple[int, int, int | None]] = []
         for v in g.spec.variables:
             width = 1 + _var_width(g, v.ty)
-            count = n if v.per_player else 1
+            count = n if v.per_player or v.per_team else 1
             for p in range(count):
-                self.var_at.append((pos, width, p if v.per_player else None))
+                self.var_at.append((pos + (p * width if v.per_team else 0), width, p if v.per_player else None))
             pos += count * width
         self.size = pos
         # The fixed visibility of each zone and variable ("everyone", "nobody", "owner"), or None where a rule
         # decides: then `_zone_viewers` / `_var_viewers` run it. The same answers as theirs, worked out once.
         self.zone_vis = [z.visible if isinstance(z.visible, str) else None for z in g.zone_specs]
-        self.var_vis = [v.visible if isinstance(v.visible, str) else None for v, _ in g.var_specs]
+        # A per-team variable's "owner" is a team, whose players change: `_var_viewers` decides for it.
+        self.var_vis = [v.visible if isinstance(v.visible, str) and not (v.per_team and v.visible == "owner")
+                        else None for v, _ in g.var_specs]
         assert pos == sum(size for _, size in tensor_layout(g)), "the index and the layout disagree"
 
 
