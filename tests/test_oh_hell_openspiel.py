@@ -196,9 +196,8 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[int, int]:
         else:
             if s.is_chance_node():
                 # The rest of the shuffle orders the cards OpenSpiel leaves undealt: exactly those.
-                dealt = set(ref.history()[2:])
-                mine = s.chance_outcomes()
-                assert {m.card[c] for c, _ in mine} == set(range(m.num_cards)) - dealt, where
+                undealt = set(range(m.num_cards)) - set(ref.history()[2:])
+                assert {m.card[c] for c, _ in s.chance_outcomes()} == undealt, where
                 while s.is_chance_node():
                     s.apply_action(rng.choice(s.chance_outcomes())[0])
             if not checked_deal:
