@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from cardsmith.cli.main import main
+from cardsmith.engine.game import Game
 from conftest import GAME_FILES, compiled
 
 
@@ -15,14 +16,17 @@ def option_cases() -> list[Any]:
     for path in GAME_FILES:
         spec = compiled(str(path)).spec
         for o in spec.options:
-            if o.kind == "choice":
-                values = list(o.values)
-            elif o.kind == "bool":
-                values = ["yes", "no"]
-            else:
-                values = sorted({o.min, o.max} | ({o.default} if isinstance(o.default, int) else set()))
-            for v in values:
-                for n in sorted({spec.min_players, spec.max_players}):
+            for n in sorted({spec.min_players, spec.max_players}):
+                if o.kind == "choice":
+                    values = list(o.values)
+                elif o.kind == "bool":
+                    values = ["yes", "no"]
+                else:
+                    # A range may be worked out for the player count (`max: =52 // num_players`): its ends there.
+                    game = Game(compiled(str(path)), n, constraints=False)
+                    lo, hi = game.option_ranges[o.name]
+                    values = sorted({lo, hi, game.options[o.name]})
+                for v in values:
                     cases.append(pytest.param(str(path), n, o.name, str(v), id=f"{path.stem}-{n}p-{o.name}={v}"))
     return cases
 
