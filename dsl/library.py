@@ -8,6 +8,8 @@ call, and which Python helper the compiled code calls. The helpers raise
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -262,6 +264,56 @@ def f_flatten(xss: Iterable[Iterable[Any]]) -> list[Any]:
     return [x for xs in xss for x in xs]
 
 
+# The combination functions build lists that grow exponentially with their input: each refuses, before
+# building anything, a result of more than this many lists (the compiled code then charges what it built).
+MAX_COMBINATIONS = 100_000
+
+
+def f_combinations(xs: Sequence[Any], k: Any) -> list[list[Any]]:
+    if type(k) is not int or k < 0:
+        raise RuleRuntimeError("combinations() needs a whole number of items, 0 or more", f"got {_short(k)}")
+    if k > len(xs):
+        return []
+    if math.comb(len(xs), k) > MAX_COMBINATIONS:
+        raise RuleRuntimeError(f"combinations() of more than {MAX_COMBINATIONS} lists",
+                               f"{len(xs)} items taken {k} at a time")
+    return [list(c) for c in itertools.combinations(xs, k)]
+
+
+def f_subsets(xs: Sequence[Any]) -> list[list[Any]]:
+    if 2 ** len(xs) > MAX_COMBINATIONS:
+        raise RuleRuntimeError(f"subsets() of more than {MAX_COMBINATIONS} lists", f"a list of {len(xs)} items")
+    return [list(c) for k in range(len(xs) + 1) for c in itertools.combinations(xs, k)]
+
+
+def f_packings(groups: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """Every choice of groups that share no item, the groups in their order; the empty choice first."""
+    if len(groups) > 400:  # the search recurses once per group
+        raise RuleRuntimeError("packings() of more than 400 groups", f"{len(groups)} groups")
+    try:
+        sets = [frozenset(g) for g in groups]
+    except TypeError:
+        raise RuleRuntimeError("packings() needs groups of cards, players, numbers or text") from None
+    out: list[list[Any]] = []
+    chosen: list[Any] = []
+
+    def go(i: int, used: frozenset[Any]) -> None:
+        if i == len(groups):
+            if len(out) >= MAX_COMBINATIONS:
+                raise RuleRuntimeError(f"packings() of more than {MAX_COMBINATIONS} lists",
+                                       f"{len(groups)} groups")
+            out.append(list(chosen))
+            return
+        go(i + 1, used)
+        if not sets[i] & used:
+            chosen.append(list(groups[i]))
+            go(i + 1, used | sets[i])
+            chosen.pop()
+
+    go(0, frozenset())
+    return out
+
+
 # ---------------------------------------------------------------- signatures for the checker
 
 
@@ -305,6 +357,10 @@ LIBRARY: dict[str, LibFunc] = {f.name: f for f in [
     _lib("group_by", 2, 2, "f_group_by", "L,F->LL", "lists of items sharing a key, in first-seen order"),
     _lib("unique", 1, 1, "f_unique", "L->L", "the list without repeats, first occurrences kept"),
     _lib("flatten", 1, 1, "f_flatten", "LL->LE", "a list of lists joined into one list"),
+    _lib("combinations", 2, 2, "f_combinations", "L,I->LL", "every choice of n items of a list, in its order"),
+    _lib("subsets", 1, 1, "f_subsets", "L->LL", "every sublist of a list, by size: [] first, the whole list last"),
+    _lib("packings", 1, 1, "f_packings", "LL->LL",
+         "every choice of groups sharing no item (melds laid together); [] first"),
     _lib("index_of", 2, 2, "f_index_of", "L,E->I", "position of an item (0 = first), or -1"),
     _lib("range", 2, 2, "f_range", "I,I->LI", "range(a, b): the whole numbers a, a+1, ..., b-1"),
     _lib("abs", 1, 1, "abs", "N->N", "absolute value"),
@@ -332,7 +388,9 @@ RUNTIME_HELPERS: dict[str, Any] = {
     "f_bottom": f_bottom, "f_count": f_count, "f_sort_by": f_sort_by,
     "f_group_by": f_group_by, "f_unique": f_unique, "f_index_of": f_index_of, "f_div": f_div,
     "f_floordiv": f_floordiv, "f_mod": f_mod, "f_at": f_at, "f_range": f_range, "f_floor": f_floor,
-    "f_ceil": f_ceil, "f_flatten": f_flatten, "f_reverse": f_reverse, "RuleRuntimeError": RuleRuntimeError,
+    "f_ceil": f_ceil, "f_flatten": f_flatten,
+    "f_combinations": f_combinations, "f_subsets": f_subsets, "f_packings": f_packings, "f_reverse": f_reverse,
+    "RuleRuntimeError": RuleRuntimeError,
 }
 
 _ = T  # types are referenced by the checker through this module's signatures

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -265,3 +266,29 @@ def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str
     assert message in text
     assert detail not in text
     assert error.detail == detail
+
+
+@pytest.mark.parametrize("text,message", [
+    ("combinations(range(0, 40), 20)", "combinations() of more than 100000 lists"),
+    ("subsets(range(0, 17))", "subsets() of more than 100000 lists"),
+    ("packings([[x] for x in range(0, 17)])", "packings() of more than 100000 lists"),
+    ("combinations([1, 2], 0 - 1)", "combinations() needs a whole number of items, 0 or more"),
+    ("len(packings([[[1]], [[2]]]))", "packings() needs groups of cards, players, numbers or text"),
+])
+def test_combination_functions_refuse_results_too_large_to_build(game: Any, text: str, message: str) -> None:
+    from cardsmith.dsl.library import RuleRuntimeError
+    with pytest.raises(RuleRuntimeError, match=re.escape(message)):
+        ev(game, text)
+
+
+def test_combination_functions() -> None:
+    from cardsmith.dsl.library import f_combinations, f_packings, f_subsets
+    assert f_combinations([1, 2, 3], 3) == [[1, 2, 3]] and f_combinations([1, 2], 3) == []
+    assert len(f_combinations(list(range(20)), 6)) == 38760
+    assert len(f_subsets(list(range(16)))) == 65536
+    assert f_packings([]) == [[]]
+    # Every choice of pairwise disjoint groups, once each: the independent sets of the overlap graph.
+    groups = [[1, 2], [2, 3], [3, 4], [4, 5], [6]]
+    got = f_packings(groups)
+    assert len(got) == len({tuple(map(tuple, p)) for p in got}) == 16
+    assert all(len(set(x for g in p for x in g)) == sum(len(g) for g in p) for p in got)

@@ -25,6 +25,8 @@ from .writer import CLOSE, END, MID, OPEN, POP, PUSH, _Writer, plain
 _UNMARKED = (A.Const, A.Name, A.Lambda, A.Inline)
 # Library functions of one list that read every item of it (charged for the items).
 WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "flatten", "any", "all"}
+# Library functions whose result may be much larger than their input (charged for what they build).
+BUILDS = {"combinations", "subsets", "packings"}
 
 
 def _numeric_kind(t: Any) -> bool:
@@ -250,4 +252,6 @@ class ExpressionWriter(A.NodeVisitor):
             args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
         elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
             args[0] = self._charged(e.args[0]) if name != "flatten" else f"_itd({args[0]})"
+        if name in BUILDS:
+            return f"_itd({ref.spec.py}({', '.join(args)}))"
         return f"{ref.spec.py}({', '.join(args)})"
