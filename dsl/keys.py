@@ -64,6 +64,7 @@ class Place:
     exactly_one: tuple[str, ...] = ()  # exactly one of these keys is written (S017, S031)
     not_both: tuple[str, ...] = ()  # these two keys are not both true (S030) or not both written (S032)
     flag_needs: tuple[str, str] | None = None  # (flag, key): the flag true needs the key, the key the flag
+    word_needs: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # (key, word, keys): key: word needs the keys
     key_pattern: tuple[str, str] | None = None  # (regex, doc): further keys named like this (a scenario's P1)
     other_keys: str = ""  # further keys of the file's own names are allowed (zones in `expect`): what they are
     one_key: bool = False  # the mapping has exactly one key (a scenario step)
@@ -127,7 +128,7 @@ OPTION = Place("option", "a table option the players agree on (--option NAME=VAL
         "is set up"),
     Key("values", NAMES, "for choice: the list of allowed names"),
     Key("doc", TEXT, "one line shown by 'cardsmith list'"),
-))
+), word_needs=(("type", "int", ("min", "max")), ("type", "choice", ("values",))))  # S014, S016
 CONSTRAINT = Place("constraint", "a setting of the table the rules refuse, with the designer's message", (
     Key("refuse", EXPR, "a condition on the options and num_players: the setting is refused when it holds"),
     Key("require", EXPR, "a condition on the options and num_players: the setting is refused when it does not hold"),
