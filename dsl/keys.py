@@ -353,6 +353,9 @@ def places(root: Place) -> list[Place]:
         elif isinstance(v, Either):
             for o in v.options:
                 walk(o)
+        elif v == STEPS:  # statements hold `if` and `for` steps, which hold statements
+            walk(IF_STEP)
+            walk(FOR_STEP)
 
     walk(root)
     return list(out.values())

@@ -159,19 +159,23 @@ class Server:
             self.proc.wait()
 
     # ------------------------------------------------------------ what an editor asks
-    def open(self, path: Path, text: str) -> list[dict[str, Any]]:
-        """Open a file with this text (never read from or written to disk): the diagnostics the server gives."""
-        u = uri(path)
+    def open(self, files: dict[Path, str]) -> dict[Path, list[dict[str, Any]]]:
+        """Open files with these texts (never read from or written to disk): the diagnostics the server gives
+        each."""
+        uris = {uri(path): path for path in files}
         with self.lock:
-            self.diagnostics.pop(u, None)
-        self.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "yaml", "version": 1,
-                                                              "text": text}})
-        self._wait(lambda: u in self.diagnostics, f"the diagnostics of {path.name}")
+            for u in uris:
+                self.diagnostics.pop(u, None)
+        for u, path in uris.items():
+            self.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "yaml", "version": 1,
+                                                                  "text": files[path]}})
+        self._wait(lambda: all(u in self.diagnostics for u in uris), "the diagnostics of every file opened")
         # The server may validate again (when a schema has loaded): the last of a quiet spell counts.
-        self._wait(lambda: time.monotonic() - self.diagnostics[u][0] > QUIET, "quiet")
+        self._wait(lambda: time.monotonic() - max(self.diagnostics[u][0] for u in uris) > QUIET, "quiet")
         with self.lock:
-            found = self.diagnostics[u][1]
-        self.notify("textDocument/didClose", {"textDocument": {"uri": u}})  # the server then clears them: taken first
+            found = {path: self.diagnostics[u][1] for u, path in uris.items()}
+        for u in uris:  # the server then clears their diagnostics: taken first
+            self.notify("textDocument/didClose", {"textDocument": {"uri": u}})
         return found
 
     def at(self, method: str, path: Path, text: str, line: int, col: int) -> Any:
@@ -238,8 +242,8 @@ def checks(server: Server, say: Callable[[str], None] = print) -> list[str]:
         if not ok:
             problems.append(what)
 
-    for path in bundled_files():
-        diags = server.open(path, path.read_text(encoding="utf-8"))
+    opened = server.open({path: path.read_text(encoding="utf-8") for path in bundled_files()})
+    for path, diags in opened.items():
         expect(not diags, f"{shown(path)}: {len(diags)} diagnostics"
                + "".join(f"\n        {place(d)}: {d['message']}" for d in diags))
 
@@ -247,7 +251,7 @@ def checks(server: Server, say: Callable[[str], None] = print) -> list[str]:
     text, line, col = broken(kuhn, "hand: {per_player: true, visible: owner}",
                              "hand: {per_player: true, visibel: owner}", "visibel")
     path = ROOT / "games" / "kuhn-poker-misspelt.yaml"  # under games/: the settings map it to the schema
-    diags = server.open(path, text)
+    diags = server.open({path: text})[path]
     ours = validate_says(str(path), text)
     expect(len(diags) == 1 and place(diags[0]) == (line, col) and "visibel" in diags[0]["message"]
            and [(ln, c) for ln, c, _ in ours] == [(line, col)],
@@ -256,7 +260,7 @@ def checks(server: Server, say: Callable[[str], None] = print) -> list[str]:
 
     text2 = "# yaml-language-server: $schema=../docs/schema/rules.schema.json\n" + text
     path = ROOT / "sandbox" / "kuhn-poker-modeline.yaml"  # mapped by nothing but its first line
-    diags = server.open(path, text2)
+    diags = server.open({path: text2})[path]
     expect(len(diags) == 1 and place(diags[0]) == (line + 1, col),
            f"{shown(path)} (the modeline): an unknown key at {line + 1}:{col}: "
            f"{[(place(d), d['message']) for d in diags]}")
@@ -264,7 +268,7 @@ def checks(server: Server, say: Callable[[str], None] = print) -> list[str]:
     sc = (ROOT / "tests" / "scenarios" / "kuhn-poker.yaml").read_text(encoding="utf-8")
     text3, sline, scol = broken(sc, "    steps:", "    stepz:", "stepz")
     path = ROOT / "tests" / "scenarios" / "kuhn-poker-misspelt.yaml"
-    diags = server.open(path, text3)
+    diags = server.open({path: text3})[path]
     expect(len(diags) == 1 and place(diags[0]) == (sline, scol) and "stepz" in diags[0]["message"],
            f"{shown(path)}: an unknown key at {sline}:{scol}: {[(place(d), d['message']) for d in diags]}")
 
