@@ -79,6 +79,7 @@ class Server:
         self.diagnostics: dict[str, tuple[float, list[dict[str, Any]]]] = {}
         self.configured = 0  # configuration requests answered
         self.next_id = 0
+        self.version = 0  # of every text opened: the server caches a document by its uri and version
         threading.Thread(target=self._read, daemon=True).start()
         self.request("initialize", {
             "processId": os.getpid(), "rootUri": uri(root),
@@ -167,8 +168,9 @@ class Server:
             for u in uris:
                 self.diagnostics.pop(u, None)
         for u, path in uris.items():
-            self.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "yaml", "version": 1,
-                                                                  "text": files[path]}})
+            self.version += 1
+            self.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "yaml",
+                                                                  "version": self.version, "text": files[path]}})
         self._wait(lambda: all(u in self.diagnostics for u in uris), "the diagnostics of every file opened")
         # The server may validate again (when a schema has loaded): the last of a quiet spell counts.
         self._wait(lambda: time.monotonic() - max(self.diagnostics[u][0] for u in uris) > QUIET, "quiet")
@@ -181,7 +183,8 @@ class Server:
     def at(self, method: str, path: Path, text: str, line: int, col: int) -> Any:
         """A request at a place (both from 1, as cardsmith reports places) of a file opened with `text`."""
         u = uri(path)
-        self.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "yaml", "version": 1,
+        self.version += 1
+        self.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "yaml", "version": self.version,
                                                               "text": text}})
         try:
             return self.request(method, {"textDocument": {"uri": u},
