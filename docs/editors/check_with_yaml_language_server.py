@@ -9,8 +9,9 @@ It starts the language server over stdio, sets it up as docs/editors.md tells an
 - a bundled game with one misspelt key: one diagnostic, on the line and column where `cardsmith validate`
   reports it (S001), and the same for a scenario file and for a file that names the schema in its first
   line (the modeline) instead of being mapped by the settings;
-- completion on an empty line of a zone offers the zone keys not yet written, and at the top the
-  sections not yet written; hover on a key gives its description.
+- completion on an empty line of a zone offers the zone keys not yet written, at the top the sections
+  not yet written, and after `visible: ` the words everyone, owner, nobody; hover on a key gives its
+  description.
 
 The files are opened with the text the script gives them and are never written. The server is found
 as --server, else $YAML_LANGUAGE_SERVER, else `yaml-language-server` on the PATH or beside the running
@@ -288,6 +289,13 @@ def checks(server: Server, say: Callable[[str], None] = print) -> list[str]:
     got = server.completion(ROOT / "games" / "kuhn-poker-typing.yaml", text5, tline, 1)
     expect({"options", "constants", "define", "strategies"} <= set(got) and "deck" not in got,
            f"completion at the top (line {tline}): {sorted(got)}")
+
+    # The value of a zone's `visible`: the words of the language.
+    stock = next(line for line in kuhn.splitlines() if line.startswith("  stock: {visible: nobody}"))
+    text6 = kuhn.replace(stock, "  stock:\n    visible: ", 1)
+    vline = text6[: text6.index("    visible: \n")].count("\n") + 1
+    got = server.completion(ROOT / "games" / "kuhn-poker-typing.yaml", text6, vline, 14)
+    expect(got == ["everyone", "owner", "nobody"], f"completion of 'visible: ' (line {vline}): {got}")
 
     hline = kuhn[: kuhn.index("  over_when:")].count("\n") + 1
     got_hover = server.hover(ROOT / "games" / "kuhn-poker.yaml", kuhn, hline, 4)
