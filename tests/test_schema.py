@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema  # the `test` extra installs it
 import pytest
 import yaml
 from cardsmith.cli.schema import shipped, text
@@ -33,8 +34,6 @@ from cardsmith.dsl.pipeline import compile_text
 from cardsmith.dsl.yaml_loader import YList, YMap, YNode, YScalar
 from cardsmith.scenario.runner import Scenario, ScenarioFile, read, run_one
 from conftest import ROOT, cli, compiled
-
-jsonschema = pytest.importorskip("jsonschema")  # the `test` extra installs it
 
 RULES = jsonschema.Draft7Validator(rules_schema())
 SCENARIOS = jsonschema.Draft7Validator(scenario_schema())
