@@ -297,7 +297,7 @@ DEAL = Place("deal_setup", "fix a deal: zones (hand[0], centre) get exactly the 
 EXPECT = Place("expect", "checks: the first that does not hold fails the scenario", (
     Key("phase", TEXT, "the current phase's name"),
     Key("current", Kind("current"), "the player to act (nobody when the match is over)"),
-    Key("dealer", PLAYER, "the dealer"),
+    Key("dealer", Kind("player_name"), "the dealer, P1"),
     Key("deal", Kind("whole"), "the deal number (1 for the first deal)"),
     Key("terminal", BOOL, "whether the match is over"),
     Key("winners", Kind("players"), "the winners, in any order (only once the match is over)"),
