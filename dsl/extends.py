@@ -17,11 +17,10 @@ import re
 from pathlib import Path
 
 from .diagnostics import Diagnostic
+from .keys import NAMED_SECTIONS
 from .suggest import did_you_mean
 from .yaml_loader import YList, YMap, YNode, YScalar
 
-NAMED_SECTIONS = ["options", "constants", "zones", "variables", "define", "procedures", "actions", "phases",
-                  "strategies"]
 KEYED_SECTIONS = ["players", "deck", "match"]
 MAX_DEPTH = 8
 

@@ -31,8 +31,8 @@ from importlib import resources
 from pathlib import Path
 
 from .diagnostics import Diagnostic, Span
+from .keys import REQUIRED_SECTIONS, SECTIONS
 from .limits import Limits
-from .spec import REQUIRED_SECTIONS, SECTIONS
 from .yaml_loader import YMap, YNode, YScalar, load
 
 RULE_SUFFIXES = (".yaml", ".yml")

@@ -12,6 +12,7 @@ from typing import Any
 from . import ast as A
 from . import parser
 from .diagnostics import Diagnostic, Span, clipped
+from .keys import FOR_STEP, IF_STEP, Place
 from .limits import Limits
 from .suggest import closest, did_you_mean
 from .yaml_loader import YList, YMap, YNode, YScalar
@@ -35,7 +36,9 @@ class Reader:
     def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, span, msg, hint))
 
-    def keys(self, m: YMap, allowed: list[str], where: str, required: tuple[str, ...] = ()) -> None:
+    def keys(self, m: YMap, place: Place, where: str) -> None:
+        """Report the keys of `m` that `place` does not have (S001) and its required keys that `m` lacks (S002)."""
+        allowed, required = place.names, place.required
         where = clipped(where, 200)  # said once per unknown key: a huge entry name must not be copied into each
         for k, (ks, _) in m.items.items():
             if k not in allowed:
@@ -138,7 +141,7 @@ class Reader:
                          "move the inner steps into a procedure (`procedures:`) and run it with `do NAME(...)`")
                 return None
             if "if" in node.items:
-                self.keys(node, ["if", "then", "else"], "an 'if' step", ("then",))
+                self.keys(node, IF_STEP, "an 'if' step")
                 cond = self.expr(node.get("if"), "'if'")
                 self.step_depth += 1
                 then = self.stmts(node.get("then"), "'then'")
@@ -146,7 +149,7 @@ class Reader:
                 self.step_depth -= 1
                 return A.If(node.span, cond, then, other) if cond is not None else None
             if "for" in node.items:
-                self.keys(node, ["for", "do"], "a 'for' step", ("do",))
+                self.keys(node, FOR_STEP, "a 'for' step")
                 fnode = node.get("for")
                 text = self.want_scalar(fnode, "'for'", (str,))
                 if text is None or fnode is None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from .diagnostics import Diagnostic, Span
+from .keys import RULE_FILE
 from .limits import Limits
 from .schema_rules import RuleSections
 from .schema_table import TableSections
-from .spec import REQUIRED_SECTIONS, SECTIONS, GameSpec
+from .spec import GameSpec
 from .yaml_loader import YMap, YNode, YScalar
 
 
@@ -25,7 +26,7 @@ class _Reader(TableSections, RuleSections):
         m = self.want_map(root, "the rule file")
         if m is None:
             return None
-        self.keys(m, SECTIONS, "the rule file", REQUIRED_SECTIONS)
+        self.keys(m, RULE_FILE, "the rule file")
         name = self.want_scalar(m.get("game"), "'game'", (str,)) or "?"
         summary = self.want_scalar(m.get("summary"), "'summary'", (str,)) or ""
         lo, hi = self.players(m.get("players"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from . import ast as A
+from . import keys as K
 from . import parser
 from .diagnostics import Span
 from .reader import IDENT, Reader
@@ -83,7 +84,7 @@ class RuleSections(Reader):
                 isinstance(vnode, YScalar) and vnode.value is None) else YMap(vnode.span)
             if am is None:
                 continue
-            self.keys(am, ["params", "when", "effect", "label", "secret"], f"action '{name}'")
+            self.keys(am, K.ACTION, f"action '{name}'")
             params: list[ParamSpec] = []
             prm = self.want_map(am.get("params"), "'params'")
             if prm is not None:
@@ -110,8 +111,7 @@ class RuleSections(Reader):
             pm = self.want_map(vnode, f"phase '{name}'")
             if pm is None:
                 continue
-            self.keys(pm, ["actions", "first", "round", "next", "then", "start", "after", "end", "label", "doc"],
-                      f"phase '{name}'", ("actions",))
+            self.keys(pm, K.PHASE, f"phase '{name}'")
             acts: list[tuple[str, Span]] = []
             al = self.want_list(pm.get("actions"), "'actions'")
             for item in al.items if al else []:
@@ -146,8 +146,7 @@ class RuleSections(Reader):
         m = self.want_map(node, "'match'")
         if m is None:
             return MatchSpec(root, [], [], [], None, None, None, [], None)
-        self.keys(m, ["start", "deal", "end_deal", "next_dealer", "over_when", "winners", "report",
-                      "max_deals", "returns"], "'match'", ("deal", "over_when", "winners"))
+        self.keys(m, K.MATCH, "'match'")
         report: list[tuple[str, A.Expr]] = []
         rm = self.want_map(m.get("report"), "'report'")
         if rm is not None:
@@ -169,7 +168,7 @@ class RuleSections(Reader):
         if not isinstance(node, YMap):
             e = self.expr(node, "'returns'")
             return ReturnsSpec(node.span, e) if e is not None else None
-        self.keys(node, ["value", "name", "min", "max", "zero_sum"], "'returns'", ("value",))
+        self.keys(node, K.RETURNS, "'returns'")
         e = self.expr(node.get("value"), "'value' of 'returns'")
         name = self.want_scalar(node.get("name"), "'name' of 'returns'", (str,))
         nn = node.get("name")
@@ -193,7 +192,7 @@ class RuleSections(Reader):
             sm = self.want_map(vnode, f"strategy '{name}'")
             if sm is None:
                 continue
-            self.keys(sm, ["doc", "prefer"], f"strategy '{name}'", ("prefer",))
+            self.keys(sm, K.STRATEGY, f"strategy '{name}'")
             doc = self.want_scalar(sm.get("doc"), "'doc'", (str,)) or ""
             rules: list[StrategyRule] = []
             items = self.want_list(sm.get("prefer"), "'prefer'")
@@ -201,7 +200,7 @@ class RuleSections(Reader):
                 rm = self.want_map(item, f"a rule of strategy '{name}'")
                 if rm is None:
                     continue
-                self.keys(rm, ["action", "when", "max", "min"], f"a rule of strategy '{name}'")
+                self.keys(rm, K.STRATEGY_RULE, f"a rule of strategy '{name}'")
                 if "max" in rm.items and "min" in rm.items:
                     self.err("S032", rm.span, "a strategy rule ranks its actions by 'max' or by 'min', not both",
                              "max: EXPR prefers the action with the highest value, min: EXPR the lowest")

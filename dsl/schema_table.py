@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from . import keys as K
 from .diagnostics import Span
 from .reader import Reader
 from .spec import MAX_PLAYERS, VAR_TYPES, ConstraintSpec, OptionSpec, PackEntry, PropertySpec, VarSpec, ZoneSpec
@@ -24,7 +25,7 @@ class TableSections(Reader):
         m = self.want_map(node, "'players'")
         if m is None:
             return (2, 2)
-        self.keys(m, ["min", "max", "teams"], "'players'", ("min", "max"))
+        self.keys(m, K.PLAYERS, "'players'")
         lo = self.want_scalar(m.get("min"), "'players: min'", (int,))
         lo = 2 if lo is None else lo  # 0 is a value to refuse, not a missing one
         hi = self.want_scalar(m.get("max"), "'players: max'", (int,))
@@ -52,8 +53,7 @@ class TableSections(Reader):
             om = self.want_map(vnode, f"option '{name}'")
             if om is None:
                 continue
-            self.keys(om, ["type", "default", "min", "max", "values", "doc"], f"option '{name}'",
-                      ("type", "default"))
+            self.keys(om, K.OPTION, f"option '{name}'")
             kind = self.want_scalar(om.get("type"), "'type'", (str,)) or "int"
             if kind not in ("int", "bool", "choice"):
                 tnode = om.get("type")
@@ -149,7 +149,7 @@ class TableSections(Reader):
             m = self.want_map(item, "a constraint")
             if m is None:
                 continue
-            self.keys(m, ["refuse", "require", "message"], "a constraint", ("message",))
+            self.keys(m, K.CONSTRAINT, "a constraint")
             if ("refuse" in m.items) == ("require" in m.items):
                 self.err("S031", m.span, "a constraint needs exactly one of 'refuse' and 'require'",
                          "refuse: CONDITION refuses the table when it holds; require: CONDITION when it does not")
@@ -186,7 +186,7 @@ class TableSections(Reader):
         m = self.want_map(node, "'deck'")
         if m is None:
             return ([], [], [], [])
-        self.keys(m, ["suits", "ranks", "properties", "pack"], "'deck'", ("suits", "ranks"))
+        self.keys(m, K.DECK, "'deck'")
         suits = self.names_list(m.get("suits"), "'suits'", suit_spans)
         ranks = self.names_list(m.get("ranks"), "'ranks'", rank_spans)
         props: list[PropertySpec] = []
@@ -219,7 +219,7 @@ class TableSections(Reader):
         m = self.want_map(node, f"property '{name}'")
         if m is None:
             return None
-        self.keys(m, ["by_rank", "by_suit", "default"], f"property '{name}'")
+        self.keys(m, K.PROPERTY, f"property '{name}'")
         by = "rank" if "by_rank" in m.items else "suit" if "by_suit" in m.items else None
         if by is None or ("by_rank" in m.items and "by_suit" in m.items):
             self.err("S017", m.span, f"property '{name}' needs exactly one of 'by_rank' or 'by_suit'")
@@ -249,7 +249,7 @@ class TableSections(Reader):
         m = self.want_map(node, "a 'pack' entry")
         if m is None:
             return None
-        self.keys(m, ["suits", "ranks", "copies", "when", "where", "card"], "a 'pack' entry")
+        self.keys(m, K.PACK_ENTRY, "a 'pack' entry")
         copies = self.want_scalar(m.get("copies"), "'copies'", (int,)) if "copies" in m.items else 1
         if copies is None or copies < 0 or copies > 64:
             cn = m.get("copies")
@@ -279,7 +279,7 @@ class TableSections(Reader):
                 isinstance(vnode, YScalar) and vnode.value is None) else YMap(vnode.span)
             if zm is None:
                 continue
-            self.keys(zm, ["per_player", "visible", "label", "doc", "show"], f"zone '{name}'")
+            self.keys(zm, K.ZONE, f"zone '{name}'")
             pp = bool(self.want_scalar(zm.get("per_player"), "'per_player'", (bool,)))
             vis = self.visibility(zm.get("visible"), "'visible'", "everyone")
             if vis == "owner" and not pp:
@@ -301,8 +301,7 @@ class TableSections(Reader):
             vm = self.want_map(vnode, f"variable '{name}'")
             if vm is None:
                 continue
-            self.keys(vm, ["type", "per_player", "per_team", "initial", "scope", "visible", "label", "doc", "show"],
-                      f"variable '{name}'", ("type",))
+            self.keys(vm, K.VARIABLE, f"variable '{name}'")
             tname = self.want_scalar(vm.get("type"), "'type'", (str,)) or "int"
             if tname not in VAR_TYPES:
                 tn = vm.get("type")

@@ -19,12 +19,6 @@ VAR_TYPES = {
     "cards": ("list", "card"), "players": ("list", "player"), "numbers": ("list", "num"),
 }
 
-# The sections every rule file has (a variant, with `extends:`, may leave them to its base).
-REQUIRED_SECTIONS = ("game", "players", "deck", "zones", "actions", "phases", "match")
-
-SECTIONS = ["game", "summary", "players", "options", "constants", "deck", "zones", "variables", "define",
-            "procedures", "actions", "phases", "match", "extends", "new", "remove", "constraints", "strategies"]
-
 
 @dataclass(eq=False)
 class OptionSpec:

@@ -20,9 +20,11 @@ def test_the_wheel_holds_only_the_cardsmith_package(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert top == {"cardsmith"}
-    # The language, the rule files and the grammar are inside it, and the command is `cardsmith`.
+    # The language, the rule files, the grammar and the editors' schema are inside it, and the command is
+    # `cardsmith`.
     for needed in ("cardsmith/__init__.py", "cardsmith/dsl/grammar.lark", "cardsmith/games/stichln.yaml",
-                   "cardsmith/engine/state.py", "cardsmith/py.typed", "cardsmith/web/static/table.js"):
+                   "cardsmith/engine/state.py", "cardsmith/py.typed", "cardsmith/web/static/table.js",
+                   "cardsmith/schemas/rules.schema.json", "cardsmith/schemas/scenarios.schema.json"):
         assert needed in names
     # Every package of the source is in it (pyproject lists them one by one).
     for src, dest in (("interpreter", "cardsmith"), ("dsl", "cardsmith/dsl"), ("games", "cardsmith/games")):

@@ -1,4 +1,4 @@
-"""The `cardsmith` command line: validate, run, list, test, bench, play."""
+"""The `cardsmith` command line: validate, run, list, test, bench, play, and the commands of this folder."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from ..table.record import record_match
 from . import bots as bots_cmd
 from . import emit
 from . import replay as replay_cmd
+from . import schema as schema_cmd
 from .deep import BUDGET as DEEP_BUDGET
 from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
 from .narrate import narrate
@@ -508,6 +509,7 @@ def build_parser() -> argparse.ArgumentParser:
     co = emit.add_parser(sub)
     bo = bots_cmd.add_parser(sub)
     replay_cmd.add_parser(sub, _whole(0, MAX_LIMIT))
+    schema_cmd.add_parser(sub)
     from . import simulate  # here, not at the top: simulate.py uses this module's helpers
     sims = simulate.add_parser(sub, game_args)
     from . import serve  # the web table; starlette and uvicorn are imported only when it runs

@@ -24,6 +24,7 @@ from typing import Any
 from ..dsl.compiler import compile_probe_typed
 from ..dsl.diagnostics import Diagnostic, RuleFileError, Span
 from ..dsl.files import RULE_SUFFIXES, file_kind, quoted, read_text, shown
+from ..dsl.keys import EXPECT, SCENARIO, SCENARIO_FILE
 from ..dsl.library import _short
 from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file, compile_named
@@ -37,7 +38,8 @@ from ..engine.state import State
 from .deal import PLAYER as _PLAYER
 from .deal import DealValues, _closest
 
-FILE_KEYS = ["game", "scenarios"]
+# The keys of a scenario file and of a scenario (dsl/keys.py, which the editors' schema is built from too).
+FILE_KEYS = SCENARIO_FILE.names
 # Texts of legal actions compared with a step's text for a "did you mean": enough for any real game.
 CLOSE_MATCH_CANDIDATES = 2_000
 
@@ -152,7 +154,7 @@ def _game(path: str, source: str, node: YNode, diags: list[Diagnostic]) -> Scena
 
 
 class _Runner:
-    KEYS = ["name", "players", "options", "seed", "dealer", "set", "deals", "steps"]
+    KEYS = SCENARIO.names
 
     def __init__(self, sf: ScenarioFile, sc: Scenario, compiled: Any):
         self.sf = sf
@@ -470,8 +472,7 @@ class _Runner:
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == key]
         if not per:
             names = [v.name for v, _ in g.var_specs] + list(dict.fromkeys(n.split("[")[0] for n in g.zone_names))
-            names += ["phase", "current", "dealer", "deal", "terminal", "winners", "returns", "out", "legal",
-                      "legal_includes", "legal_excludes", "announced", "eval"]
+            names += EXPECT.names
             close = _closest(key, names)
             raise self.fail(ks, f"cannot check '{key}': no such zone, variable or check" +
                             (f"; did you mean '{close[0]}'?" if close else ""))
