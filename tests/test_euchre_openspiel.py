@@ -112,8 +112,8 @@ def test_the_game_declares_openspiels_parameters_and_returns() -> None:
     assert (g.min_utility, g.max_utility) == (ref.min_utility(), ref.max_utility()) == (-4.0, 4.0)
 
 
-def play_both(seed: int, g: Game, m: Mapping, ref_game: Any, pass_rate: float = 0.0) -> tuple[list[float], int]:
-    """One match in both, chance and moves drawn from `seed`; OpenSpiel's returns and the passes made.
+def play_both(seed: int, g: Game, m: Mapping, ref_game: Any, pass_rate: float = 0.0) -> tuple[State, int]:
+    """One match in both, chance and moves drawn from `seed`; cardsmith's final state and the passes made.
 
     With `pass_rate`, a player who may pass does so that often (a uniform choice otherwise), so that
     the bidding goes round twice often enough to reach stick the dealer and deals everyone passes.
@@ -167,7 +167,29 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any, pass_rate: float = 
         steps += 1
     assert s.is_terminal(), f"seed {seed}"
     assert s.returns() == ref.returns(), f"seed {seed}"
-    return list(ref.returns()), passes
+    return s, passes
+
+
+def outcome(s: State) -> tuple[str, int, float]:
+    """How the deal ended, read from the rule file's variables: who played alone, the makers' tricks, and the
+    makers' points as both engines returned them."""
+    maker = s.var("maker")
+    if maker is None:
+        return "passed out", 0, 0.0
+    alone = "lone maker" if s.var("alone") is not None else ""
+    alone += " lone defender" if s.var("lone_defender") is not None else ""
+    taken = sum(s.var("tricks", q) for q in range(4) if q % 2 == maker % 2)
+    return alone.strip() or "partners", taken, s.returns()[maker]
+
+
+def makers_points(who: str, taken: int) -> int:
+    """The makers' points for their tricks: 1 for three or four, 2 for five (4 alone), and 2 lost for fewer
+    than three, even none (OpenSpiel's scoring has no super-euchre), 4 against a lone defender."""
+    if who == "passed out":
+        return 0
+    if taken >= 3:
+        return 1 if taken < 5 else 4 if "maker" in who else 2
+    return -4 if "defender" in who else -2
 
 
 @pytest.mark.parametrize("setting", range(len(SETTINGS)))
@@ -177,13 +199,20 @@ def test_random_matches_play_as_openspiel(setting: int) -> None:
     m = Mapping(g)
     ref_game = pyspiel.load_game("euchre", params)
     games = GAMES if setting == 0 else max(1, GAMES // 3)
-    results: Counter[float] = Counter()
+    seen: Counter[tuple[str, int, float]] = Counter()
     for seed in range(games):
-        results[max(play_both(seed, g, m, ref_game)[0])] += 1
-    if games >= 300:
-        # Every result the setting allows was reached: makers winning 1, 2 or (alone) 4, euchred 2 or
-        # (against a lone defender) 4, and without stick the dealer a deal everyone passed.
-        assert set(results) == {1.0, 2.0, 4.0}, results
+        seen[outcome(play_both(seed, g, m, ref_game)[0])] += 1
+    for who, taken, points in seen:
+        assert points == makers_points(who, taken), (who, taken, points)
+    if games >= 1000:
+        # Every kind of ending the setting allows was reached, for each way of playing alone: the makers
+        # took no trick, one or two, three or four, all five (a deal passed out is 1 in 4096).
+        bands = {0: "none", 1: "1-2", 2: "1-2", 3: "3-4", 4: "3-4", 5: "all"}
+        kinds = {(who, bands[taken]) for who, taken, _ in seen if who != "passed out"}
+        ways = ["partners", "lone maker"]
+        if params["allow_lone_defender"]:
+            ways += ["lone defender", "lone maker lone defender"]
+        assert kinds == {(who, band) for who in ways for band in bands.values()}, seen
 
 
 @pytest.mark.parametrize("setting", range(len(SETTINGS)))
@@ -197,10 +226,10 @@ def test_matches_where_players_pass_play_as_openspiel(setting: int) -> None:
     games = max(1, GAMES // 10)
     stuck = passed_out = 0
     for seed in range(games):
-        returns, passes = play_both(seed, g, m, ref_game, pass_rate=0.9)
+        s, passes = play_both(seed, g, m, ref_game, pass_rate=0.9)
         stuck += passes == 7
         passed_out += passes == 8
-        assert passes < 8 or returns == [0.0] * 4
+        assert (passes == 8) == (outcome(s) == ("passed out", 0, 0.0)) and (passes < 8 or s.returns() == [0.0] * 4)
     if games >= 20:
         # Stick the dealer: the dealer named trumps after seven passes, and no deal was passed out;
         # without it, some deals were.

@@ -21,8 +21,8 @@ def load_game(name: str, n: int):
     return game_for(str(BUNDLED_DIR / f"{name}.yaml"), n)
 
 # (game, players): every bundled game at its fewest players, and a commerce game at more.
-CASES = [("chwech", 4), ("chwech-encyclopedia", 4), ("chwech-revision", 4), ("hearts", 4), ("kuhn-poker", 2),
-         ("schwimmen", 2), ("schwimmen", 4), ("siebenbatten", 4), ("stichln", 3), ("thirty-one", 2)]
+CASES = [("chwech", 4), ("chwech-encyclopedia", 4), ("chwech-revision", 4), ("euchre", 4), ("hearts", 4),
+         ("kuhn-poker", 2), ("schwimmen", 2), ("schwimmen", 4), ("siebenbatten", 4), ("stichln", 3), ("thirty-one", 2)]
 
 def _replayed(g, history):
     t = State.initial(g, None, log=True)
