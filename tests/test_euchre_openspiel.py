@@ -155,14 +155,14 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any, pass_rate: float = 
             assert kitty == 2 and not s.is_terminal(), where
             assert s.current_player() == ref.current_player(), where
             upcard = ref.history()[DEALT + 1]
-            mine = [m.action(a, upcard) for a in s.legal_actions()]
-            assert len(set(mine)) == len(mine), where  # no two actions of the rule file are one of OpenSpiel's
-            assert sorted(mine) == ref.legal_actions(), where
+            legal = [m.action(a, upcard) for a in s.legal_actions()]
+            assert len(set(legal)) == len(legal), where  # no two of the rule file's actions are one of OpenSpiel's
+            assert sorted(legal) == ref.legal_actions(), where
             a = rng.choice(ref.legal_actions())
-            if PASS in mine and rng.random() < pass_rate:
+            if PASS in legal and rng.random() < pass_rate:
                 a = PASS
             passes += a == PASS
-            s.apply_action(s.legal_actions()[mine.index(a)])
+            s.apply_action(s.legal_actions()[legal.index(a)])
             ref.apply_action(a)
         steps += 1
     assert s.is_terminal(), f"seed {seed}"
