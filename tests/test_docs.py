@@ -59,6 +59,7 @@ GAMES: dict[str, Path] = {
     "stichln": GAMES_DIR / "stichln.yaml",
     "siebenbatten": GAMES_DIR / "siebenbatten.yaml",
     "chwech": GAMES_DIR / "chwech.yaml",
+    "euchre": GAMES_DIR / "euchre.yaml",
     "thirtyone": GAMES_DIR / "thirty-one.yaml",
     "twolives": EXAMPLES / "schwimmen-two-lives.yaml",  # the file docs/tutorial.md builds
 }

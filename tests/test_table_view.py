@@ -14,16 +14,14 @@ import random
 import pytest
 from cardsmith.engine.state import State
 from cardsmith.table.view import TableView, readable, seat_view
-from conftest import BUNDLED_DIR, game_for
+from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, game_for
 
 
 def load_game(name: str, n: int):
     return game_for(str(BUNDLED_DIR / f"{name}.yaml"), n)
 
 # (game, players): every bundled game at its fewest players, and a commerce game at more.
-CASES = [("chwech", 4), ("chwech-encyclopedia", 4), ("chwech-revision", 4), ("hearts", 4), ("kuhn-poker", 2),
-         ("oh-hell", 3), ("schwimmen", 2), ("schwimmen", 4), ("siebenbatten", 4), ("spades", 4), ("stichln", 3),
-         ("thirty-one", 2)]
+CASES = sorted([(p.stem, GAME_PLAYERS[str(p)][0]) for p in GAME_FILES] + [("schwimmen", 4)])
 
 def _replayed(g, history):
     t = State.initial(g, None, log=True)
