@@ -1,4 +1,4 @@
-"""The `cardsmith` command line: validate, run, list, test, bench, play."""
+"""The `cardsmith` command line: validate, run, list, test, bench, play (and the commands of its modules)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from ..engine.text import one_line, say
 from ..table.record import record_match
 from . import bots as bots_cmd
 from . import emit
+from . import explain as explain_cmd
 from . import replay as replay_cmd
 from .deep import BUDGET as DEEP_BUDGET
 from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
@@ -506,6 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (its game, table and bots)")
     pl.set_defaults(fn=cmd_play)
     co = emit.add_parser(sub)
+    explain_cmd.add_parser(sub)
     bo = bots_cmd.add_parser(sub)
     replay_cmd.add_parser(sub, _whole(0, MAX_LIMIT))
     from . import simulate  # here, not at the top: simulate.py uses this module's helpers
