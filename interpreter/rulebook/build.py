@@ -115,16 +115,15 @@ def _players(spec: GameSpec, words: Words, source: Source) -> Section:
         count = "1 player"
     s.blocks.append(para(f"{count}. Seats are numbered P0, P1, and so on; each seat's next (P1 after P0, and P0 "
                          "after the last) sits to its left, and play goes clockwise, to the left."))
-    for note in (source.comments(source.key_span("players")),):
-        if note:
-            s.blocks.append(Note(parts.note_runs(" ".join(note))))
+    s.blocks += parts.notes(source, source.key_span("players"))
     if spec.teams is not None:
         quoted = words.quoted(spec.teams)
         s.blocks.append(Paragraph([text("Players play in partnerships. The team of seat "), code("p"),
                                    text(" is worked out when the match starts and again at the start of every "
-                                        "deal:")] + (quoted if isinstance(quoted, list) else [])))
+                                        "deal: ")] + (quoted if isinstance(quoted, list) else [])))
         if not isinstance(quoted, list):
             s.blocks.append(quoted)
+        s.blocks += parts.notes(source, source.key_span("players", "teams"))
         rows = _team_rows(spec)
         if rows:
             s.blocks.append(Table([[text("Players")], [text("Teams")]], rows))
@@ -134,7 +133,7 @@ def _players(spec: GameSpec, words: Words, source: Source) -> Section:
         s.blocks.append(para("Each player starts every deal as a team of their own; the rules below form sides "
                              "during a deal."))
     first: Runs = [text("P0 deals first")]
-    if any(isinstance(x, A.Assign) and x.name == "dealer" for st in spec.match.start for x in parts.all_steps([st])):
+    if parts.reaches(spec.match.start, spec, A.Assign, "dealer"):
         first = [text("The first dealer is set before the first deal (see "), *rules.start_link(), text(")")]
     nxt: Runs = [text("then the deal passes to the next active player to the left (clockwise)")]
     if spec.match.next_dealer is not None:

@@ -16,20 +16,19 @@ _STYLE = {"code": "cyan", "codelink": "cyan", "em": "italic", "strong": "bold", 
 
 
 def _runs(rs: Runs) -> Line:
-    return [(re.sub(r"\s+", " ", r.text), _STYLE[r.kind]) for r in rs if r.text]
+    # Code keeps its backquotes: without colours (a transcript, a pipe) they are what marks it.
+    return [(f"`{t}`" if r.kind in ("code", "codelink") else t, _STYLE[r.kind]) for r in rs if r.text
+            for t in [re.sub(r"\s+", " ", r.text)]]
 
 
 def _cells(header: list[Runs], row: list[Runs]) -> Line:
-    out: Line = []
-    first = True
-    for head, cell in zip(header, row):
-        if not cell:
-            continue
-        if first:
-            out += [(s, "bold" if not st else st) for s, st in _runs(cell)]
-            first = False
-            continue
-        out += [("; " if out else "", ""), (" ".join(r.text for r in head) + ": ", "dim")] + _runs(cell)
+    """A table's row: its first cell, then each other cell after its column's heading."""
+    out: Line = [(t, st or "bold") for t, st in _runs(row[0])] if row else []
+    said = 0
+    for head, cell in zip(header[1:], row[1:]):
+        if cell:
+            out += [(" — " if not said else "; ", ""), (" ".join(r.text for r in head) + ": ", "dim")] + _runs(cell)
+            said += 1
     return out
 
 
@@ -62,10 +61,11 @@ def _section(s: Section, depth: int) -> list[Line]:
     return out
 
 
-def to_lines(doc: Document, main_only: bool = False) -> list[Line]:
-    """The document as lines; `main_only`: without the details (helper rules, procedures, bots)."""
-    out: list[Line] = [[(doc.title, "bold")]]
-    for b in doc.blocks:
+def to_lines(doc: Document, main_only: bool = False, head: bool = True) -> list[Line]:
+    """The document as lines; `main_only`: without the details for the curious (strategies for bots);
+    `head=False`: its sections only, without the title and the summary above them."""
+    out: list[Line] = [[(doc.title, "bold")]] if head else []
+    for b in doc.blocks if head else []:
         out += block(b)
     for s in doc.sections:
         if s.main or not main_only:

@@ -91,7 +91,7 @@ class Section:
     anchor: str
     blocks: list[Block] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
-    main: bool = True  # part of the rules a player reads; False: details for the curious (helper rules, bots)
+    main: bool = True  # part of the rules a player reads; False: details for the curious (strategies for bots)
 
 
 @dataclass

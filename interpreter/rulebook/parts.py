@@ -56,6 +56,21 @@ def every_step(spec: GameSpec) -> list[A.Stmt]:
     return [s for stmts in lists for s in all_steps(stmts)]
 
 
+def reaches(stmts: list[A.Stmt], spec: GameSpec, found: type, name: str) -> bool:
+    """True if these steps, or the procedures they run, hold a `found` statement (an assignment to `name`)."""
+    procs = {p.name: p for p in spec.procedures}
+    seen: set[str] = set()
+    stack = [stmts]
+    while stack:
+        for s in all_steps(stack.pop()):
+            if isinstance(s, found) and (not isinstance(s, A.Assign) or s.name == name):
+                return True
+            if isinstance(s, A.Do) and s.proc in procs and s.proc not in seen:
+                seen.add(s.proc)
+                stack.append(procs[s.proc].body)
+    return False
+
+
 def sets_teams(spec: GameSpec) -> bool:
     return any(isinstance(s, A.Assign) and s.name == "team" and s.index is not None for s in every_step(spec))
 
@@ -107,9 +122,10 @@ def reading(spec: GameSpec) -> Section:
         item(Paragraph([text("Words in code, such as "), code(spec.zones[0].name if spec.zones else "hand"),
                         text(", are the rule file's own names and expressions, quoted as written. The tables "
                              "show places and values under the names given beside them.")])),
-        item(Paragraph([code("player"), text(" is the player taking an action; in a phase's steps, the player "
-                                            "who has just acted; in the match's own steps (a deal, its end), the "
-                                            "dealer. "), code("current"), text(" is the player whose turn it is.")])),
+        item(Paragraph([code("player"), text(" is the player taking an action; in the steps after an action "
+                                            "and at the end of a round, the player who has just acted; in the "
+                                            "match's own steps (a deal, its end), the dealer. "), code("current"),
+                        text(" is the player whose turn it is.")])),
         item(Paragraph([text("A place or value kept for each player is written with the player: "), code("hand[p]"),
                         text(" is player "), code("p"), text("'s own.")])),
         item(para("The active players are those still in the match who do not sit out the current deal.")),
@@ -209,25 +225,25 @@ def pack_entry(e: PackEntry, words: Words, source: Source) -> list[Block]:
 def details(spec: GameSpec, words: Words, source: Source) -> list[Section]:
     out: list[Section] = []
     if spec.functions:
-        s = Section("Helper rules", "define", main=False)
+        s = Section("Helper rules", "define")
         s.blocks += notes(source, source.key_span("define"))
         s.blocks.append(para("The rule file's own functions, as written. Each works out a value from what it is "
                              "given and what it reads; none changes anything."))
         for f in spec.functions:
-            sub = Section(f"{f.name}({', '.join(f.params)})", anchor("define", f.name), main=False)
+            sub = Section(f"{f.name}({', '.join(f.params)})", anchor("define", f.name))
             sub.blocks += notes(source, f.span)
             if f.body is not None:
                 sub.blocks.append(Code(source.text(f.body) or unparse.expr(f.body)))
             s.sections.append(sub)
         out.append(s)
     if spec.procedures:
-        s = Section("Procedures", "procedures", main=False)
+        s = Section("Procedures", "procedures")
         s.blocks += notes(source, source.key_span("procedures"))
         s.blocks.append(Paragraph([text("Named lists of steps, run by "), code("do NAME(...)"), text(". A step that "
                                    "goes on to another phase or ends the deal also stops the steps that ran the "
                                    "procedure.")]))
         for p in spec.procedures:
-            sub = Section(f"{p.name}({', '.join(p.params)})", anchor("procedure", p.name), main=False)
+            sub = Section(f"{p.name}({', '.join(p.params)})", anchor("procedure", p.name))
             sub.blocks += notes(source, p.span)
             sub.blocks.append(words.steps(p.body) if p.body else para("It does nothing."))
             s.sections.append(sub)

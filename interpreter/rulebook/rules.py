@@ -94,8 +94,9 @@ def _phase(ph: PhaseSpec, spec: GameSpec, words: Words, source: Source) -> Secti
         facts.append(item(para("After each action, unless it went on to another phase or ended the deal:"),
                           words.steps(ph.after)))
     if ph.round:
-        facts.append(item(para("This phase is a round: every active player acts once (a pass counts). When all "
-                               "have acted:"), words.steps(ph.end)))
+        facts.append(item(para("This phase is a round: once as many actions have been taken in it as there are "
+                               "active players (as the turn goes round, each acts once; a pass counts), these "
+                               "steps follow:"), words.steps(ph.end)))
     facts.append(item(para(f"Unless a step went on to another phase or ended the deal, {_NEXT.get(ph.next, ph.next)}"
                            " after each action.")))
     if ph.then is not None:
@@ -168,7 +169,8 @@ def _end_deal(spec: GameSpec, words: Words, source: Source) -> Section:
     steps: list[list[Block]] = []
     if m.report:
         rows = [[[text(label)], [words.code(e)]] for label, e in m.report]
-        steps.append(item(Paragraph([text("The log shows, for each player "), code("p"), text(":")]),
+        steps.append(item(Paragraph([text("The designer's log ("), code("cardsmith run"),
+                                     text(") shows, for each player "), code("p"), text(":")]),
                           Table([[text("Shown as")], [text("Value")]], rows)))
     if m.end_deal:
         steps.append(item(para("The deal is scored:"), words.steps(m.end_deal)))
@@ -188,8 +190,8 @@ def _over(e: A.Expr, words: Words) -> Runs:
         if isinstance(n, A.Const) and type(n.value) is int:
             return [text(f"The match is over when deal {n.value} ends ({n.value} deals).")]
         if isinstance(n, A.Name) and isinstance(n.ref, R.Option):
-            return [text("The match is over when the deal numbered by the table option "), code(n.id),
-                    text(" ends (that many deals).")]
+            return [text("The match lasts as many deals as the table option "), code(n.id),
+                    text(" says: it is over when that deal ends.")]
     quoted = words.quoted(e)
     return [text("When a deal has been scored, the match is over if ")] + (
         quoted if isinstance(quoted, list) else [words.code(e)]) + [text(".")]

@@ -58,7 +58,7 @@ class Words:
         written = self.source.text(e)
         if written is not None and "\n" in written:
             return Code(written)
-        return [code(written)] if written is not None and len(written) <= 200 else [self.code(e)]
+        return [self.code(e)]
 
     def _zone(self, e: A.Expr) -> bool:
         return (isinstance(e, A.Name) and isinstance(e.ref, R.Zone)) or (
