@@ -9,8 +9,10 @@ tests/test_explain.py checks that the pages in the repository are these, word fo
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError
 from ..dsl.pipeline import compile_file
 from ..engine.bundled import bundled_games
@@ -21,36 +23,38 @@ from .model import text
 REGENERATE = "python -m cardsmith.rulebook.pages docs/games"
 
 
-def page(path: Path) -> str:
-    """The page of a rule file: `cardsmith explain` of it, as Markdown."""
+def compiled(path: Path) -> CompiledGame:
     loaded = compile_file(path)
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, loaded.sources)
-    return to_markdown(build_rulebook(loaded.game, file_name=path.name))
+    return loaded.game
 
 
-def index(games: dict[str, Path]) -> str:
+def page(game: CompiledGame, path: Path) -> str:
+    """The page of a rule file: `cardsmith explain` of it, as Markdown."""
+    return to_markdown(build_rulebook(game, file_name=path.name))
+
+
+def index(games: dict[str, CompiledGame]) -> str:
     """docs/games/README.md: each bundled game, its players and its summary, with a link to its page."""
     lines = ["# The bundled games' rulebooks", "",
              "Each page is generated from the game's rule file by `cardsmith explain GAME` "
              "([docs/rulebook.md](../rulebook.md)); `tests/test_explain.py` checks that they are current. "
              f"After changing a rule file or the generator, regenerate them with `{REGENERATE}`.", "",
              "| game | players | rulebook | summary |", "| --- | --- | --- | --- |"]
-    for name, path in games.items():
-        loaded = compile_file(path)
-        if not loaded.ok or loaded.game is None:
-            raise RuleFileError(loaded.diagnostics, loaded.sources)
-        sp = loaded.game.spec
+    for name, game in games.items():
+        sp = game.spec
         players = str(sp.min_players) if sp.min_players == sp.max_players else f"{sp.min_players}–{sp.max_players}"
         lines.append(f"| {runs([text(sp.name)], True)} | {players} | [{name}.md]({name}.md) | "
                      f"{runs([text(' '.join(sp.summary.split()))], True)} |")
     return "\n".join(lines) + "\n"
 
 
-def pages() -> dict[str, str]:
-    """Every file of docs/games/ by its name."""
-    games = bundled_games()
-    out = {f"{name}.md": page(path) for name, path in games.items()}
+def pages(load: Callable[[Path], CompiledGame] = compiled) -> dict[str, str]:
+    """Every file of docs/games/ by its name; `load` compiles a rule file (a test passes its cache)."""
+    paths = bundled_games()
+    games = {name: load(path) for name, path in paths.items()}
+    out = {f"{name}.md": page(games[name], path) for name, path in paths.items()}
     out["README.md"] = index(games)
     return out
 
