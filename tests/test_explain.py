@@ -292,6 +292,14 @@ def test_the_pages_in_docs_games_are_current() -> None:
                                      f"regenerate the pages with `{REGENERATE}`")
 
 
+def test_the_excerpts_in_docs_rulebook_are_what_the_pages_say() -> None:
+    text = (ROOT / "docs" / "rulebook.md").read_text(encoding="utf-8")
+    excerpts = re.findall(r"<!-- rulebook: ([a-z0-9-]+) -->\n```markdown\n(.*?)\n```", text, re.S)
+    assert len(excerpts) == 3
+    for game, excerpt in excerpts:
+        assert excerpt in (ROOT / "docs" / "games" / f"{game}.md").read_text(encoding="utf-8"), game
+
+
 def test_the_rulebook_of_a_rule_text_matches_its_file(tmp_path: Path) -> None:
     # Text compiled from memory (no file to read again) still gets its expressions, as code from the tree.
     text = (BUNDLED_DIR / "stichln.yaml").read_text(encoding="utf-8")

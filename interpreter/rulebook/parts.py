@@ -3,8 +3,6 @@ properties and pack entries, and the details (helper rules, procedures, strategi
 
 from __future__ import annotations
 
-import re
-
 from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.diagnostics import Span
@@ -13,7 +11,7 @@ from . import unparse
 from .facts import option_text
 from .model import Block, Bullets, Code, Note, Paragraph, Runs, Section, Table, code, em, item, para, text
 from .source import Source
-from .words import Words, anchor, shown_name
+from .words import Words, anchor, note_text, shown_name
 
 _TYPES = {T.INT: "a whole number", T.NUM: "a number", T.BOOL: "true or false", T.PLAYER: "a player",
           T.CARD: "a card", T.SUIT: "a suit", T.RANK: "a rank", T.STR: "a text"}
@@ -21,13 +19,7 @@ _EMPTY = {T.INT: "0", T.NUM: "0", T.BOOL: "false"}
 
 
 def note_runs(s: str) -> Runs:
-    """A comment or doc as text, its `backquoted` parts as code (as designers write them)."""
-    out: Runs = []
-    pieces = re.split(r"`([^`]+)`", " ".join(s.split()))
-    for i, piece in enumerate(pieces):
-        if piece:
-            out.append(code(piece) if i % 2 else text(piece))
-    return out
+    return note_text(s)
 
 
 def notes(source: Source, span: Span | None, above: bool = True) -> list[Block]:

@@ -9,6 +9,8 @@ do not would be worse than one that quotes them.
 
 from __future__ import annotations
 
+import re
+
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
@@ -134,6 +136,9 @@ class Words:
             while len(other) == 1 and isinstance(other[0], A.If):
                 inner = other[0]
                 blocks.append(Paragraph([text("Otherwise, if ")] + self.cond(inner.cond) + [text(":")]))
+                inner_notes = self.source.comments(inner.span)
+                if inner_notes:
+                    blocks.append(Note(note_text(" ".join(inner_notes))))
                 blocks.append(self.steps(inner.then))
                 other = inner.other
             if other:
@@ -142,7 +147,7 @@ class Words:
         elif isinstance(s, A.For):
             blocks.append(self.steps(s.body))
         if notes:
-            blocks.insert(1, Note([text(" ".join(notes))]))
+            blocks.insert(1, Note(note_text(" ".join(notes))))
         return blocks
 
     def sentence(self, s: A.Stmt) -> Runs:
@@ -229,6 +234,15 @@ class Words:
             if i < len(s.values):
                 runs.append(self.code(s.values[i]))
         return runs + [text("”.")]
+
+
+def note_text(s: str) -> Runs:
+    """A comment or doc as text, its `backquoted` parts as code (as designers write them)."""
+    out: Runs = []
+    for i, piece in enumerate(re.split(r"`([^`]+)`", " ".join(s.split()))):
+        if piece:
+            out.append(code(piece) if i % 2 else text(piece))
+    return out
 
 
 def _capital(runs: Runs) -> Runs:
