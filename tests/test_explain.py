@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -279,6 +280,16 @@ def test_a_rule_file_with_errors_gets_its_located_problems(tmp_path: Path,
     bad.write_text((BUNDLED_DIR / "kuhn-poker.yaml").read_text().replace("when: bettor == none", "when: betor == none"))
     code, out, err = cli(["explain", str(bad)], capsys)
     assert code == 1 and out == "" and f"{bad}:" in err and "unknown name 'betor'" in err and "Traceback" not in err
+
+
+def test_a_rule_file_costly_to_set_up_gets_a_note_not_a_wait(capsys: pytest.CaptureFixture[str]) -> None:
+    # 99,000 kinds of card with properties, at 63 player counts: the tables the rulebook sets up share one budget.
+    path = ROOT / "tests" / "attacks" / "budget_properties_for_every_count.yaml"
+    start = time.process_time()
+    code, out, err = cli(["explain", str(path)], capsys)
+    assert (code, err) == (0, "") and time.process_time() - start < 30
+    assert out.count("Not worked out: setting the game up at every player count and setting the rulebook looks "
+                     "at takes more than 2,000,000 units of work") == 1
 
 
 # ---------------------------------------------------------------- docs/games

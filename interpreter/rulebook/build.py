@@ -17,7 +17,7 @@ from ..dsl.compiler import CompiledGame
 from ..dsl.spec import GameSpec, OptionSpec
 from ..dsl.table_checks import bounds_vary_with_players_only
 from ..engine.game import Game
-from . import facts, parts, rules
+from . import facts, parts, rules, unparse
 from .facts import option_text, players_text
 from .model import (
     Block,
@@ -59,14 +59,15 @@ def build_rulebook(compiled: CompiledGame, players: int | None = None, options: 
     doc.blocks.append(Paragraph([em("This rulebook is generated from the rule file "), code(name),
                                  em(" by "), code("cardsmith explain"), em(". Where it quotes the rule file "
                                                                          "(in code), the rule file decides.")]))
-    pack = facts.pack_facts(compiled)
+    tables = facts.Tables(compiled)
+    pack = facts.pack_facts(compiled, tables)
     if table is not None:
         doc.sections.append(_this_table(table, pack))
     doc.sections.append(parts.reading(spec))
     doc.sections.append(_players(spec, words, source))
     doc.sections.append(_cards(compiled, words, source, pack))
     if spec.options:
-        doc.sections.append(_options(compiled, words, source))
+        doc.sections.append(_options(compiled, tables, words, source))
     doc.sections.append(parts.zones(spec, words, source))
     if spec.variables:
         doc.sections.append(parts.variables(spec, words, source))
@@ -101,8 +102,8 @@ def _dealt(spec: GameSpec, g: Game) -> list[tuple[Runs, str]]:
             continue
         z = next((z for z in spec.zones if z.name == st.dest.name), None)
         each = st.dest.index is None and z is not None and z.per_player
-        out.append(([text("Cards dealt to each player's " if each else "Cards dealt to "), code(st.dest.name)],
-                    str(v)))
+        out.append(([text("Cards dealt to each player's " if each else "Cards dealt to "),
+                     code(st.dest.name if each else unparse.zone(st.dest))], str(v)))
     return out
 
 
@@ -200,7 +201,7 @@ def _pack(spec: GameSpec, pack: facts.PackFacts, words: Words, source: Source) -
         out.append(Paragraph([text("The pack also depends on "), *_names(pack.untried),
                               text(" (shown here at the default value; the rule file's pack entries below say how).")]))
     for f in pack.failed:
-        out.append(para(f"Cannot be set up: {f}"))
+        out.append(para(f"Not worked out: {f}."))
     written = [e for e in spec.pack if e.when is not None or e.where is not None or e.card is not None
                or e.suits is not None or e.ranks is not None or e.copies != 1]
     if written and (len(pack.rows) > 1 or any(e.where is not None or e.when is not None for e in written)):
@@ -219,7 +220,7 @@ def _names(names: list[str]) -> Runs:
 
 
 # ---------------------------------------------------------------- options
-def _options(compiled: CompiledGame, words: Words, source: Source) -> Section:
+def _options(compiled: CompiledGame, tables: facts.Tables, words: Words, source: Source) -> Section:
     spec = compiled.spec
     s = Section("Table options", "options")
     s.blocks += parts.notes(source, source.key_span("options"))
@@ -231,7 +232,7 @@ def _options(compiled: CompiledGame, words: Words, source: Source) -> Section:
         notes = source.comments(o.span)
         if notes:
             about += [text(" " if about else ""), em("Note: " + " ".join(notes))]
-        rows.append([[code(o.name)], _allowed(compiled, o), _default(compiled, o), about])
+        rows.append([[code(o.name)], _allowed(tables, o), _default(tables, o), about])
     s.blocks.append(Table([[text("Option")], [text("Values")], [text("Default")], [text("What it does")]], rows))
     if spec.constraints:
         items = []
@@ -244,7 +245,7 @@ def _options(compiled: CompiledGame, words: Words, source: Source) -> Section:
     return s
 
 
-def _allowed(compiled: CompiledGame, o: OptionSpec) -> Runs:
+def _allowed(tables: facts.Tables, o: OptionSpec) -> Runs:
     if o.kind == "bool":
         return [text("yes or no")]
     if o.kind == "choice":
@@ -252,18 +253,18 @@ def _allowed(compiled: CompiledGame, o: OptionSpec) -> Runs:
     if o.min_expr is None and o.max_expr is None:
         return [text(f"{o.min} to {o.max}")]
     written = [code(o.min_text or str(o.min)), text(" to "), code(o.max_text or str(o.max))]
-    by = facts.option_ranges_by_count(compiled, o) if bounds_vary_with_players_only(o) else []
+    by = facts.option_ranges_by_count(tables, o) if bounds_vary_with_players_only(o) else []
     if by:
         written += [text(": " + "; ".join(f"{v} with {players_text(ns)} players" for ns, v in by))]
     return written
 
 
-def _default(compiled: CompiledGame, o: OptionSpec) -> Runs:
+def _default(tables: facts.Tables, o: OptionSpec) -> Runs:
     if not isinstance(o.default, A.Expr):
         return [code(o.default) if o.kind == "choice" else text(option_text(o.default))]
     written: Runs = [code(o.default_text)]
-    by = facts.option_defaults(compiled, o)
-    reads = facts.options_read([o.default], compiled.spec)
+    by = facts.option_defaults(tables, o)
+    reads = facts.options_read([o.default], tables.compiled.spec)
     if by:
         values = "; ".join(f"{v} with {players_text(ns)} players" for ns, v in by) if len(by) > 1 else by[0][1]
         extra = " (with the options above at their defaults)" if reads else ""

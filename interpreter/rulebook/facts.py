@@ -18,7 +18,7 @@ from ..dsl import library as L
 from ..dsl import refs as R
 from ..dsl.compiler import CompiledGame
 from ..dsl.spec import GameSpec, OptionSpec
-from ..engine.errors import GameError, SetupRefused
+from ..engine.errors import GameError, RuleError, SetupRefused
 from ..engine.game import Game
 
 MAX_SETTINGS = 32  # option settings tried per player count to see which change the pack
@@ -114,6 +114,48 @@ def reads_only_fixed(e: A.Expr) -> bool:
     return all(not (isinstance(n, A.Name) and isinstance(n.ref, R.Option)) for n in A.walk(e))
 
 
+# ---------------------------------------------------------------- tables set up for the facts
+class Spent(GameError):
+    """The work of setting up every table the rulebook looks at is past the step limit."""
+
+
+class Tables:
+    """The game set up at each player count and setting the rulebook looks at, with their setting-up work
+    bounded together, as `validate` bounds its player counts: a rule file whose set-up is costly answers
+    with a note in a few seconds, not with 64 player counts times 32 settings of it."""
+
+    def __init__(self, compiled: CompiledGame) -> None:
+        self.compiled = compiled
+        self.budget = [compiled.limits.steps]
+        self.spent: Spent | None = None
+        self._defaults: dict[int, Game | GameError] = {}
+
+    def game(self, n: int, options: dict[str, Any] | None = None, constraints: bool = True) -> Game:
+        if self.spent is not None:
+            raise self.spent
+        try:
+            return Game(self.compiled, n, options or {}, self.budget, constraints=constraints)
+        except RuleError as e:
+            if e.code == "R004":
+                self.spent = Spent(f"setting the game up at every player count and setting the rulebook looks at "
+                                   f"takes more than {self.compiled.limits.steps:,} units of work (--max-steps N "
+                                   "raises the limit for a trusted file)")
+                raise self.spent from None
+            raise
+
+    def default(self, n: int) -> Game:
+        """The game with the default options at `n` players, whatever its constraints say (made once)."""
+        if n not in self._defaults:
+            try:
+                self._defaults[n] = self.game(n, constraints=False)
+            except GameError as e:
+                self._defaults[n] = e
+        found = self._defaults[n]
+        if isinstance(found, GameError):
+            raise found
+        return found
+
+
 # ---------------------------------------------------------------- the pack
 @dataclass
 class PackRow:
@@ -148,7 +190,7 @@ def option_text(v: Any) -> str:
     return str(v)
 
 
-def pack_facts(compiled: CompiledGame) -> PackFacts:
+def pack_facts(compiled: CompiledGame, tables: Tables) -> PackFacts:
     spec = compiled.spec
     exprs: list[A.Expr | None] = [x for p in spec.pack for x in (p.when, p.where)]
     read = options_read(exprs, spec)
@@ -167,9 +209,13 @@ def pack_facts(compiled: CompiledGame) -> PackFacts:
         games: dict[tuple[Any, ...], Game] = {}
         for s in settings:
             try:
-                g = Game(compiled, n, {k: option_text(v) for k, v in s.items()})
+                g = tables.game(n, {k: option_text(v) for k, v in s.items()})
             except SetupRefused:
                 continue  # the rules refuse this table: it has no pack
+            except Spent as e:
+                if str(e) not in failed:
+                    failed.append(str(e))
+                continue
             except GameError as e:
                 failed.append(f"{n} players{' with ' + _setting(s) if s else ''}: {e}")
                 continue
@@ -272,14 +318,14 @@ def players_text(ns: list[int]) -> str:
 
 
 # ---------------------------------------------------------------- options at each player count
-def option_defaults(compiled: CompiledGame, o: OptionSpec) -> list[tuple[list[int], str]]:
+def option_defaults(tables: Tables, o: OptionSpec) -> list[tuple[list[int], str]]:
     """A computed default's value at each player count (the options above it at their defaults), grouped:
     [([2, 3, 4], '3'), ...]; empty if it cannot be worked out for some count."""
-    spec = compiled.spec
+    spec = tables.compiled.spec
     out: list[tuple[list[int], str]] = []
     for n in range(spec.min_players, spec.max_players + 1):
         try:
-            v = option_text(Game(compiled, n, constraints=False).options[o.name])
+            v = option_text(tables.default(n).options[o.name])
         except GameError:
             return []
         if out and out[-1][1] == v:
@@ -289,13 +335,13 @@ def option_defaults(compiled: CompiledGame, o: OptionSpec) -> list[tuple[list[in
     return out
 
 
-def option_ranges_by_count(compiled: CompiledGame, o: OptionSpec) -> list[tuple[list[int], str]]:
+def option_ranges_by_count(tables: Tables, o: OptionSpec) -> list[tuple[list[int], str]]:
     """An int option's range at each player count (other options at their defaults), grouped as above."""
-    spec = compiled.spec
+    spec = tables.compiled.spec
     out: list[tuple[list[int], str]] = []
     for n in range(spec.min_players, spec.max_players + 1):
         try:
-            lo, hi = Game(compiled, n, constraints=False).option_ranges[o.name]
+            lo, hi = tables.default(n).option_ranges[o.name]
         except (GameError, KeyError):
             return []
         v = f"{lo}–{hi}"

@@ -112,8 +112,8 @@ def reading(spec: GameSpec) -> Section:
     s = Section("How to read this rulebook", "reading")
     s.blocks.append(Bullets([
         item(Paragraph([text("Words in code, such as "), code(spec.zones[0].name if spec.zones else "hand"),
-                        text(", are the rule file's own names and expressions, quoted as written. The tables "
-                             "show places and values under the names given beside them.")])),
+                        text(", are the rule file's own names and expressions, in its own language. The "
+                             "tables show places and values under the names given beside them.")])),
         item(Paragraph([code("player"), text(" is the player taking an action; in the steps after an action "
                                             "and at the end of a round, the player who has just acted; in the "
                                             "match's own steps (a deal, its end), the dealer. "), code("current"),

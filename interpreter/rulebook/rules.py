@@ -15,7 +15,7 @@ from ..dsl.spec import ActionSpec, GameSpec, PhaseSpec
 from . import parts, unparse
 from .model import Block, Bullets, Paragraph, Runs, Section, Table, code, item, link, para, text
 from .source import Source
-from .words import Words, anchor, shown_name
+from .words import Words, anchor, count_words, shown_name
 
 _NEXT = {"clockwise": "the turn passes to the next active player clockwise (to the left)",
          "counterclockwise": "the turn passes to the next active player counterclockwise (to the right)",
@@ -188,7 +188,7 @@ def _over(e: A.Expr, words: Words) -> Runs:
             and e.first.id == "deal_number" and isinstance(e.first.ref, R.Builtin):
         n = e.rest[0][1]
         if isinstance(n, A.Const) and type(n.value) is int:
-            return [text(f"The match is over when deal {n.value} ends ({n.value} deals).")]
+            return [text(f"The match is over when deal {n.value} ends ({count_words(n.value, 'deal')}).")]
         if isinstance(n, A.Name) and isinstance(n.ref, R.Option):
             return [text("The match lasts as many deals as the table option "), code(n.id),
                     text(" says: it is over when that deal ends.")]
