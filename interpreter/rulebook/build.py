@@ -60,6 +60,12 @@ def build_rulebook(compiled: CompiledGame, players: int | None = None, options: 
                                  em(" by "), code("cardsmith explain"), em(". Where it quotes the rule file "
                                                                          "(in code), the rule file decides.")]))
     tables = facts.Tables(compiled)
+    if len(spec.files) > 1:
+        bases: Runs = []
+        for i, f in enumerate(spec.files[1:]):
+            bases += ([text(", which extends ")] if i else []) + [code(Path(f).name)]
+        doc.blocks.append(Paragraph([text("A variant: "), code(name), text(" extends ")] + bases
+                                    + [text("; this rulebook is of the rules they make together.")]))
     pack = facts.pack_facts(compiled, tables)
     if table is not None:
         doc.sections.append(_this_table(table, pack))

@@ -223,10 +223,12 @@ def pack_facts(compiled: CompiledGame, tables: Tables) -> PackFacts:
             groups.setdefault(key, []).append(s)
             games.setdefault(key, g)
         rows = []
+        allowed = [s for s in settings if _allowed(s, groups)]
         for key, members in groups.items():
-            label = "" if len(groups) == 1 else _label(members, [s for s in settings if _allowed(s, groups)])
-            if len(groups) > 1:
-                changing.update(o for o in tried if len({m[o] for m in members}) == 1)
+            # A pack every setting gives needs no label; one that only some give (others give another pack,
+            # or are refused by the rules' constraints) is labelled with the settings that give it.
+            label, named = ("", set()) if len(members) == len(settings) else _label(members, allowed)
+            changing.update(named)
             rows.append((label, key, games[key]))
         per_count.append((n, rows))
     out: list[PackRow] = []
@@ -251,15 +253,15 @@ def _setting(s: dict[str, Any]) -> str:
     return ", ".join(f"{k} = {option_text(v)}" for k, v in s.items())
 
 
-def _label(members: list[dict[str, Any]], every: list[dict[str, Any]]) -> str:
-    """The option values that give a pack: the ones its settings share, if exactly the settings with those
-    values give it; else each setting, joined by 'or'."""
+def _label(members: list[dict[str, Any]], every: list[dict[str, Any]]) -> tuple[str, set[str]]:
+    """The option values that give a pack (and the options named): the ones its settings share, if exactly
+    the allowed settings with those values give it; else each setting, joined by 'or'."""
     names = list(members[0])
     shared = {k: members[0][k] for k in names if all(m[k] == members[0][k] for m in members)}
     matching = [s for s in every if all(s[k] == v for k, v in shared.items())]
     if len(matching) == len(members):
-        return _setting(shared) if shared else "any options"
-    return " or ".join(_setting(m) for m in members)
+        return (_setting(shared), set(shared)) if shared else ("any allowed options", set())
+    return " or ".join(_setting(m) for m in members), set(names)
 
 
 def _pack_key(g: Game) -> tuple[Any, ...]:

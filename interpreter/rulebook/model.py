@@ -137,10 +137,3 @@ def to_json(doc: Document) -> dict[str, Any]:
     return {"title": doc.title, "blocks": [_block(b) for b in doc.blocks],
             "sections": [_section(s) for s in doc.sections]}
 
-
-def walk_sections(sections: list[Section]) -> list[Section]:
-    out: list[Section] = []
-    for s in sections:
-        out.append(s)
-        out += walk_sections(s.sections)
-    return out
