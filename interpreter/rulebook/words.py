@@ -180,7 +180,7 @@ class Words:
         if isinstance(s, A.Do):
             call = unparse.stmt(s)[3:]
             run = codelink(call, anchor("procedure", s.proc)) if s.proc in self.procs else code(call)
-            return [text("Do "), run, text(" (a procedure, below).")]
+            return [text("Do "), run, text(" (a procedure).")]
         if isinstance(s, A.Log):
             return self._log(s)
         return [code(unparse.stmt(s))]  # pragma: no cover - every statement is above
