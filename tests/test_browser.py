@@ -149,6 +149,13 @@ def test_a_trick_game_against_bots_in_the_page(browser: Any, server: tuple[str, 
     rules = page.locator("#rules")
     assert room.game.spec.summary.split()[0] in rules.inner_text()
     assert "number of deals in the match" in rules.inner_text() and "deals = 1" in rules.inner_text()
+    # Below them, the game's rulebook (cardsmith explain), with links that move within the dialog only.
+    wait_for(page, "() => document.getElementById('rules').dataset.rulebook === 'shown'")
+    text = rules.inner_text()
+    assert "Where the cards lie" in text and "The end of the match" in text and "choose minus (choose_minus)" in text
+    address = page.url
+    rules.locator("a.rulebook-link", has_text="tricks").first.click()
+    assert page.url == address  # the address keeps the seat's token
     rules.locator("button").click()
     clicks = play_to_the_end(page, random.Random(1))
     assert clicks >= 5 and room.state.is_terminal()
@@ -181,6 +188,25 @@ def summary_cards(page: Any, seat: int) -> list[str]:
     """The cards the end-of-deal panel shows in `seat`'s row."""
     return page.eval_on_selector_all(f'#summary tr[data-seat="{seat}"] svg.card:not(.back)',
                                      "cs => cs.map(c => c.dataset.card)")
+
+
+def test_a_rule_file_s_text_is_only_text_in_the_rules_dialog(browser: Any, tmp_path: Path) -> None:
+    """A rule file's name, summary, labels, docs and comments holding markup are shown as text in the page."""
+    from test_explain import HOSTILE, hostile
+    app = create_app(catalog=load_catalog([str(hostile(tmp_path))]), bot_delay=0.0)
+    with running(app) as url:
+        lobby, links = open_table(browser, url, "hostile", 2, ["person", "random"], {}, seed=1)
+        page = watched(browser.new_page())
+        page.goto(links[0])
+        wait_for(page, SEEN_MOVE)
+        page.click("#rules-button")
+        wait_for(page, "() => document.getElementById('rules').dataset.rulebook === 'shown'")
+        text = page.inner_text("#rules")
+        for raw in (HOSTILE["game"], HOSTILE["comment"], "<i>lab</i>|"):
+            assert raw in text, raw
+        assert page.evaluate("document.querySelectorAll('#rules script, #rules img, #rules i, #rules b').length") == 0
+        lobby.close()
+        page.close()
 
 
 def test_schwimmen_against_a_bot_in_the_page(browser: Any, server: tuple[str, Any]) -> None:

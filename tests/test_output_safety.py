@@ -69,6 +69,7 @@ GOLDEN = [
     ("test", ["test", "-v", f"{SAFE}/escapes.scenarios.yaml"], "", 1),
     ("play", ["play", f"{SAFE}/escapes.yaml", "--seed", "1"], "?\n1\n", 0),
     ("deep", ["validate", "--deep", f"{SAFE}/escapes_deep.yaml"], "", 1),
+    ("explain", ["explain", f"{SAFE}/escapes.yaml"], "", 0),
 ]
 
 

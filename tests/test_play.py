@@ -181,6 +181,13 @@ def test_help_shows_the_summary_and_every_option() -> None:
     # What the table shows, by the names it shows them under, with the rule file's help for each.
     assert "At the table:\n" in out and "  knocked  the others have one more turn each\n" in out
     assert "  dealer's choice  the dealer may give up the dealt hand for three new cards\n" in out
+    # Above them, the rules as `cardsmith explain` writes them (its sections, without the strategies for bots).
+    rules = out.split("The rules (as cardsmith explain writes them)\n", 1)[1].split("\nThirty-One\n", 1)[0]
+    for heading in ("Players", "The cards", "Table options", "Where the cards lie", "What the game keeps track of",
+                    "How a match is played", "dealer's choice (dealer_choice)", "lay down (lay_down)",
+                    "The end of the match", "Helper rules", "Procedures"):
+        assert f"\n{heading}\n" in rules, heading
+    assert "- Deal 3 cards from the top of `stock` to each active player's `hand`, one card at a time" in rules
 
 
 def test_resume_knows_a_person_from_a_bot_by_the_record(tmp_path: Path) -> None:

@@ -113,6 +113,17 @@ def test_the_lobby_lists_every_game_with_its_options_docs_and_the_bots(client: T
         assert "default-src 'self'" in r.headers["content-security-policy"]
 
 
+def test_each_game_s_rulebook_is_served_as_data_for_the_rules_dialog(client: TestClient) -> None:
+    from cardsmith.rulebook import build_rulebook, to_json
+    for key, entry in CATALOG.items():
+        r = client.get(f"/api/games/{key}/rules")
+        assert r.status_code == 200 and "default-src 'self'" in r.headers["content-security-policy"]
+        assert r.json() == roundtrip(to_json(build_rulebook(entry.compiled, file_name=entry.path.name)))
+        assert r.json()["title"] == entry.name and any(s["anchor"] == "match" for s in r.json()["sections"])
+    r = client.get("/api/games/nosuch/rules")
+    assert r.status_code == 404 and r.json()["error"] == "no such game here"
+
+
 def test_the_command_line_chooses_the_games() -> None:
     app = create_app(["kuhn-poker", "games/stichln.yaml"])
     with warnings.catch_warnings():

@@ -31,6 +31,7 @@ from ..engine.text import one_line, say
 from ..table.record import record_match
 from . import bots as bots_cmd
 from . import emit
+from . import explain as explain_cmd
 from . import replay as replay_cmd
 from . import schema as schema_cmd
 from .deep import BUDGET as DEEP_BUDGET
@@ -507,6 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (its game, table and bots)")
     pl.set_defaults(fn=cmd_play)
     co = emit.add_parser(sub)
+    explain_cmd.add_parser(sub)
     bo = bots_cmd.add_parser(sub)
     replay_cmd.add_parser(sub, _whole(0, MAX_LIMIT))
     schema_cmd.add_parser(sub)

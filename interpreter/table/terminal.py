@@ -13,8 +13,10 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
+from ..engine.errors import GameError
 from ..engine.game import Game
 from ..engine.text import one_line
+from ..rulebook import build_rulebook, to_lines
 from .view import RED_SUITS, SUIT_SYMBOLS, TableView, table_help
 
 Seg = tuple[str, str]  # text, style ("" for none)
@@ -51,6 +53,7 @@ class Painter:
         # Card names inside free text (log messages, action texts, values) are shown as cards too.
         self._names = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, names)) + r")(?!\w)") if names else None
         self._actions = {a.name: a for a in self.game.spec.actions}
+        self._rulebook: list[Line] | None = None
 
     # ------------------------------------------------------------ cards and text
     def card(self, c: dict[str, Any]) -> Seg:
@@ -352,9 +355,23 @@ class Painter:
         return out
 
     # ------------------------------------------------------------ rules help
+    def rulebook(self) -> list[Line]:
+        """The rulebook's main part (docs/rulebook.md), built once: what `cardsmith explain` says of the game."""
+        if self._rulebook is None:
+            try:
+                doc = build_rulebook(self.game.compiled)
+            except GameError:  # a rule file the engine cannot set up at every count: the help still shows
+                self._rulebook = []
+            else:
+                self._rulebook = [[("The rules", "bold cyan"), (" (as cardsmith explain writes them)", "dim")]] + \
+                    to_lines(doc, main_only=True, head=False) + [[], [("─" * 40, "dim")], []]
+        return self._rulebook
+
     def help(self) -> list[Line]:
+        """The rulebook, then (last, so they are on screen) the summary, what the table shows, the table's
+        options and the commands."""
         g = self.game
-        lines: list[Line] = [[(g.name, "bold")]]
+        lines: list[Line] = self.rulebook() + [[(g.name, "bold")]]
         if g.spec.summary:
             lines.append([(g.spec.summary.strip(), "")])
         helps = table_help(g.spec, g.shown)
@@ -374,7 +391,7 @@ class Painter:
 
 COMMANDS = [
     ("1, 2, ...", "make that move"),
-    ("?", "this help: the rules' summary, the table options, the commands"),
+    ("?", "this help: the rules (as cardsmith explain writes them), the summary, the options, the commands"),
     ("t", "show the table again"),
     ("h [N]", "history: the table at an earlier moment (arrow keys or p/n to step, q to come back)"),
     ("s [FILE]", "save the match (to --save FILE, or to FILE); resume it with 'cardsmith play --resume FILE'"),

@@ -5,6 +5,7 @@ Routes:
 - `GET /` the lobby, `GET /room/{id}` the table (its token in the address's fragment, which the browser
   never sends to a server or a log), `GET /replay` a saved match step by step; the pages are static files.
 - `GET /api/games`: the games, their options with docs, the bots.
+- `GET /api/games/{key}/rules`: a game's rulebook (interpreter/rulebook/) as plain data, for the Rules dialog.
 - `POST /api/rooms`: make a room (`Rooms.create`); the answer holds each person's token, once.
 - `POST /api/rooms/{id}/record`: the match record (table/record.py) for the holders of tokens.
 - `POST /api/replay`: one step of a record, as a seat saw it.
@@ -36,7 +37,7 @@ from ..engine.errors import GameError
 from ..engine.game import Game
 from ..table.record import BadRecord, MatchRecord, record_match, replay
 from ..table.view import TableView
-from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text
+from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text, rulebook_info
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
 from .rooms import Listener, Room, RoomRefused, Rooms
 
@@ -156,6 +157,13 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": [game_info(e) for e in cat.values()], "bots": bots_info()})
+
+    async def api_rules(request: Request) -> Response:
+        entry = cat.get(request.path_params["key"])
+        if entry is None:
+            return refused("no such game here", status=404)
+        # Made once per game (a tenth of a second at most for the bundled games), off the event loop.
+        return JSONResponse(await asyncio.to_thread(rulebook_info, entry))
 
     async def api_create(request: Request) -> Response:
         if not table.allow(request):
@@ -330,6 +338,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         Route("/room/{room}", page("table.html")),
         Route("/replay", page("replay.html")),
         Route("/api/games", api_games),
+        Route("/api/games/{key}/rules", api_rules),
         Route("/api/rooms", api_create, methods=["POST"]),
         Route("/api/rooms/{room}/record", api_record, methods=["POST"]),
         Route("/api/replay", api_replay, methods=["POST"]),

@@ -6,7 +6,7 @@ file. A key is a bundled game's name, or the stem of a rule file given on the co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from ..dsl.diagnostics import RuleFileError
 from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file
 from ..engine.bundled import bundled_games, exists, resolve
+from ..rulebook import build_rulebook, to_json
 from ..table.record import rules_hash
 from ..table.view import table_help
 
@@ -27,6 +28,8 @@ class Entry:
     compiled: CompiledGame
     source: str  # how a match record finds the rule file again: a bundled game's name or the path given
     sha256: str  # of the rule files' text (table/record.py): a record is replayed only on the very same rules
+    # The rulebook as plain data (rulebook_info), made when it is first asked for.
+    made: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -87,6 +90,15 @@ def game_info(e: Entry) -> dict[str, Any]:
             "max_players": sp.max_players, "options": option_info(e.compiled),
             "strategies": [{"name": s.name, "doc": s.doc} for s in sp.strategies],
             "table": table_help(sp)}
+
+
+def rulebook_info(e: Entry) -> dict[str, Any]:
+    """The game's rulebook (interpreter/rulebook/) as plain data for the Rules dialog, which builds it from text
+    nodes only; made once per game."""
+    if "rulebook" not in e.made:
+        e.made["rulebook"] = to_json(build_rulebook(e.compiled, file_name=e.path.name))
+    doc: dict[str, Any] = e.made["rulebook"]
+    return doc
 
 
 def bots_info() -> list[dict[str, Any]]:

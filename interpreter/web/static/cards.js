@@ -392,10 +392,99 @@ function rulesDialog(dialog, room) {
     }
     dialog.appendChild(dl);
   }
+  const book = el("section", "rulebook");
+  book.appendChild(el("h3", null, "The rules"));
+  const status = el("p", "rulebook-status", "loading the rulebook\u2026");
+  book.appendChild(status);
+  dialog.appendChild(book);
   const close = el("button", null, "Close");
   close.type = "button";
   close.addEventListener("click", () => dialog.close());
   dialog.appendChild(close);
+  rulebookOf(g.key).then((doc) => {
+    status.remove();
+    renderRulebook(book, doc);
+    dialog.dataset.rulebook = "shown";
+  }, () => { status.textContent = "the rulebook could not be loaded"; });
+}
+
+// The game's rulebook (cardsmith explain), asked of the server once per game and page.
+const rulebooks = new Map();
+function rulebookOf(key) {
+  if (!rulebooks.has(key)) {
+    rulebooks.set(key, fetch(`/api/games/${encodeURIComponent(key)}/rules`).then((res) => {
+      if (!res.ok) throw new Error("no rulebook");
+      return res.json();
+    }));
+    rulebooks.get(key).catch(() => rulebooks.delete(key));
+  }
+  return rulebooks.get(key);
+}
+
+// The rulebook is data (lists of [kind, text] runs in blocks and sections), built here from text nodes only.
+// A link moves within the dialog and never changes the address: a table's address holds its seat's token.
+function rulebookRuns(parent, runs, root) {
+  for (const [kind, text, target] of runs) {
+    let node;
+    if (kind === "code") node = el("code", null, text);
+    else if (kind === "em") node = el("em", null, text);
+    else if (kind === "strong") node = el("strong", null, text);
+    else if (kind === "link" || kind === "codelink") {
+      node = el("a", "rulebook-link");
+      node.appendChild(kind === "codelink" ? el("code", null, text) : document.createTextNode(String(text)));
+      node.tabIndex = 0;
+      node.setAttribute("role", "link");
+      const go = () => {
+        const to = Array.from(root.querySelectorAll("[data-anchor]")).find((x) => x.dataset.anchor === target);
+        if (to) to.scrollIntoView({ block: "start" });
+      };
+      node.addEventListener("click", go);
+      node.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(); });
+    } else node = document.createTextNode(String(text));
+    parent.appendChild(node);
+  }
+  return parent;
+}
+
+function rulebookBlock(b, root) {
+  if (b.type === "p") return rulebookRuns(el("p"), b.runs, root);
+  if (b.type === "note") return rulebookRuns(el("blockquote", "note"), b.runs, root);
+  if (b.type === "code") { const pre = el("pre"); pre.appendChild(el("code", null, b.text)); return pre; }
+  if (b.type === "list") {
+    const ul = el("ul");
+    for (const it of b.items) {
+      const li = el("li");
+      for (const x of it) li.appendChild(rulebookBlock(x, root));
+      ul.appendChild(li);
+    }
+    return ul;
+  }
+  const table = el("table");
+  const head = el("tr");
+  for (const c of b.header) head.appendChild(rulebookRuns(el("th"), c, root));
+  table.appendChild(el("thead")).appendChild(head);
+  const body = el("tbody");
+  for (const r of b.rows) {
+    const tr = el("tr");
+    for (const c of r) tr.appendChild(rulebookRuns(el("td"), c, root));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  return table;
+}
+
+function rulebookSection(s, level, root) {
+  const sec = el("section", s.main ? null : "details");
+  sec.dataset.anchor = s.anchor;
+  sec.appendChild(el(`h${Math.min(level, 6)}`, null, s.title));
+  for (const b of s.blocks) sec.appendChild(rulebookBlock(b, root));
+  for (const x of s.sections) sec.appendChild(rulebookSection(x, level + 1, root));
+  return sec;
+}
+
+function renderRulebook(root, doc) {
+  for (const b of doc.blocks) root.appendChild(rulebookBlock(b, root));
+  for (const s of doc.sections) root.appendChild(rulebookSection(s, 4, root));
 }
 
 window.cardsmith = { el, cardSvg, backSvg, renderTable, rulesDialog, shown };
