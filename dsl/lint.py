@@ -234,7 +234,7 @@ class Linter:
                           "no player can ever take it: list it in a phase's 'actions', or remove it")
             elif not any(p in entered for p in where):
                 self.warn("W007", a.span, f"action '{a.name}' is listed only by phases never entered "
-                          f"({_listed(where)})", "no player can ever take it")
+                          f"({_listed(where)})", "no player can ever take it: enter one of them, or remove it")
 
 
 def _shown(v: VarSpec) -> bool:
