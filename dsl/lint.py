@@ -160,16 +160,13 @@ class Linter:
                    procs: dict[str, ProcSpec]) -> None:
         """Functions and procedures used from the rules, through the ones they call; the others are warned
         about, naming who calls them, if anyone does. Keys: 'f NAME' for a function, 'p NAME' a procedure."""
-
-        def callees(key: str) -> list[str]:
-            u = own.get(key)
-            return [] if u is None else [f"f {c}" for c in sorted(u.calls)] + [f"p {d}" for d in sorted(u.does)]
-
-        used = set(_postorder([f"f {c}" for c in sorted(top.calls)] + [f"p {d}" for d in sorted(top.does)],
-                              callees))
+        callees = {key: [f"f {c}" for c in sorted(u.calls)] + [f"p {d}" for d in sorted(u.does)]
+                   for key, u in own.items()}
+        roots = [f"f {c}" for c in sorted(top.calls)] + [f"p {d}" for d in sorted(top.does)]
+        used = set(_postorder(roots, lambda key: callees.get(key, [])))
         callers: dict[str, set[str]] = {}
-        for key in own:
-            for c in callees(key):
+        for key, called in callees.items():
+            for c in called:
                 if c != key:
                     callers.setdefault(c, set()).add(key[2:])
         for f in funcs.values():
@@ -188,38 +185,37 @@ class Linter:
 
     # ------------------------------------------------------------ what no phase reaches
     def _phases(self, procs: dict[str, ProcSpec]) -> None:
+        """Phases entered from 'match: deal', and the actions they list. One graph of phases, actions and
+        procedures ('ph NAME', 'a NAME', 'p NAME'), each node's steps walked once: a phase leads to the
+        actions it lists, and each of them to the phases and procedures its steps go to and run."""
         sp = self.spec
-        direct = {name: _gotos(p.body) for name, p in procs.items()}
+        edges: dict[str, list[str]] = {}
 
-        def via(procs_run: set[str]) -> set[str]:
-            """The phases the procedures `procs_run` go to, through the procedures they run."""
-            out: set[str] = set()
-            for name in _postorder(sorted(procs_run), lambda n: sorted(direct[n][1]) if n in direct else []):
-                out |= direct.get(name, (set(), set()))[0]
-            return out
-
-        def targets(stmts: list[A.Stmt]) -> set[str]:
+        def steps(key: str, stmts: list[A.Stmt], more: Iterable[str] = ()) -> None:
             phases, run = _gotos(stmts)
-            return phases | via(run)
+            edges[key] = [f"ph {x}" for x in sorted(phases)] + [f"p {x}" for x in sorted(run)] + list(more)
 
-        first = targets(sp.match.deal)
+        for name, pr in procs.items():
+            steps(f"p {name}", pr.body)
+        for a in sp.actions:
+            steps(f"a {a.name}", a.effect)
+        for ph in sp.phases:
+            steps(f"ph {ph.name}", ph.start + ph.after + ph.end,
+                  [f"a {n}" for n, _ in ph.actions] + ([f"ph {ph.then[0]}"] if ph.then is not None else []))
+        steps("deal", sp.match.deal)
+        # The phases 'match: deal' enters, itself or through the procedures it runs (a procedure's edges
+        # lead to phases and procedures only).
+        first = {k for k in _postorder(["deal"], lambda k: edges.get(k, []) if not k.startswith("ph ") else [])
+                 if k.startswith("ph ")}
         if not first:
             if sp.match.deal:  # an empty deal is an error (C031)
                 self.warn("W009", sp.match.deal_span or sp.match.span, "'match: deal' never enters a phase",
                           "no 'goto' in it or in the procedures it runs, so no player ever acts: end it with "
                           "'goto' the first phase")
             return  # every phase is out of reach: W009 says why, once
-        actions = {a.name: a for a in sp.actions}
-        nexts: dict[str, set[str]] = {}
+        reached = set(_postorder(["deal"], lambda k: edges.get(k, [])))
         for ph in sp.phases:
-            stmts = ph.start + ph.after + ph.end
-            for name, _ in ph.actions:
-                if name in actions:
-                    stmts = stmts + actions[name].effect
-            nexts[ph.name] = targets(stmts) | ({ph.then[0]} if ph.then is not None else set())
-        entered = set(_postorder(sorted(first), lambda n: sorted(nexts.get(n, ()))))
-        for ph in sp.phases:
-            if ph.name not in entered:
+            if f"ph {ph.name}" not in reached:
                 self.warn("W008", ph.span, f"phase '{ph.name}' is never entered",
                           f"no 'goto {ph.name}' or 'then: {ph.name}' is reached from 'match: deal': go to it "
                           "from a phase that is entered, or remove it")
@@ -232,7 +228,7 @@ class Linter:
             if not where:
                 self.warn("W006", a.span, f"action '{a.name}' is in no phase's 'actions'",
                           "no player can ever take it: list it in a phase's 'actions', or remove it")
-            elif not any(p in entered for p in where):
+            elif f"a {a.name}" not in reached:
                 self.warn("W007", a.span, f"action '{a.name}' is listed only by phases never entered "
                           f"({_listed(where)})", "no player can ever take it: enter one of them, or remove it")
 

@@ -18,6 +18,7 @@ from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import Diagnostic, RuleFileError, clipped, count_of, render_all
 from ..dsl.files import quoted
 from ..dsl.limits import Limits
+from ..dsl.lint import unreachable_actions
 from ..dsl.pipeline import compile_file
 from ..dsl.spec import MAX_PLAYERS, OptionSpec
 from ..dsl.suggest import MAX_CANDIDATES, closest
@@ -134,7 +135,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             continue
         from .deep import explore, never_legal
         # An action no phase that is entered lists was warned of already (W006, W007): not looked for.
-        quiet = {d.span for d in r.diagnostics if d.code in ("W006", "W007")}
+        quiet = unreachable_actions(r.diagnostics)
         report = explore(r.game, args.deep_games, args.deep_actions, budget=args.deep_budget,
                          wanted={a.name for a in sp.actions if a.span not in quiet})
         if report.settings < report.total_settings:
