@@ -48,7 +48,7 @@ def _listed(names: Iterable[str]) -> str:
 class _Uses:
     """What one part of the file (a function's body, a procedure's, or everything else) names."""
 
-    read: set[int] = field(default_factory=set)  # ids of the variable, zone and option specs read
+    read: set[int] = field(default_factory=set)  # ids of the variable and zone specs read
     written: set[int] = field(default_factory=set)  # ids of the variable specs assigned
     options: set[str] = field(default_factory=set)
     calls: set[str] = field(default_factory=set)  # `define:` functions called

@@ -41,7 +41,7 @@ from ..engine.state import State
 BUDGET = 1_000_000  # actions in all the matches of one file (--deep-budget)
 MATCH_FLOOR = 1_000  # what a match counts at least, so matches that end at once cannot run forever
 HUNT = 100  # matches played at most, beyond --deep-games per setting, while an action was never legal
-HUNT_SETTINGS = 50  # settings kept set up for those matches (the first ones: every player count first)
+HUNT_SETTINGS = 16  # settings kept set up for those matches (the first ones: every player count first)
 
 
 @dataclass
