@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checker, compiler, extends, files, schema, suggest, yaml_loader
+from . import checker, compiler, extends, files, lint, schema, suggest, yaml_loader
 from .compiler import CompiledGame
 from .diagnostics import Diagnostic, RuleFileError, Span
 from .limits import DEFAULT_LIMITS, Limits
@@ -86,9 +86,11 @@ def _resolved(file: str) -> str:
         return file
 
 
-def compile_text(source: str, file: str = "<rules>", limits: Limits = DEFAULT_LIMITS, optimize: bool = True) -> Loaded:
+def compile_text(source: str, file: str = "<rules>", limits: Limits = DEFAULT_LIMITS, optimize: bool = True,
+                 warnings: bool = False) -> Loaded:
     """Read, check and compile a rule file's text within `limits` (the compiled game keeps them);
-    `optimize=False` compiles without the optimizations of dsl/optimize.py (to compare with them)."""
+    `optimize=False` compiles without the optimizations of dsl/optimize.py (to compare with them);
+    `warnings=True` adds the warnings of dsl/lint.py to the diagnostics of a file without errors."""
     suggest.new_run()  # "did you mean" hints have a budget per file
     diags: list[Diagnostic] = []
     sources = {file: source}
@@ -104,11 +106,15 @@ def compile_text(source: str, file: str = "<rules>", limits: Limits = DEFAULT_LI
                             "not a rule file", f"run its scenarios with 'cardsmith test {files.shown(file)}'; "
                             "'cardsmith validate' checks rule files, such as the one its 'game:' names")]
         return Loaded(file, source, None, diags, sources)
-    return _compile_root(file, source, root, diags, limits, optimize)
+    return _compile_root(file, source, root, diags, limits, optimize, warnings)
+
+
+def _errors(diags: list[Diagnostic]) -> bool:
+    return any(d.severity == "error" for d in diags)
 
 
 def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags: list[Diagnostic],
-                  limits: Limits, optimize: bool = True) -> Loaded:
+                  limits: Limits, optimize: bool = True, warnings: bool = False) -> Loaded:
     sources = {file: source}
     if root is not None:
         root = _resolve_extends(root, file, sources, diags, [_resolved(file)], limits)
@@ -123,6 +129,8 @@ def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags:
         ck = checker.check(spec, diags, limits)
         if diags:
             return Loaded(file, source, None, diags, sources)
+        if warnings:  # only now: with errors, a misspelt name would make what it meant look unused
+            diags.extend(lint.lint(spec))
         game = compiler.compile_spec(spec, ck, diags, optimize)
     except RecursionError:  # a last safety net: the checker bounds nesting (C036) so this should not happen
         diags.append(Diagnostic("C036", spec.root_span, "the rules are nested too deeply to check",
@@ -130,7 +138,7 @@ def _compile_root(file: str, source: str, root: yaml_loader.YNode | None, diags:
         return Loaded(file, source, None, diags, sources)
     if game is not None:
         game.sources = sources
-    return Loaded(file, source, game if not diags else None, diags, sources)
+    return Loaded(file, source, game if not _errors(diags) else None, diags, sources)
 
 
 def compile_named(naming_file: str, value: str, at: Span, name_code: str, not_rule_code: str,
@@ -151,14 +159,16 @@ def compile_named(naming_file: str, value: str, at: Span, name_code: str, not_ru
     return _compile_root(found.name, found.text, found.root, diags, limits)
 
 
-def compile_file(path: str | Path, limits: Limits = DEFAULT_LIMITS, optimize: bool = True) -> Loaded:
-    """Read, check and compile a rule file within `limits` (the compiled game keeps them)."""
+def compile_file(path: str | Path, limits: Limits = DEFAULT_LIMITS, optimize: bool = True,
+                 warnings: bool = False) -> Loaded:
+    """Read, check and compile a rule file within `limits` (the compiled game keeps them); `warnings`: as
+    for `compile_text`."""
     name = str(path)
     diags: list[Diagnostic] = []
     source = read_source(Path(path), diags, Span(name, 1, 1), limits)
     if source is None:
         return Loaded(name, "", None, diags, {})
-    return compile_text(source, name, limits, optimize)
+    return compile_text(source, name, limits, optimize, warnings)
 
 
 def load_or_raise(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> CompiledGame:

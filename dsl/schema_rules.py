@@ -159,7 +159,8 @@ class RuleSections(Reader):
                          self.stmts(m.get("end_deal"), "'end_deal'"), self.expr(m.get("next_dealer"),
                                                                                  "'next_dealer'"),
                          self.expr(m.get("over_when"), "'over_when'"), self.expr(m.get("winners"), "'winners'"),
-                         report, md, self.returns(m.get("returns")))
+                         report, md, self.returns(m.get("returns")),
+                         m.items["deal"][0].span if "deal" in m.items else None)
 
     def returns(self, node: YNode | None) -> ReturnsSpec | None:
         """`returns: EXPR`, or a mapping with `value` and the optional `name`, `min`, `max`, `zero_sum`."""

@@ -194,6 +194,7 @@ class MatchSpec:
     report: list[tuple[str, A.Expr]]
     max_deals: int | None
     returns: ReturnsSpec | None = None
+    deal_span: Span | None = None  # where 'deal' is written
 
 
 @dataclass(eq=False)

@@ -61,6 +61,40 @@ def test_validate_mixed_files_reports_each(capsys: pytest.CaptureFixture[str],
     assert "tests/invalid/yaml_syntax.yaml:" in out
 
 
+def test_validate_strict_exit_status(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warnings leave the exit status 0; --strict makes them errors (status 1). A clean file passes both, and
+    one file with warnings among clean ones fails the whole --strict run."""
+    monkeypatch.chdir(ROOT)
+    warned, clean = "tests/warnings/unused_zone.yaml", "games/stichln.yaml"
+    code, out, err = cli(["validate", warned], capsys)
+    assert (code, err) == (0, "") and f"{warned}:16:3: warning: " in out
+    assert out.endswith("; 1 warning\n"), out
+    code, out, err = cli(["validate", "--strict", warned], capsys)
+    assert (code, err) == (1, "") and f"{warned}:16:3: error: zone 'discard' is never used [W002]" in out
+    assert out.endswith(f"{warned}: 1 problem\n"), out
+    code, out, err = cli(["validate", "--strict", clean], capsys)
+    assert (code, err) == (0, "") and out.startswith(f"{clean}: ok: ")
+    code, out, err = cli(["validate", "--strict", clean, warned, "kuhn-poker"], capsys)
+    assert code == 1 and out.count(": ok: ") == 2 and f"{warned}: 1 problem\n" in out
+    # An error is an error with or without --strict; its file shows no warnings meanwhile.
+    code, out, err = cli(["validate", "tests/invalid/unknown_name.yaml"], capsys)
+    assert code == 1 and ": warning: " not in out
+
+
+def test_validate_strict_deep_exit_status(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action never legal in the matches played (W010) is a warning, and an error with --strict."""
+    monkeypatch.chdir(ROOT)
+    path = "tests/warnings/deep/never_legal.yaml"
+    code, out, err = cli(["validate", path], capsys)
+    assert (code, err) == (0, "") and "[W010]" not in out  # only playing finds it
+    code, out, err = cli(["validate", "--deep", path], capsys)
+    assert (code, err) == (0, "") and ": warning: action 'play_high' was never legal in the " in out
+    code, out, err = cli(["validate", "--deep", "--strict", path], capsys)
+    assert (code, err) == (1, "") and ": error: action 'play_high' was never legal in the " in out
+    assert "1 problem found by playing" in out
+
+
 # ---------------------------------------------------------------- run
 @pytest.mark.parametrize("players", list(GAME_PLAYERS[str(ROOT / "games" / "schwimmen.yaml")]))
 def test_run_schwimmen(players: int, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,7 +4,8 @@ The docs promise that their examples work (language.md: "The examples on this pa
 excerpts"), but nothing kept that promise when the language changed. Each YAML block of the docs is
 marked on the line before its fence with what it is, and this file checks it accordingly:
 
-    <!-- check: full -->                     a whole rule file: it validates on its own
+    <!-- check: full -->                     a whole rule file: it validates on its own, without
+                                             warnings (validate --strict)
     <!-- check: mini -->                     an excerpt, merged into the small complete game of
                                              language.md section 1 ("A whole game on one page")
     <!-- check: schwimmen -->                an excerpt of a game (see GAMES), merged into its rule file
@@ -160,11 +161,13 @@ def _base(kind: str) -> tuple[str, Path]:
     return path.read_text(encoding="utf-8"), path.parent
 
 
-def _validate(block: Block, text: str, name: str) -> None:
-    """What `cardsmith validate` checks: the text compiles and a game can be set up for each player count."""
-    loaded: Loaded = compile_text(text, name)
-    if not loaded.ok or loaded.game is None:
-        pytest.fail(f"{block.where} ({block.kind}) does not validate:\n"
+def _validate(block: Block, text: str, name: str, strict: bool = False) -> None:
+    """What `cardsmith validate` checks: the text compiles and a game can be set up for each player count;
+    `strict`: as `validate --strict`, without warnings either (an excerpt, merged into a game, may well
+    declare something the game does not use)."""
+    loaded: Loaded = compile_text(text, name, warnings=strict)
+    if not loaded.ok or loaded.game is None or (strict and loaded.diagnostics):
+        pytest.fail(f"{block.where} ({block.kind}) does not validate{' --strict' if strict else ''}:\n"
                     f"{render_all(loaded.diagnostics, loaded.sources)}\n--- checked as {name}:\n{text}",
                     pytrace=False)
     spec = loaded.game.spec
@@ -292,7 +295,7 @@ def test_doc_example(block: Block, tmp_path: Path) -> None:
     if block.kind == "scenario":
         _check_scenario(block, tmp_path)
     elif block.kind == "full":
-        _validate(block, block.text, str(EXAMPLES / f"{stem}.yaml"))
+        _validate(block, block.text, str(EXAMPLES / f"{stem}.yaml"), strict=True)
     else:
         excerpt = _yaml_data(block.where, block.text)
         assert isinstance(excerpt, dict), f"{block.where}: an excerpt must be a YAML mapping of sections"

@@ -407,7 +407,7 @@ options:
   speed: {{type: int, default: 1, min: 1, max: 9}}
   fast: {{type: bool, default: false}}
 deck: {{suits: [clubs], ranks: ['2', '3']}}
-zones: {{stock: {{}}}}
+zones: {{stock: {{show: "fast or speed > 0 or colour != 'c0'"}}}}  # reads every option: no warnings (W001)
 actions: {{pass: {{}}}}
 phases: {{main: {{actions: [pass], after: [end deal]}}}}
 match:

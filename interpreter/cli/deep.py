@@ -7,6 +7,11 @@ located in the file: a rule that fails (R001), a player left with no legal
 action (R002), a match that does not end within a bound (R003), a rule that
 walks too many list items (R004).
 
+An action that was legal in no state of any match is a warning at its
+definition (W010). A rare action (a fold in a small poker game) may not come up
+in a few matches, so while one is still missing, more matches are played on
+the settings already set up, in turn, up to `HUNT` of them (within the budget).
+
 The settings (a player count and the options) are the player counts times the
 option values, which a file can make huge (64 counts, a choice of thousands of
 values), so the whole run has a budget of actions (`--deep-budget`), each match
@@ -20,12 +25,14 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import Diagnostic, Span, count_of
+from ..engine.codec import ActionInfo
 from ..engine.errors import GameError, RuleError, SetupRefused
 from ..engine.game import Game
 from ..engine.options import option_ranges
@@ -33,6 +40,8 @@ from ..engine.state import State
 
 BUDGET = 1_000_000  # actions in all the matches of one file (--deep-budget)
 MATCH_FLOOR = 1_000  # what a match counts at least, so matches that end at once cannot run forever
+HUNT = 100  # matches played at most, beyond --deep-games per setting, while an action was never legal
+HUNT_SETTINGS = 16  # settings kept set up for those matches (the first ones: every player count first)
 
 
 @dataclass
@@ -43,6 +52,7 @@ class DeepReport:
     settings: int = 0  # settings explored
     total_settings: int = 0  # settings there are
     refused: int = 0  # settings explored that the rules' constraints refuse
+    never_legal: list[str] = field(default_factory=list)  # actions legal in no state of any match, in file order
 
 
 def _option_values(compiled: CompiledGame) -> list[list[dict[str, Any]]]:
@@ -108,13 +118,17 @@ def settings(compiled: CompiledGame) -> tuple[int, Iterator[tuple[int, dict[str,
 
 
 def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int = 20_000,
-            seed: int = 0, budget: int = BUDGET) -> DeepReport:
+            seed: int = 0, budget: int = BUDGET, wanted: set[str] | None = None) -> DeepReport:
+    """Play the settings in turn (see the module's docstring). `wanted`: the actions whose legality is
+    followed (default all; one that no phase entered lists cannot be legal, and is not hunted for)."""
     spec = compiled.spec
     found: dict[tuple[str, Any, str], Diagnostic] = {}
     games = actions = explored = refused = 0
     spent = 0
     ranges: dict[int, dict[str, tuple[int, int]] | None] = {}
     total, order = settings(compiled)
+    unseen = {a.name for a in spec.actions} if wanted is None else set(wanted)  # not yet legal in any state
+    playable: list[tuple[int, Game, str]] = []  # settings set up, for the hunt
     # The compiled file's limits, but a match here is cut short at `max_actions`.
     limits = replace(compiled.limits, actions=max_actions)
     for n, opts in order:
@@ -140,27 +154,63 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
         except GameError:
             spent += MATCH_FLOOR
             continue  # e.g. a default that only some options allow: reported by validate itself
+        if len(playable) < HUNT_SETTINGS:
+            playable.append((n, game, setting))
         for k in range(games_per_setting):
             if k and spent >= budget:
                 break
             game_seed = seed + 7919 * k + n
             games += 1
-            done = _play(game, game_seed, found, setting, spec.root_span)
+            done = _play(game, game_seed, found, setting, spec.root_span, unseen)
             actions += done
             spent += max(done, MATCH_FLOOR)
-    return DeepReport(list(found.values()), games, actions, explored, total, refused)
+    hunted = 0
+    while unseen and playable and spent < budget and hunted < HUNT:
+        n, game, setting = playable[hunted % len(playable)]
+        game_seed = seed + 7919 * (games_per_setting + hunted // len(playable)) + n
+        hunted += 1
+        games += 1
+        done = _play(game, game_seed, found, setting, spec.root_span, unseen)
+        actions += done
+        spent += max(done, MATCH_FLOOR)
+    never = [a.name for a in spec.actions if a.name in unseen] if games else []
+    return DeepReport(list(found.values()), games, actions, explored, total, refused, never)
+
+
+def never_legal(compiled: CompiledGame, report: DeepReport) -> list[Diagnostic]:
+    """W010 for each action of `report.never_legal`, at the action's definition."""
+    played = f"{count_of(report.games, 'random match')} ({count_of(report.actions, 'action')})"
+    return [Diagnostic("W010", a.span, f"action '{a.name}' was never legal in the {played} played",
+                       "no player could take it in any state those matches reached: check its 'when' and the "
+                       "lists its parameters range over", severity="warning")
+            for a in compiled.spec.actions if a.name in report.never_legal]
+
+
+def _newly_legal(la: list[int], pending: list[ActionInfo], unseen: set[str]) -> list[ActionInfo]:
+    """Strike from `unseen` the actions of `pending` that have an id in `la` (sorted); the others."""
+    left = []
+    for info in pending:
+        i = bisect_left(la, info.offset)
+        if i < len(la) and la[i] < info.offset + info.size:
+            unseen.discard(info.name)
+        else:
+            left.append(info)
+    return left
 
 
 def _play(game: Game, seed: int, found: dict[tuple[str, Any, str], Diagnostic], setting: str,
-          root: Span) -> int:
+          root: Span, unseen: set[str]) -> int:
     rng = random.Random(seed)
     done = 0
+    pending = [a for a in game.actions if a.name in unseen]
     try:
         # With a log, as `run` plays: the values of `log` steps and reports are worked out too (and fail
         # here if they would fail there); the log itself is not kept.
         s = State.initial(game, seed, log=True)
         while not s.is_terminal():
             la = s.legal_actions()
+            if pending and not s.is_chance_node():
+                pending = _newly_legal(la, pending, unseen)
             s.apply_action(la[rng.randrange(len(la))])
             done += 1
             if s.log:

@@ -10,14 +10,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, NoReturn
 
 from ..bots import BadBotSpec, SeatView, make_bot, parse_bots, seat_seed, strategy_names
 from ..dsl.compiler import CompiledGame
-from ..dsl.diagnostics import RuleFileError, clipped, count_of, render_all
+from ..dsl.diagnostics import Diagnostic, RuleFileError, clipped, count_of, render_all
 from ..dsl.files import quoted
 from ..dsl.limits import Limits
+from ..dsl.lint import unreachable_actions
 from ..dsl.pipeline import compile_file
 from ..dsl.spec import MAX_PLAYERS, OptionSpec
 from ..dsl.suggest import MAX_CANDIDATES, closest
@@ -92,10 +93,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
             say(f"{f}:1:1: error: {e}")
             bad += 1
             continue
-        r = compile_file(path, args.limits)
-        if not r.ok or r.game is None:
-            print(render_all(r.diagnostics, r.sources))
-            n = len(r.diagnostics)
+        r = compile_file(path, args.limits, warnings=True)
+        # Warnings come with a file that checks without errors (dsl/lint.py), and are shown only while nothing
+        # else is wrong with it: fix the errors first. --strict makes them errors.
+        diags = _strict(r.diagnostics) if args.strict else r.diagnostics
+        errors = [d for d in diags if d.severity == "error"]
+        if errors or r.game is None:
+            print(render_all(errors, r.sources))
+            n = len(errors)
             say(f"{r.file}: {n} problem{'s' if n != 1 else ''}")
             bad += 1
             continue
@@ -105,17 +110,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
         problems: list[list[str]] = []
         setup_budget = [args.limits.steps]
         refused: list[int] = []  # player counts whose default options the rules' constraints refuse: by design
-        for n in range(sp.min_players, sp.max_players + 1):
+        for k in range(sp.min_players, sp.max_players + 1):
             try:
-                Game(r.game, n, budget=setup_budget)
+                Game(r.game, k, budget=setup_budget)
             except SetupRefused:
-                refused.append(n)
+                refused.append(k)
             except GameError as e:
                 problems.append(_error_lines(e))
-                problems[-1][0] = f"{count_of(n, 'player')}: {problems[-1][0]}"
+                problems[-1][0] = f"{count_of(k, 'player')}: {problems[-1][0]}"
                 if isinstance(e, RuleError) and e.code == "R004":
                     break  # the budget is spent: the other counts cannot be set up either
-        if problems:
+        if problems:  # errors: the warnings wait until there are none
             for lines in problems:
                 say(f"{r.file}: error: {lines[0]}", *lines[1:])
             bad += 1
@@ -126,10 +131,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if refused:
             summary += f" (the default options are refused with {_counts(refused)})"
         if not args.deep:
-            say(summary)
+            if diags:
+                print(render_all(diags, r.sources))
+            say(summary + _warnings(len(diags)))
             continue
-        from .deep import explore
-        report = explore(r.game, args.deep_games, args.deep_actions, budget=args.deep_budget)
+        from .deep import explore, never_legal
+        # An action no phase that is entered lists was warned of already (W006, W007): not looked for.
+        quiet = unreachable_actions(r.diagnostics)
+        report = explore(r.game, args.deep_games, args.deep_actions, budget=args.deep_budget,
+                         wanted={a.name for a in sp.actions if a.span not in quiet})
         if report.settings < report.total_settings:
             covered = (f"explored {report.settings:,} of {report.total_settings:,} settings (raise --deep-budget "
                        "to explore more)")
@@ -138,13 +148,28 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if report.refused:
             covered += f" ({report.refused:,} refused by the rules' constraints)"
         played = f"{covered}, {count_of(report.games, 'random match')}, {count_of(report.actions, 'action')}"
-        if report.diagnostics:
-            print(render_all(report.diagnostics, r.sources))
-            say(f"{r.file}: {count_of(len(report.diagnostics), 'problem')} found by playing ({played})")
+        found = report.diagnostics + never_legal(r.game, report)
+        found = _strict(found) if args.strict else found
+        errors = [d for d in found if d.severity == "error"]
+        if errors:  # as above, and a match cut short by an error leaves actions it never reached
+            print(render_all(errors, r.sources))
+            say(f"{r.file}: {count_of(len(errors), 'problem')} found by playing ({played})")
             bad += 1
-        else:
-            say(f"{summary}; deep: {played}, no problems")
+            continue
+        if found or diags:
+            print(render_all(diags + found, r.sources))
+        say(f"{summary}; deep: {played}, no problems{_warnings(len(diags) + len(found))}")
     return 1 if bad else 0
+
+
+def _strict(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """`validate --strict`: every warning is an error (it keeps its W code)."""
+    return [replace(d, severity="error") for d in diags]
+
+
+def _warnings(n: int) -> str:
+    """'; 2 warnings' after the summary of a valid file; nothing for none."""
+    return f"; {count_of(n, 'warning')}" if n else ""
 
 
 def _counts(ns: list[int]) -> str:
@@ -462,6 +487,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--deep-budget", type=_whole(1, MAX_LIMIT), default=DEEP_BUDGET, metavar="N",
                    help=f"actions in all the random matches of one file, each match counting at least "
                         f"{DEEP_MATCH_FLOOR:,}; settings beyond it are not explored (default {DEEP_BUDGET:,})")
+    v.add_argument("--strict", action="store_true",
+                   help="report warnings (what nothing uses or reaches, W001-W010) as errors: exit 1 if any")
     v.set_defaults(fn=cmd_validate)
 
     def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
