@@ -316,6 +316,8 @@ def simulate(config: Config, games: int, workers: int, game: Game, progress: Pro
     try:
         with shown:
             _collect(out, pool.imap_unordered(_run_chunk, tasks), shown)
+    except KeyboardInterrupt:  # Ctrl-C while the progress display starts or stops: the same clean stop
+        out.interrupted = True
     finally:
         # Not close(): after Ctrl-C or a failed match the tasks left are not wanted.
         pool.terminate()
