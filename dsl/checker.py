@@ -244,8 +244,16 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
         for kind, items in groups:
             for it in items:
                 if it.name in RESERVED and kind not in ("action", "phase"):
-                    self.err("C021", it.span, f"{kind} '{it.name}' has the name of a built-in",
-                             "built-ins: " + ", ".join(sorted(BUILTIN_VALUES)))
+                    if it.name in LIBRARY:
+                        self.err("C021", it.span, f"{kind} '{it.name}' has the name of a library function",
+                                 f"{it.name}(...) in the library gives {LIBRARY[it.name].doc}; choose another name")
+                    elif it.name in BUILTIN_VALUES:
+                        self.err("C021", it.span, f"{kind} '{it.name}' has the name of a built-in",
+                                 "built-ins: " + ", ".join(sorted(BUILTIN_VALUES)))
+                    else:
+                        self.err("C021", it.span, f"{kind} '{it.name}' is a word of the language",
+                                 "'owner' is the player a zone or value belongs to, in 'visible' and 'initial'; "
+                                 "choose another name" if it.name == "owner" else "choose another name")
                     continue
                 if it.name in seen and kind not in ("action", "phase"):
                     k0, s0 = seen[it.name]
