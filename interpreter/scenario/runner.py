@@ -51,6 +51,21 @@ def _listed(want: Any) -> Any:
     return [want] if want is not None and not isinstance(want, (list, dict)) else want
 
 
+def _comma_hint(node: YNode) -> str:
+    """A `{P1: swap give A, take B}` map: YAML ended the action's text at the comma and read the rest as a
+    key of its own, without a value. Say so, with the fix."""
+    if not isinstance(node, YMap) or len(node.items) < 2:
+        return ""
+    (first, (_k, value)), *rest = node.items.items()
+    if not all(isinstance(v, YScalar) and v.value is None for _, (_, v) in rest):
+        return ""
+    if not isinstance(value, YScalar) or not isinstance(value.value, str):
+        return ""
+    whole = ", ".join([value.value] + [k for k, _ in rest])
+    return (f"; in {{...}} a comma ends the text, so YAML read {quoted(value.value)} and then "
+            f"{quoted(rest[0][0])} as another key: quote the action, {first}: \"{whole}\"")
+
+
 class ScenarioFailure(AssertionError):
     def __init__(self, span: Span, scenario: str, message: str):
         super().__init__(f"{span}: scenario '{scenario}' failed: {message}")
@@ -261,13 +276,13 @@ class _Runner:
     def step(self, node: YNode) -> None:
         if not isinstance(node, YMap) or len(node.items) != 1:
             raise self.fail(node, "each step is one of  P<n>: action,  illegal: {P<n>: action},  "
-                            "expect: {...},  random: N")
+                            "expect: {...},  random: N" + _comma_hint(node))
         key, (ks, vn) = next(iter(node.items.items()))
         if _PLAYER.match(key):
             self.act(ks, vn, must_be_legal=True)
         elif key == "illegal":
             if not isinstance(vn, YMap) or len(vn.items) != 1:
-                raise self.fail(vn, "'illegal' takes one  P<n>: action")
+                raise self.fail(vn, "'illegal' takes one  P<n>: action" + _comma_hint(vn))
             k2, (ks2, vn2) = next(iter(vn.items.items()))
             self.act(ks2, vn2, must_be_legal=False)
         elif key == "expect":
