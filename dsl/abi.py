@@ -179,8 +179,10 @@ ENGINE_HELPERS = ("_pick", "_move1", "_move", "_deal", "_deal_each", "_shuffle",
 # The step budget's helpers, bound to one game's counter (interpreter/engine/budget.py helpers).
 BUDGET_HELPERS = ("_it", "_itd", "_remember", "MEMOS", "_S", "_over")
 # Values fixed by the game at its player count: the count, the card count (0 until the pack is built), the
-# memo's "no entry" marker, the players, suits and ranks (with their positions) and the pack.
-GAME_VALUES = ("N", "NC", "MISS", "QM", "PLAYERS", "SUITS", "RANKS", "SUIT_POS", "RANK_POS", "PACK")
+# memo's "no entry" marker, the players, suits and ranks (with their positions), the pack, and the phases'
+# names in order (the `phase` built-in reads its own).
+GAME_VALUES = ("N", "NC", "MISS", "QM", "PLAYERS", "SUITS", "RANKS", "SUIT_POS", "RANK_POS", "PACK",
+               "PHASE_NAMES")
 # A card is an index into these tables; `card.suit` reads `card_table("suit")`.
 CARD_FIELDS = ("suit", "rank", "rank_index", "suit_index", "name")
 
