@@ -33,6 +33,7 @@ from ..table.record import record_match
 from . import bots as bots_cmd
 from . import emit
 from . import explain as explain_cmd
+from . import new as new_cmd
 from . import replay as replay_cmd
 from . import schema as schema_cmd
 from .deep import BUDGET as DEEP_BUDGET
@@ -534,6 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--save", metavar="FILE", help="keep the match record in FILE, saved after each of your moves")
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (its game, table and bots)")
     pl.set_defaults(fn=cmd_play)
+    new_cmd.add_parser(sub)
     co = emit.add_parser(sub)
     explain_cmd.add_parser(sub)
     bo = bots_cmd.add_parser(sub)
