@@ -5,6 +5,7 @@ and at each end of it; bad names, kinds, counts and existing files are refused i
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 import yaml
 from cardsmith.cli.new import KINDS, render
 from cardsmith.dsl.pipeline import compile_text
-from conftest import cli
+from conftest import ROOT, cli
 from test_cli import assert_one_line_error
 
 CASES = [pytest.param(kind, n, id=f"{kind}-{n or 'range'}") for kind, k in KINDS.items()
@@ -122,3 +123,26 @@ def test_dir_that_is_a_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFix
     code, out, err = cli(["new", "mine", "--dir", "notes"], capsys)
     assert_one_line_error(code, out, err)
     assert err == "cardsmith: error: argument --dir: 'notes' is not a folder (see 'cardsmith new --help')\n"
+
+
+def test_the_tutorial_shows_a_template_as_it_is_written() -> None:
+    """docs/tutorial.md, section 9: its example files are what `cardsmith new switch --template shedding`
+    writes, the rule file is shown whole as it is, and its table gives every template with its players."""
+    rules, scenarios = render("shedding", "switch")
+    examples = ROOT / "docs" / "examples"
+    assert (examples / "switch.yaml").read_text(encoding="utf-8") == rules
+    assert (examples / "switch.scenarios.yaml").read_text(encoding="utf-8") == scenarios
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    assert f"<!-- check: full -->\n```yaml\n{rules}```\n" in tutorial
+    for kind, k in KINDS.items():
+        assert re.search(rf"^\| `{kind}`.* \| {k.min_players}-{k.max_players} \|$", tutorial, re.MULTILINE), kind
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_template_validates_against_the_editors_schema(kind: str) -> None:
+    """A designer edits the files in an editor with cardsmith's schema (docs/editors.md): no key is underlined."""
+    pytest.importorskip("jsonschema")
+    from test_schema import RULES, SCENARIOS, data, problems, tree
+    rules, scenarios = render(kind, "mine", KINDS[kind].min_players)
+    assert not problems(RULES, data(tree("mine.yaml", rules)))
+    assert not problems(SCENARIOS, data(tree("mine.scenarios.yaml", scenarios)))
