@@ -58,8 +58,9 @@ def test_a_template_is_written_for_the_table(kind: str) -> None:
     assert all(ph.label and ph.doc for ph in sp.phases), kind
     assert any(z.doc for z in sp.zones) or any(v.doc for v in sp.variables), kind
     assert yaml.safe_load(scenarios)["game"] == "Some_Game.yaml"
-    # The rule file starts with what the designer reads first: where it came from and what to try.
-    assert rules.startswith(f"# Some_Game: {KINDS[kind].what}, started from cardsmith's \"{kind}\" template")
+    # The rule file starts with its rules in words (the rulebook quotes them), then where it came from.
+    assert rules.startswith(f"# Some_Game: {KINDS[kind].what}. ")
+    assert f"\n\n# Started from cardsmith's \"{kind}\" template (cardsmith new --template {kind})." in rules
 
 
 def test_new_from_another_folder_with_the_installed_package(tmp_path: Path) -> None:
