@@ -528,11 +528,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _commands(sub: Any) -> str:
-    """The top-level description: what cardsmith is, then every command with its summary, in ORDER. Made
-    from the subcommands themselves, so a new command is listed once it is registered; argparse's own list
-    of them is dropped, or they would be listed twice."""
-    summaries = {a.dest: a.help for a in sub._choices_actions}
-    assert list(summaries) == list(ORDER), f"cardsmith's commands are registered in another order: {list(summaries)}"
+    """The top-level description: what cardsmith is, then every command with its summary, in ORDER (one
+    missing from it last). Made from the subcommands themselves, so a new command is listed once it is
+    registered; argparse's own list of them is dropped, or they would be listed twice."""
+    found = {a.dest: a.help or "" for a in sub._choices_actions}
+    summaries = {name: found[name] for name in sorted(found, key=lambda n: ORDER.index(n) if n in ORDER
+                                                      else len(ORDER))}
     sub._choices_actions.clear()
     width = max(len(name) for name in summaries)
     room = max(40, shutil.get_terminal_size().columns - 2)

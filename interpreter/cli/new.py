@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -106,9 +107,10 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise GameError(f"cannot write {e.filename or folder}: {e.strerror or e}") from None
     n = args.players if args.players is not None else k.seats
     players = f"{args.players} players" if args.players is not None else f"{k.min_players}-{k.max_players} players"
+    r, s = shlex.quote(str(rules)), shlex.quote(str(scenarios))  # the commands are to be pasted into a shell
     say(f"wrote {rules} ({k.what} for {players}) and its scenarios, {scenarios}; next:",
-        f"  cardsmith validate --deep {rules}", f"  cardsmith test {scenarios}",
-        f"  cardsmith run {rules} --players {n}", f"  cardsmith play {rules} --players {n}")
+        f"  cardsmith validate --deep {r}", f"  cardsmith test {s}",
+        f"  cardsmith run {r} --players {n}", f"  cardsmith play {r} --players {n}")
     return 0
 
 
