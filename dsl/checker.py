@@ -277,10 +277,15 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             self.phases[ph.name] = ph
 
     def _listing(self, kind: str) -> str:
-        """The deck's suits or ranks for a hint: sorted once, and at most 30 of them."""
+        """The deck's suits or ranks for a hint, at most 30 of them, in the deck's order: ranks lowest first as
+        `ranks:` lists them (then the special cards, in pack order), which is how a designer reads them;
+        sorted as text, '10' would come before '7' and 'A' before 'J'."""
         if kind not in self._listings:
-            names = sorted(self.ranks if kind == "rank" else self.suits)
-            more = f", ... ({len(names)} in all)" if len(names) > 30 else ""
+            if kind == "rank":
+                names = list(dict.fromkeys(self.spec.ranks + [e.card for e in self.spec.pack if e.card]))
+            else:
+                names = list(dict.fromkeys(self.spec.suits))
+            more = f", ... ({len(names):,} in all)" if len(names) > 30 else ""
             self._listings[kind] = ", ".join(names[:30]) + more
         return self._listings[kind]
 

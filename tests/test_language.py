@@ -269,9 +269,9 @@ def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str
 
 
 @pytest.mark.parametrize("text,message", [
-    ("combinations(range(0, 40), 20)", "combinations() of more than 100000 lists"),
-    ("subsets(range(0, 17))", "subsets() of more than 100000 lists"),
-    ("packings([[x] for x in range(0, 17)])", "packings() of more than 100000 lists"),
+    ("combinations(range(0, 40), 20)", "combinations() of more than 100,000 lists"),
+    ("subsets(range(0, 17))", "subsets() of more than 100,000 lists"),
+    ("packings([[x] for x in range(0, 17)])", "packings() of more than 100,000 lists"),
     ("combinations([1, 2], 0 - 1)", "combinations() needs a whole number of items, 0 or more"),
     ("len(packings([[[1]], [[2]]]))", "packings() needs groups of cards, players, numbers or text"),
 ])

@@ -297,7 +297,7 @@ def test_an_800_kb_file_of_mistakes_is_answered_in_bounded_time(tmp_path: Path) 
     assert len(codes) == 30_000, f"{len(codes)} problems printed"
     assert {c: codes.count(c) for c in set(codes)} == {"S001": 12_000, "X001": 6_000, "C019": 6_000,
                                                         "P001": 6_000}
-    assert out.splitlines()[-1] == "variant.yaml: 30000 problems"
+    assert out.splitlines()[-1] == "variant.yaml: 30,000 problems"
     assert cpu < BIG_CPU, f"validate took {cpu:.1f} s of CPU"
 
 

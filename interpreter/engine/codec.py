@@ -114,7 +114,7 @@ class ActionCodec:
             raise RuleError(f"parameter '{p.name}' of '{action}' must range over whole numbers",
                             p.span, detail=f"range({_short(lo)}, {_short(hi)})")
         if hi - lo > MAX_RANGE:
-            raise RuleError(f"parameter '{p.name}' of '{action}' has more than {MAX_RANGE} values", p.span)
+            raise RuleError(f"parameter '{p.name}' of '{action}' has more than {MAX_RANGE:,} values", p.span)
         return lo, hi
 
     def tables(self) -> dict[str, Any]:
