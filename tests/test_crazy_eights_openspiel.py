@@ -14,18 +14,26 @@ for OpenSpiel) and its actions are `play CARD`, `draw`, `draw the twos` (OpenSpi
 owed), `pass` and `name SUIT`; their text gives the card or the suit.
 
 The chance nodes. OpenSpiel's first chance node is the dealer, outcome 52 + seat; the rule file's
-`pick d from players` has the seat as its outcome. Then OpenSpiel deals each card as a chance node of
-its own, when it is dealt or drawn, its outcomes the kinds of card left with their share of the stock;
-the rule file draws each card with `pick c from stock`, whose outcome is a position in the stock as it
-is then (the stock stays in pack order: nothing shuffles it, and a drawn card leaves a gap). Within one
-move (the deal, drawing the twos owed) the picks come one after the other before the move's end, so the
-test follows the stock through the move: each pick takes its card out, and with `reshuffle` an emptied
-stock is refilled with the discard pile but its top card, as the rule file's `refill()`; after the move
-the stock followed must be the stock the rules hold. The card turned up after the deal is a pick among
-the stock's cards that are not eights: where OpenSpiel turns up an eight (a chance node of its own that
-puts the eight back), the rule file has no node, and its next node is compared with OpenSpiel's next.
+`pick d from players` has the seat as its outcome, and the two are compared and given one outcome. Then
+OpenSpiel deals each card as a chance node of its own, when it is dealt or drawn, its outcomes the kinds
+of card left with their share of the stock; the rule file shuffles the stock (one chance node per
+position from the top down, each offering the cards not placed yet), deals from the top and draws from
+the top. So the rule file's chance comes first: the test draws the shuffle's outcomes, and then gives
+OpenSpiel, node by node, the card the rule file dealt or drew there:
+* the deal: OpenSpiel's k-th deal node and the shuffle's k-th node offer the same cards with the same
+  chances, and get the same card;
+* the card turned up: the rule file turns up the first card from the top that is not an eight (and
+  shuffles the stock again if it passed eights); OpenSpiel is given those eights one by one (each a
+  node of its own that puts the eight back), then the card turned up; its outcomes at each of these
+  nodes are the cards left in the rule file's stock;
+* a draw (one card, or all the twos owed): OpenSpiel's outcomes at each node are the cards the rule
+  file's stock held before that card was drawn, and it is given the card the rule file drew (the new
+  cards of the hand, in the order drawn). With `reshuffle`, the rule file's stock is refilled from the
+  discard pile and shuffled when it runs out (chance nodes of the rule file only, drawn by the test);
+  OpenSpiel's stock is refilled with the same cards.
+After each move the stock the test followed is the stock the rules hold.
 
-By default 300 matches at the default parameters and 20 at each other setting; CRAZY_EIGHTS_GAMES=N
+By default 600 matches at the default parameters and 40 at each other setting; CRAZY_EIGHTS_GAMES=N
 plays N and N // 15 (`CRAZY_EIGHTS_GAMES=10000 python -m pytest tests/test_crazy_eights_openspiel.py`).
 """
 
@@ -44,7 +52,7 @@ from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 
-GAMES = int(os.environ.get("CRAZY_EIGHTS_GAMES", "300"))
+GAMES = int(os.environ.get("CRAZY_EIGHTS_GAMES", "600"))
 OTHER_GAMES = max(1, GAMES // 15)
 PATH = str(ROOT / "games" / "crazy-eights.yaml")
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
@@ -177,21 +185,16 @@ class Both:
         self.s = State.initial(g, None)
         self.seed = seed
         self.steps = 0
-        self.to_deal = self.n * (7 if self.n == 2 else 5)
-        self.started = False  # the first decision has been reached
-        self.stock: list[int] | None = None  # the stock as the picks of the current move see it
-        self.discard: list[int] = []
+        self.eights_turned = 0  # eights OpenSpiel turned up and put back
 
     def where(self) -> str:
         return f"seed {self.seed}, step {self.steps}"
 
     def play(self) -> tuple[list[float], str]:
         """Plays to the end; the returns and how the match ended."""
+        self.deal()
         while not self.ref.is_terminal():
-            if self.ref.is_chance_node():
-                self.chance()
-            else:
-                self.decision()
+            self.decision()
             self.steps += 1
         assert self.s.is_terminal(), self.where()
         assert self.s.returns() == self.ref.returns(), self.where()
@@ -203,64 +206,83 @@ class Both:
             how = "passes"
         return self.s.returns(), how
 
-    def chance(self) -> None:
+    def shuffles(self) -> tuple[list[int], list[dict[int, float]]]:
+        """The rule file's chance nodes up to its next decision, drawn here: the outcomes, and what each
+        node offered (as OpenSpiel's cards with their chances)."""
+        drawn: list[int] = []
+        offers: list[dict[int, float]] = []
+        while self.s.is_chance_node():
+            mine = self.s.chance_outcomes()
+            offers.append(by_card(self.m, [c for c, _ in mine], [p for _, p in mine]))
+            drawn.append(choose(self.rng, mine))
+            self.s.apply_action(drawn[-1])
+        return drawn, offers
+
+    def give(self, card: int, stock: Counter[int]) -> None:
+        """OpenSpiel's chance node: its outcomes are the cards of `stock` with their shares; it gets `card`."""
+        where = self.where()
+        assert self.ref.is_chance_node(), where
+        stock = +stock  # the kinds of card left
+        total = sum(stock.values())
+        got = dict(self.ref.chance_outcomes())
+        assert got.keys() == stock.keys(), where
+        assert close([got[a] for a in sorted(got)], [stock[a] / total for a in sorted(got)]), where
+        self.ref.apply_action(card)
+
+    def deal(self) -> None:
+        """The dealer, the rule file's shuffle and deal, and the same deal given to OpenSpiel."""
         s, ref, m, where = self.s, self.ref, self.m, self.where()
-        outcomes = ref.chance_outcomes()
-        if not ref.history():  # the dealer
-            assert s.is_chance_node(), where
-            mine = s.chance_outcomes()
-            assert [i for i, _ in mine] == sorted(a - DEALER for a, _ in outcomes), where
-            assert close([p for _, p in mine], [p for _, p in sorted(outcomes)]), where
-            a = choose(self.rng, outcomes)
-            s.apply_action(a - DEALER)
-            ref.apply_action(a)
-            return
-        if self.stock is None:  # the first pick of a move: the stock as it was before the move
-            self.stock = s.zone_cards("stock")
-            self.discard = s.zone_cards("discard")
-        theirs = dict(outcomes)
-        turn_up = not self.started and self.to_deal == 0
-        options = [c for c in self.stock if m.card[c] // 4 != EIGHT] if turn_up else self.stock
-        if turn_up:  # the rule file never turns up an eight: OpenSpiel's chances among the others
-            rest = sum(p for a, p in outcomes if a // 4 != EIGHT)
-            theirs = {a: p / rest for a, p in outcomes if a // 4 != EIGHT}
-        assert s.is_chance_node(), where
+        outcomes = ref.chance_outcomes()  # the dealer
         mine = s.chance_outcomes()
-        assert [i for i, _ in mine] == list(range(len(options))), where
-        got = by_card(m, options, [p for _, p in mine])
-        assert got.keys() == theirs.keys(), where
-        assert close([got[a] for a in sorted(got)], [theirs[a] for a in sorted(got)]), where
+        assert [i for i, _ in mine] == sorted(a - DEALER for a, _ in outcomes), where
+        assert close([p for _, p in mine], [p for _, p in sorted(outcomes)]), where
         a = choose(self.rng, outcomes)
+        s.apply_action(a - DEALER)
         ref.apply_action(a)
-        if turn_up and a // 4 == EIGHT:
-            return  # put back by OpenSpiel: no chance node in the rule file
-        i = next(i for i, c in enumerate(options) if m.card[c] == a)
-        card = options[i]
-        self.stock.remove(card)
-        if not self.started:
-            self.to_deal -= 1
-        if self.options["reshuffle"] and not self.stock:
-            self.stock = self.discard[:-1]
-            self.discard = self.discard[-1:]
-        s.apply_action(i)
-        if not s.is_chance_node():  # the move is over: the stock followed is the rules' stock
-            assert s.zone_cards("stock") == self.stock, where
-            self.stock = None
+        drawn, offers = self.shuffles()  # the shuffle from the top down, and a reshuffle after eights
+        pack = len(self.g.card_names)
+        order = drawn[:pack - 1]
+        order += [next(c for c in range(pack) if c not in set(order))]  # the last card: forced
+        dealt = self.n * (7 if self.n == 2 else 5)
+        for k in range(dealt):  # node by node: the same cards offered, the same card given
+            got = dict(ref.chance_outcomes())
+            assert got.keys() == offers[k].keys(), where
+            assert close([got[a] for a in sorted(got)], [offers[k][a] for a in sorted(got)]), where
+            ref.apply_action(m.card[order[k]])
+        stock = Counter(m.card[c] for c in order[dealt:])
+        k = dealt
+        while m.card[order[k]] // 4 == EIGHT:  # an eight on top: OpenSpiel puts it back and turns again
+            self.give(m.card[order[k]], stock)
+            self.eights_turned += 1
+            k += 1
+        self.give(m.card[order[k]], stock)
+        assert s.zone_cards("discard") == [order[k]], where
+        stock[m.card[order[k]]] -= 1
+        assert +stock == Counter(m.card[c] for c in s.zone_cards("stock")), where
 
     def decision(self) -> None:
         s, ref, m, where = self.s, self.ref, self.m, self.where()
-        self.started = True
-        assert self.stock is None, where  # every move's picks were given
-        assert not s.is_chance_node() and not s.is_terminal(), where
+        assert not s.is_chance_node() and not s.is_terminal() and not ref.is_chance_node(), where
         p = ref.current_player()
         assert s.current_player() == p, where
         legal = ref.legal_actions()
-        mine = {m.action[a] for a in s.legal_actions()}
-        assert mine == set(legal), where
+        assert {m.action[a] for a in s.legal_actions()} == set(legal), where
         self.position(p)
         a = self.rng.choice(legal)
+        stock = Counter(m.card[c] for c in s.zone_cards("stock"))
+        discard = s.zone_cards("discard")
+        held = len(s.zone_cards("hand", p))
         s.apply_action(next(b for b in s.legal_actions() if m.action[b] == a))
+        self.shuffles()  # a stock refilled from the discard pile (reshuffle) is shuffled
         ref.apply_action(a)
+        drawn = s.zone_cards("hand", p)[held:] if a == DRAW else []
+        for c in drawn:  # OpenSpiel deals each card drawn: the card the rule file drew
+            self.give(m.card[c], stock)
+            stock[m.card[c]] -= 1
+            if not +stock and self.options["reshuffle"]:
+                stock = Counter(m.card[d] for d in discard[:-1])
+        assert not ref.is_chance_node(), where  # as many cards drawn in both
+        assert +stock == Counter(m.card[c] for c in s.zone_cards("stock")) or a != DRAW, where
 
     def position(self, p: int) -> None:
         """What the player to act sees in OpenSpiel is what the rule file holds."""
@@ -277,27 +299,31 @@ class Both:
 
 
 def play_matches(players: int, options: dict[str, Any], games: int, seed0: int) -> Counter[str]:
+    """How the matches ended, and in how many OpenSpiel turned up an eight first ('eights')."""
     g = crazy_eights(players, options)
     m = Mapping(g)
     ref_game = pyspiel.load_game("crazy_eights", {"players": players, **options})
-    endings: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
     for seed in range(seed0, seed0 + games):
-        _, how = Both(seed, g, m, ref_game, options).play()
-        endings[how] += 1
-    return endings
+        both = Both(seed, g, m, ref_game, options)
+        _, how = both.play()
+        seen[how] += 1
+        seen["eights"] += both.eights_turned > 0
+    return seen
 
 
 def test_random_matches_play_as_openspiel() -> None:
-    endings = play_matches(5, {}, GAMES, 0)
-    assert sum(endings.values()) == GAMES
+    seen = play_matches(5, {}, GAMES, 0)
+    assert seen["out"] + seen["passes"] + seen["max_turns"] == GAMES
     if GAMES >= 300:
-        # Both ways a game with the default rules ends were played: a player out of cards, and a
-        # round of passes with the stock empty (a hundred cards are never played by five players).
-        assert endings["out"] and endings["passes"], endings
+        # Both ways a game with the default rules ends were played, a player out of cards and a round of
+        # passes with the stock empty (five players never play a hundred cards), and some deals turned
+        # up an eight first.
+        assert seen["out"] and seen["passes"] and seen["eights"], seen
 
 
 @pytest.mark.parametrize(("players", "options"), SETTINGS, ids=[
     f"{n}p-" + ("-".join(f"{k}={v}" for k, v in o.items()) or "defaults") for n, o in SETTINGS])
 def test_random_matches_play_as_openspiel_at_other_settings(players: int, options: dict[str, Any]) -> None:
-    endings = play_matches(players, options, OTHER_GAMES, 1000)
-    assert sum(endings.values()) == OTHER_GAMES
+    seen = play_matches(players, options, OTHER_GAMES, 1000)
+    assert seen["out"] + seen["passes"] + seen["max_turns"] == OTHER_GAMES
