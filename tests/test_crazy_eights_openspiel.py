@@ -33,7 +33,7 @@ OpenSpiel, node by node, the card the rule file dealt or drew there:
   OpenSpiel's stock is refilled with the same cards.
 After each move the stock the test followed is the stock the rules hold.
 
-By default 600 matches at the default parameters and 40 at each other setting; CRAZY_EIGHTS_GAMES=N
+By default 400 matches at the default parameters and 26 at each other setting; CRAZY_EIGHTS_GAMES=N
 plays N and N // 15 (`CRAZY_EIGHTS_GAMES=10000 python -m pytest tests/test_crazy_eights_openspiel.py`).
 """
 
@@ -52,7 +52,7 @@ from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 
-GAMES = int(os.environ.get("CRAZY_EIGHTS_GAMES", "600"))
+GAMES = int(os.environ.get("CRAZY_EIGHTS_GAMES", "400"))
 OTHER_GAMES = max(1, GAMES // 15)
 PATH = str(ROOT / "games" / "crazy-eights.yaml")
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
@@ -149,7 +149,7 @@ def close(xs: list[float], ys: list[float]) -> bool:
 
 
 def by_card(m: Mapping, cards: list[int], probabilities: list[float]) -> dict[int, float]:
-    """The outcomes of a pick as OpenSpiel's: each kind of card with the sum of its copies' chances."""
+    """A chance node's cards as OpenSpiel's: each kind of card with the sum of its copies' chances."""
     out: dict[int, float] = {}
     for c, p in zip(cards, probabilities):
         out[m.card[c]] = out.get(m.card[c], 0.0) + p
@@ -242,7 +242,7 @@ class Both:
         drawn, offers = self.shuffles()  # the shuffle from the top down, and a reshuffle after eights
         pack = len(self.g.card_names)
         order = drawn[:pack - 1]
-        order += [next(c for c in range(pack) if c not in set(order))]  # the last card: forced
+        order += sorted(set(range(pack)) - set(order))  # the last card, which the shuffle's nodes leave
         dealt = self.n * (7 if self.n == 2 else 5)
         for k in range(dealt):  # node by node: the same cards offered, the same card given
             got = dict(ref.chance_outcomes())
@@ -282,7 +282,8 @@ class Both:
             if not +stock and self.options["reshuffle"]:
                 stock = Counter(m.card[d] for d in discard[:-1])
         assert not ref.is_chance_node(), where  # as many cards drawn in both
-        assert +stock == Counter(m.card[c] for c in s.zone_cards("stock")) or a != DRAW, where
+        if drawn:
+            assert +stock == Counter(m.card[c] for c in s.zone_cards("stock")), where
 
     def position(self, p: int) -> None:
         """What the player to act sees in OpenSpiel is what the rule file holds."""
