@@ -346,13 +346,13 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             # The first action of each shape this phase lists, to name beside a later one.
             listed: dict[tuple[str, tuple[str, ...]], str] = {}
             for name, span in ph.actions:
-                shape = shape_of.get(name)
-                if shape is None:
+                same = shape_of.get(name)
+                if same is None:
                     continue
-                other = listed.setdefault(shape, name)
+                other = listed.setdefault(same, name)
                 if other != name:
-                    self.err("C034", span, f"actions '{other}' and '{name}' print alike ('{shape[0]}' with "
-                             f"{', '.join(shape[1]) or 'no parameters'}), and phase '{ph.name}' offers both",
+                    self.err("C034", span, f"actions '{other}' and '{name}' print alike ('{same[0]}' with "
+                             f"{', '.join(same[1]) or 'no parameters'}), and phase '{ph.name}' offers both",
                              "give one a different label, merge them into one action, or offer them in "
                              "different phases")
 
