@@ -347,18 +347,27 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             self.block(a.effect)
 
     def _distinct_texts(self) -> None:
-        """Two actions that print alike ('play A of clubs, high') cannot be told apart in
-        logs, scenario files or at the table."""
-        seen: dict[tuple[str, tuple[str, ...]], ActionSpec] = {}
+        """Two actions that print alike ('play A of clubs, high') cannot be told apart in logs, scenario
+        files or at the table when both can be legal at once. Only the actions of the current phase can be
+        legal, so two that no phase offers together are read apart by the phase: a `bid` of each round."""
+        alike: dict[tuple[str, tuple[str, ...]], list[ActionSpec]] = {}
         for a in self.spec.actions:
             shape = (a.label or a.name, tuple(T.show(T.elem(p.domain.ty)) for p in a.params))
-            if shape in seen:
-                other = seen[shape]
-                self.err("C034", a.span, f"actions '{other.name}' and '{a.name}' print alike: "
-                         f"'{shape[0]}' with {', '.join(shape[1]) or 'no parameters'}",
-                         "give one a different label, or merge them into one action")
-            else:
-                seen[shape] = a
+            alike.setdefault(shape, []).append(a)
+        shape_of = {a.name: shape for shape, group in alike.items() if len(group) > 1 for a in group}
+        for ph in self.spec.phases:
+            # The first action of each shape this phase lists, to name beside a later one.
+            listed: dict[tuple[str, tuple[str, ...]], str] = {}
+            for name, span in ph.actions:
+                same = shape_of.get(name)
+                if same is None:
+                    continue
+                other = listed.setdefault(same, name)
+                if other != name:
+                    self.err("C034", span, f"actions '{other}' and '{name}' print alike ('{same[0]}' with "
+                             f"{', '.join(same[1]) or 'no parameters'}), and phase '{ph.name}' offers both",
+                             "give one a different label, merge them into one action, or offer them in "
+                             "different phases")
 
     def _phase(self, ph: PhaseSpec) -> None:
         for name, span in ph.actions:

@@ -373,6 +373,35 @@ def test_validate_given_a_scenario_file_says_so(capsys: pytest.CaptureFixture[st
         assert code == 1 and "not a rule file [E011]" in err and "Traceback" not in err + out, argv
 
 
+def test_test_hints_to_quote_a_flow_key_that_holds_brackets(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`{won[1]: 0}` in a scenario step: the hint is about the key, though the line is a `- ` step (it used to
+    say to quote a `log` step). tests/invalid/yaml_flow_key.yaml shows the same through `validate`."""
+    monkeypatch.chdir(tmp_path)
+    Path("s.yaml").write_text("game: stichln\nscenarios:\n  - name: s\n    players: 3\n    steps:\n"
+                              "      - expect: {hand[0]: 15, deal: 1}\n"
+                              "      - expect:\n          eval: {len(won[1]): 0}\n", encoding="utf-8")
+    code, out, err = cli(["test", "s.yaml"], capsys)
+    assert (code, err) == (1, "")
+    assert out == (
+        "s.yaml:6:22: error: YAML syntax: expected ',' or '}', but got '[' [E000]\n"
+        "          - expect: {hand[0]: 15, deal: 1}\n"
+        "                         ^\n"
+        "    hint: quote a key that holds brackets in a {...} map: {\"hand[0]\": 15}; written one key a line, it needs "
+        "no quotes\n"
+        "0 passed, 1 failed\n")
+    # Quoted as the hint says (and the second map too), the scenario runs.
+    Path("s.yaml").write_text(Path("s.yaml").read_text(encoding="utf-8").replace("{hand[0]: 15", '{"hand[0]": 15')
+                              .replace("{len(won[1]): 0}", '{"len(won[1])": 0}'), encoding="utf-8")
+    code, out, err = cli(["test", "s.yaml"], capsys)
+    assert (code, out, err) == (0, "1 passed, 0 failed\n", "")
+    # A value holding brackets keeps the hint about quoting an expression.
+    Path("s.yaml").write_text("game: stichln\nscenarios:\n  - name: s\n    players: 3\n    set: {leader: max([1])}\n",
+                              encoding="utf-8")
+    code, out, err = cli(["test", "s.yaml"], capsys)
+    assert "hint: quote a step or expression that holds [ ] { } ':' or '#'" in out, out
+
+
 def _codes(out: str) -> list[str]:
     return re.findall(r"^\S+:\d+:\d+: error: .*\[([A-Z]\d{3})\]$", out, re.MULTILINE)
 

@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 from ..dsl import abi
 from ..dsl.compiler import ParamInfo
 from ..dsl.library import _short
-from .errors import RuleError
+from .errors import AmbiguousAction, RuleError
 
 if TYPE_CHECKING:
     from .game import Game
+    from .state import State
 
 # Past this many ids the engine finds an id's action by bisection instead of a table of one entry per id.
 TABLE_MAX = 200_000
@@ -142,16 +143,7 @@ class ActionCodec:
         if not 0 <= a < self.num_actions:
             return f"<no action {a}>"
         info, vals = self.decode(a)
-        parts = []
-        for p, v in zip(info.params, vals):
-            if p.kind == "card":
-                parts.append(self.game.card_names[v])
-            elif p.kind == "player":
-                parts.append(self.game.player_name(v))
-            elif p.kind == "bool":
-                parts.append(f"{p.name}" if v else f"no {p.name}")
-            else:
-                parts.append(str(v))
+        parts = self.value_texts(info, vals)
         text = info.label or info.name
         if parts:
             text += " " + ", ".join(parts)
@@ -177,6 +169,38 @@ class ActionCodec:
                 found.append(info.encode(ks))
         # The parse is exact by construction; the final check keeps it so.
         return sorted(a for a in found if self.to_string(a) == text)
+
+    def at_state(self, state: State, text: str) -> int | None:
+        """The action printed as `text` at `state`, or None if no action prints so.
+
+        Actions of different phases may print alike (the checker allows it only when no phase offers both,
+        C034), so a text is read where it is used: the one legal now, else one the current phase offers,
+        else the lowest. Two legal ones printing alike (a card named "Joker, red") raise AmbiguousAction."""
+        ids = self.from_string(text)
+        if len(ids) <= 1:
+            return ids[0] if ids else None
+        legal = set(state.legal_actions()) if not state.is_terminal() and not state.is_chance_node() else set()
+        now = [a for a in ids if a in legal]
+        if len(now) > 1:
+            shown = "; ".join(self.describe(a) for a in now)
+            raise AmbiguousAction(f"'{text}' is the text of {len(now)} legal actions ({shown}), so it cannot say "
+                                  "which one is meant; the rule file must label or name them apart")
+        if now:
+            return now[0]
+        offered = {name for name, _ in self.game.phases[state.phase].spec.actions}
+        return next((a for a in ids if self.action_for(a).name in offered), ids[0])
+
+    def describe(self, a: int) -> str:
+        """An action id as its action's name and each parameter's name and text: swap(a='Joker, red', b='Joker')."""
+        info, vals = self.decode(a)
+        texts = self.value_texts(info, vals)
+        return f"{info.name}({', '.join(f'{p.name}={t!r}' for p, t in zip(info.params, texts))})"
+
+    def value_texts(self, info: ActionInfo, vals: tuple[Any, ...]) -> list[str]:
+        """Each parameter value as an action's text shows it: a card's name, P1, `up`/`no up`, a number, a name."""
+        g = self.game
+        return [g.card_names[v] if p.kind == "card" else g.player_name(v) if p.kind == "player" else
+                (p.name if v else f"no {p.name}") if p.kind == "bool" else str(v) for p, v in zip(info.params, vals)]
 
     def param_texts(self, info: ActionInfo) -> list[tuple[dict[str, list[int]] | None, int, int, int]]:
         """Per parameter: its printed texts -> digits (None for a number), lowest value, radix, longest text."""

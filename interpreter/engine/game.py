@@ -425,7 +425,8 @@ class Game:
 
     # ------------------------------------------------------------ reading an action's text
     def action_from_string(self, text: str) -> int | None:
-        """The lowest action id that action_to_string prints as `text`, or None."""
+        """The lowest action id that action_to_string prints as `text`, or None. Actions of different phases
+        may print alike: `State.action_from_string` reads a text where it is used, among the actions legal then."""
         ids = self.actions_from_string(text)
         return ids[0] if ids else None
 

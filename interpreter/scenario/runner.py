@@ -31,7 +31,7 @@ from ..dsl.pipeline import compile_file, compile_named
 from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 from ..engine.budget import deep_count
 from ..engine.bundled import bundled_game, bundled_games
-from ..engine.errors import GameError, IllegalAction, describe_failure
+from ..engine.errors import AmbiguousAction, GameError, IllegalAction, describe_failure
 from ..engine.game import Game
 from ..engine.setup import BadSetup, Setup
 from ..engine.state import State
@@ -301,15 +301,16 @@ class _Runner:
         if self.state.log is not None:
             self.state.log.clear()
 
-    def find_action(self, text: str) -> int | None:
-        """The action printed as `text`: a legal one if several print alike, else the first; None if none.
+    def find_action(self, vn: YNode, text: str) -> int | None:
+        """The action printed as `text` now (State.action_from_string): when actions of different phases print
+        alike, the one legal now, else one the current phase offers; None if no action prints so. Two legal
+        actions printing alike fail the step: the text cannot say which is meant.
 
         The text is parsed per action (Game.actions_from_string): the id space is never walked."""
-        ids = self.game.actions_from_string(text)
-        if len(ids) > 1 and not self.state.is_terminal():
-            legal = set(self.state.legal_actions())
-            return next((a for a in ids if a in legal), ids[0])
-        return ids[0] if ids else None
+        try:
+            return self.state.action_from_string(text)
+        except AmbiguousAction as e:
+            raise self.fail(vn, str(e)) from None
 
     def action_text(self, vn: YNode) -> str:
         v = vn.value if isinstance(vn, YScalar) else None
@@ -327,7 +328,7 @@ class _Runner:
             if must_be_legal:
                 raise self.fail(ks, f"the game is over; P{p} cannot {q}")
             return
-        a = self.find_action(text)
+        a = self.find_action(vn, text)
         g = self.game
         if must_be_legal:
             if s.current_player() != p:

@@ -135,12 +135,15 @@ class Painter:
 
     def action_text(self, text: str) -> Line:
         """An action as the log gives it (public text): its parameters named when the text reads back as one
-        action of several parameters, the text as it is otherwise (a secret action, an unusual label)."""
+        action of several parameters, the text as it is otherwise (a secret action, an unusual label, or
+        actions of different phases that print alike but name their parameters differently)."""
         g = self.game
         try:
             ids = g.codec.from_string(text)
         except Exception:  # a text the codec cannot parse is shown as it is
             ids = []
+        if len({tuple(p.name for p in g.codec.action_for(a).params) for a in ids}) > 1:
+            ids = []  # the log keeps the text, not which action: the names could be the wrong action's
         if ids:
             info, vals = g.codec.decode(ids[0])
             if len(info.params) > 1:
