@@ -24,7 +24,9 @@ What the compiler may rely on after `check()` without errors:
   function reading an option not set yet (C035);
 * a text parameter's domain is a list of literal names or a constant, a
   number parameter's is `range(a, b)` with `a`, `b` fixed for the game in
-  the same sense (C005);
+  the same sense (C005); a parameter with `ids` ranges over lists of cards,
+  and its `ids` are lists of cards fixed for the game, `pack` allowed (C040,
+  C037); a parameter over lists of cards has `ids` (C040);
 * no local name is bound twice in one scope chain (C020), so a loop cannot
   rebind a local to grow a value;
 * expressions nest at most `4 * limits.expr_depth` levels counting the bodies
