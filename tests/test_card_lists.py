@@ -446,3 +446,15 @@ def test_cribbages_two_card_discards_in_openspiels_numbering() -> None:
     ref = pyspiel.load_game("cribbage").new_initial_state()
     for a in range(52, 2756):
         assert ref.action_to_string(0, a) == text(a), a
+
+
+def test_resampling_reads_the_cards_of_a_card_lists_variable_a_player_sees() -> None:
+    from cardsmith.engine.resample.info import cards_in, differing
+    names = {"A": 0, "B": 1, "C": 2, "D": 3}
+    view = {"zones": {"pile": ["A"], "hand[1]": 2}, "variables": {"melds": [["B", "C"], []], "score": 3}}
+    assert cards_in(view, names) == {0, 1, 2}  # the cards of each list count as seen
+    other = {"zones": {"pile": ["A"], "hand[1]": 2}, "variables": {"melds": [["B", "D"], []], "score": 3}}
+    # Lists of the same lengths differ card for card: a swap of C and D mends it.
+    assert differing(view, other, names) == [(2, 3, False)]
+    longer = {"zones": {"pile": ["A"], "hand[1]": 2}, "variables": {"melds": [["B", "C", "D"], []], "score": 3}}
+    assert differing(view, longer, names) is None  # a list of another length: no swap of cards mends that
