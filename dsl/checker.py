@@ -24,7 +24,9 @@ What the compiler may rely on after `check()` without errors:
   function reading an option not set yet (C035);
 * a text parameter's domain is a list of literal names or a constant, a
   number parameter's is `range(a, b)` with `a`, `b` fixed for the game in
-  the same sense (C005);
+  the same sense (C005); a parameter with `ids` ranges over lists of cards,
+  and its `ids` are lists of cards fixed for the game, `pack` allowed (C040,
+  C037); a parameter over lists of cards has `ids` (C040);
 * no local name is bound twice in one scope chain (C020), so a loop cannot
   rebind a local to grow a value;
 * expressions nest at most `4 * limits.expr_depth` levels counting the bodies
@@ -49,10 +51,11 @@ from .expr_checks import BUILTIN_VALUES, CARD_ATTRS, ExprChecker
 from .library import LIBRARY
 from .limits import Limits
 from .parser import KEYWORDS
-from .spec import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
+from .spec import ActionSpec, FuncSpec, GameSpec, ParamSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 from .steps import StepChecker, _walk_stmts
 from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
+from .types import card_lists
 
 __all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "check"]
 
@@ -338,13 +341,37 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
                              f"(cards in a zone, players, suits, range(a, b), ...), not {T.show(t)}")
                     t = T.list_of(T.ANY)
                 et = T.elem(t)
-                if et not in (T.CARD, T.PLAYER, T.SUIT, T.RANK, T.BOOL, T.INT, T.STR, T.ANY):
+                if prm.ids is not None:
+                    et = self._card_lists_param(a, prm, t)
+                elif card_lists(t):
+                    self.err("C040", prm.domain.span, f"parameter '{prm.name}' ranges over lists of cards: give "
+                             "'ids', the fixed list of every value it can take",
+                             f"write {prm.name}: {{from: \"...\", ids: \"...\"}}; a value's action id is its "
+                             "position in 'ids'")
+                    et = T.list_of(T.CARD)
+                elif et not in (T.CARD, T.PLAYER, T.SUIT, T.RANK, T.BOOL, T.INT, T.STR, T.ANY):
                     self.err("C005", prm.domain.span, f"parameter '{prm.name}' ranges over {T.show(t)}; "
                              "actions take cards, players, suits, ranks, numbers, true/false or names")
                 self.declare(prm.name, et, prm.span)
             if a.when is not None:
                 self.want(a.when, self.expr(a.when), T.BOOL, "'when'")
             self.block(a.effect)
+
+    def _card_lists_param(self, a: ActionSpec, prm: ParamSpec, t: Any) -> Any:
+        """A parameter with `ids`: its values and its ids are lists of cards (C040); the type of its value."""
+        ids = prm.ids
+        assert ids is not None
+        if ids is not prm.domain:
+            ti = self.expr(ids)
+            if not card_lists(ti) and ti != T.ANY:
+                self.err("C040", ids.span, f"'ids' of parameter '{prm.name}' must be a list of lists of cards, "
+                         f"not {T.show(ti)}", "e.g. combinations(pack, 2), or lists built with comprehensions")
+        if not card_lists(t) and t != T.list_of(T.ANY):
+            what = "'from'" if ids is not prm.domain else "'ids'"
+            self.err("C040", prm.domain.span, f"{what} of parameter '{prm.name}' must give lists of cards, not "
+                     f"{T.show(t)}", "'ids' is for a parameter whose value is several cards at once; a parameter "
+                     "over cards, players or numbers is written as its domain alone")
+        return T.list_of(T.CARD)
 
     def _distinct_texts(self) -> None:
         """Two actions that print alike ('play A of clubs, high') cannot be told apart in logs, scenario

@@ -101,6 +101,15 @@ class RuleSections(Reader):
                 for pname, (pks, pvn) in prm.items.items():
                     if not self.ident(pname, pks.span, "parameter"):
                         continue
+                    if isinstance(pvn, YMap):
+                        self.keys(pvn, K.PARAM, f"parameter '{pname}'")
+                        ids = self.expr(pvn.get("ids"), f"'ids' of parameter '{pname}'")
+                        # Without `from`, a value may be any of the ids (narrowed by `when`).
+                        dom = self.expr(pvn.get("from"), f"'from' of parameter '{pname}'") if "from" in pvn.items \
+                            else ids
+                        if dom is not None and ids is not None:
+                            params.append(ParamSpec(pname, pks.span, dom, ids))
+                        continue
                     dom = self.expr(pvn, f"domain of parameter '{pname}'")
                     if dom is not None:
                         params.append(ParamSpec(pname, pks.span, dom))

@@ -3,7 +3,9 @@
 * `GAME_FILES` lists every bundled rule file (`games/*.yaml`) and
   `GAME_CASES` every (file, player count) pair those files allow, read from
   each compiled spec, so a new game in `games/` is picked up by the property
-  tests without any change here.
+  tests without any change here. `FEATURE_CASES` does the same for the test
+  games of `tests/games/` that the property, observation, tensor and
+  information-state tests run too (features no bundled game shows yet).
 * Hypothesis profiles: "ci" (the default; small, derandomized so that every run
   tries the same examples, and without deadlines, so the whole suite runs in a
   few minutes on two cores) and "deep" (many more examples, random each run),
@@ -118,6 +120,14 @@ GAME_CASES: list[Any] = [
 ]
 
 assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
+
+# Test games that show what no bundled game does yet, run by the property, observation, tensor and
+# information-state tests beside the bundled games: tests/games/melds.yaml (actions over several cards at
+# once, card_lists variables, a secret action of several cards).
+FEATURE_FILES: list[Path] = [TESTS / "games" / "melds.yaml"]
+FEATURE_CASES: list[Any] = [
+    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in FEATURE_FILES for n in _player_range(p)
+]
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -475,6 +475,8 @@ class _Runner:
             return [g.player_name(p) for p in value]
         if isinstance(ty, tuple) and ty[1] == "card":
             return [g.card_names[c] for c in value]
+        if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists
+            return [[g.card_names[c] for c in xs] for xs in value]
         return value
 
     def expect_var(self, ks: YScalar, key: str, node: YNode) -> None:
