@@ -149,3 +149,15 @@ def test_ranks_that_look_like_numbers() -> None:
 def test_the_box_is_short() -> None:
     """Two minutes to read, at about 200 words a minute."""
     assert len(BOX.split()) <= 400, len(BOX.split())
+
+
+def test_the_other_traps_box_is_short_and_its_links_lead_somewhere() -> None:
+    """docs/language.md's "Other traps" box (issue 15): read in two minutes, each trap linked to its section."""
+    text = DOC.read_text(encoding="utf-8")
+    box = text.split("> **Other traps.**", 1)[1].split("\n\n", 1)[0]
+    assert len(box.split()) <= 300, len(box.split())
+    anchors = set(re.findall(r"\]\(#([a-z0-9-]+)\)", box))
+    headings = {re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, re.M)}
+    assert anchors and anchors <= headings, anchors - headings
+    for words in ("`log`", "`report`", "`when`", "memoized", "`set:`", "number parameter"):
+        assert words in box, words
