@@ -78,8 +78,9 @@ def test_the_game_declares_its_returns() -> None:
 
 
 def scores(s: State) -> list[int]:
-    """Each side's score, as every player sees it."""
+    """Each side's score, as every player sees it (kept on both partners)."""
     seen = s.observation(0)["variables"]
+    assert (seen["score[0]"], seen["score[1]"]) == (seen["score[2]"], seen["score[3]"])
     return [seen["score[0]"], seen["score[1]"]]
 
 
