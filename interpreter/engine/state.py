@@ -279,7 +279,8 @@ class State:
         return list(self.z[self.game.slot_of("zone", name, player)])
 
     def var(self, name: str, player: int | None = None) -> Any:
-        """A variable's value (a per-player variable needs the player); cards by id, as the rules hold them."""
+        """A variable's value (a per-player variable needs the player, a per-team one the team number); cards by
+        id, as the rules hold them."""
         v = self.v[self.game.slot_of("variable", name, player)]
         return list(v) if isinstance(v, list) else v
 
