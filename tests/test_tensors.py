@@ -88,8 +88,9 @@ def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> N
                 assert block[0] == 0.0 and not any(block[2:])
         for vi in range(len(g.var_names)):
             spec, owner = g.var_specs[vi]
-            width = len(b[f"var:{spec.name}"]) // (n if spec.per_player else 1)
-            slot = 0 if owner is None else (owner - p) % n
+            width = len(b[f"var:{spec.name}"]) // (n if spec.per_player or spec.per_team else 1)
+            # A per-player variable's slots are relative to the player; a per-team one's are by team number.
+            slot = 0 if owner is None else owner if spec.per_team else (owner - p) % n
             block = b[f"var:{spec.name}"][slot * width:(slot + 1) * width]
             viewers = _var_viewers(s, vi)
             if viewers is None or p in viewers:
