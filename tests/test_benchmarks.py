@@ -6,6 +6,9 @@
 * benchmarks/pyhearts.py, the hand-written Hearts it measures games/hearts.yaml against, plays as
   pyspiel's "hearts": the same player to act, the same legal moves and chance outcomes at every step,
   the same returns.
+* `python benchmarks/cribbage_count.py` prints the time per hand of Cribbage's show counted with
+  `subsets`/`combinations` (games/cribbage.yaml) and by bit masks (benchmarks/cribbage-count.yaml), and
+  both counts agree with OpenSpiel's ScoreHand, written out here in Python, on random hands.
 """
 
 from __future__ import annotations
@@ -75,3 +78,73 @@ def test_the_benchmark_runs_through_chance_nodes_too() -> None:
                        capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     assert re.match(rf"cardsmith/pyhearts \(games/s\): {NUMBER} ", r.stdout.splitlines()[-1]), r.stdout
+
+
+def test_cribbage_count_benchmark_prints_its_figures() -> None:
+    out = subprocess.run([sys.executable, str(BENCH / "cribbage_count.py"), "--hands", "20", "--rounds", "2"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 5
+    for ln in lines[:2]:
+        assert re.fullmatch(rf"round \d: combinations {NUMBER} us/hand, bit masks {NUMBER} us/hand, "
+                            rf"combinations/bit masks {NUMBER}", ln), ln
+    for side, ln in zip(("combinations", "bit masks"), lines[2:4]):
+        assert re.fullmatch(rf"{side}: {NUMBER} us/hand \({NUMBER}\.\.{NUMBER}\)", ln), ln
+    assert re.fullmatch(rf"combinations/bit masks \(time per hand\): {NUMBER} \({NUMBER}\.\.{NUMBER}\), "
+                        r"20 hands, 2 rounds", lines[4]), lines[4]
+
+
+def openspiel_score_hand(hand: list[int], starter: int) -> int:
+    """OpenSpiel's ScoreHand(hand, starter) (open_spiel/games/cribbage/cribbage.cc), cards numbered
+    suit * 13 + rank: nobs, the flush, then the five cards sorted by rank and suit, scored over bit masks."""
+    def rank(c: int) -> int:
+        return c % 13
+
+    def suit(c: int) -> int:
+        return c // 13
+
+    score = 1 if any(rank(c) == 10 and suit(c) == suit(starter) for c in hand) else 0
+    five = sorted(hand + [starter], key=lambda c: (rank(c), suit(c)))
+    if len({suit(c) for c in five}) == 1:
+        score += 5
+    elif len({suit(c) for c in hand}) == 1:
+        score += 4
+
+    def picked(mask: int) -> list[int]:
+        return [five[i] for i in range(5) if mask >> i & 1]
+
+    for mask in range(32):
+        cards = picked(mask)
+        if len(cards) >= 2 and sum(min(rank(c) + 1, 10) for c in cards) == 15:
+            score += 2
+        if len(cards) == 2 and rank(cards[0]) == rank(cards[1]):
+            score += 2
+
+    def is_run(mask: int) -> bool:
+        cards = picked(mask)
+        return all(rank(b) == rank(a) + 1 for a, b in zip(cards, cards[1:]))
+
+    if is_run(31):
+        return score + 5
+    fours = [m for m in (30, 29, 27, 23, 15) if is_run(m)]
+    threes = [m for m in (7, 11, 13, 14, 19, 21, 22, 25, 26, 28) if is_run(m) and not any(f & m == m for f in fours)]
+    return score + 4 * len(fours) + 3 * len(threes)
+
+
+def test_both_cribbage_counts_agree_with_openspiels_score_hand() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from cribbage_count import RULE_FILES, Counter, hands
+    finally:
+        sys.path.remove(str(BENCH))
+    items = hands(800, 7)
+    # Hands that score each way: the best hand, a double run, flushes of four and five, his nobs.
+    items += [((4, 17, 30, 49), 43, False), ((2, 15, 29, 43), 8, False), ((27, 29, 31, 33), 12, True),
+              ((27, 29, 31, 33), 38, False), ((0, 28, 45, 23), 21, False)]
+    # The crib scores a flush of four, as a hand does (OpenSpiel's default, crib_four_flush).
+    expected = [openspiel_score_hand(list(hand), starter) for hand, starter, _ in items]
+    assert max(expected) == 29 and sum(p == 0 for p in expected) > 50
+    for name, path in RULE_FILES.items():
+        _, points = Counter(path, items).run()
+        assert points == expected, name
