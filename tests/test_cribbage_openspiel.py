@@ -23,9 +23,8 @@ node by node, the card the rule file dealt there, checking that both nodes offer
 the same chances; the starter is the card below the last one dealt, whose node offered the cards OpenSpiel
 offers for the starter.
 
-By default 150 matches at the default parameters and 15 at each other setting; CRIBBAGE_CribbageS=N (or
-CRIBBAGE_GAMES=N) plays N and N // 10 (`CRIBBAGE_CribbageS=10000 python -m pytest
-tests/test_cribbage_openspiel.py`).
+By default 150 matches at the default parameters and 15 at each other setting; CRIBBAGE_GAMES=N plays N
+and N // 10 (`CRIBBAGE_GAMES=10000 python -m pytest tests/test_cribbage_openspiel.py`).
 """
 
 from __future__ import annotations
@@ -43,7 +42,7 @@ from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 
-GAMES = int(os.environ.get("CRIBBAGE_CribbageS", os.environ.get("CRIBBAGE_GAMES", "150")))
+GAMES = int(os.environ.get("CRIBBAGE_GAMES", "150"))
 OTHER_GAMES = max(1, GAMES // 10)
 PATH = str(ROOT / "games" / "cribbage.yaml")
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
