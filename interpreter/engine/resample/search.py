@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
 from ..history import CHANCE, blank, explicit, play_group
-from .info import Info, cards_of, differing
+from .info import Info, any_in, cards_of, differing
 
 if TYPE_CHECKING:
     from ..state import State
@@ -222,9 +222,7 @@ class Search:
 
     def _unseen(self, c: int, j: int, i: int, after: bool) -> bool:
         info = self.info
-        if any(c in info.view_cards[m] for m in range(j, i)):
-            return False
-        return not any(c in info.act_cards[m] for m in range(j + 1, i + 1 if after else i))
+        return not any_in(info.seen_at[c], j, i) and not any_in(info.acted_at[c], j + 1, i + 1 if after else i)
 
     def _mend(self, i: int, pairs: list[tuple[int, int, bool]]) -> bool:
         """Swap each card the player must see at a place with the card there, in the shuffle both went
