@@ -24,11 +24,11 @@ and then gives OpenSpiel, node by node, the card the rule file dealt or drew the
 OpenSpiel offers the cards of the rule file's stock.
 
 The moves. Uniformly random moves almost never knock (two matches in a hundred), so they are drawn that
-way in one match in four only, and in one in twenty both players always take the upcard and never
-discard it again (OpenSpiel ends the hand at the 50th); in the others by a player who is random only some of the time: otherwise
-it takes the upcard when that lowers its deadwood, discards a card that leaves the least deadwood
-(OpenSpiel's own count), knocks at once with gin or at the wall and now and then otherwise, lays the
-meld that leaves the least deadwood, and passes while laying melds or laying off only now and then.
+way in one match in four only; in one in twenty both players always take the upcard and never discard it
+again (OpenSpiel ends the hand at the 50th); in the others by a player who is random only some of the
+time: otherwise it takes the upcard when that lowers its deadwood, discards a card that leaves the least
+deadwood (OpenSpiel's own count), knocks at once with gin or at the wall and now and then otherwise, lays
+the meld that leaves the least deadwood, and passes while laying melds or laying off only now and then.
 
 By default 300 matches at the default parameters and 30 at each other setting OpenSpiel supports;
 GIN_RUMMY_GAMES=N plays N and N // 10 (`GIN_RUMMY_GAMES=10000 python -m pytest
@@ -48,6 +48,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from cardsmith.dsl import abi  # noqa: E402
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
@@ -95,8 +96,8 @@ class Mapping:
         self.action: dict[int, int] = {}
         for a in range(g.num_distinct_actions()):
             text = g.action_to_string(None, a)
-            if text.startswith("discard ") or text.startswith("lay off "):
-                self.action[a] = os_card(text.split(" ", 2 if text.startswith("lay off") else 1)[-1])
+            if text.startswith(("discard ", "lay off ")):
+                self.action[a] = os_card(text.removeprefix("discard ").removeprefix("lay off "))
             elif text.startswith("lay ["):
                 cards = text[len("lay ["):-1].split(", ")
                 self.action[a] = melds[frozenset(os_string(os_card(c)) for c in cards)]
@@ -138,6 +139,37 @@ def test_the_game_declares_openspiels_parameters_and_returns() -> None:
     # need not lay their melds, so a hand of ten court cards counts 100: the rule file declares 125.
     assert (ref.min_utility(), ref.max_utility()) == (-123.0, 123.0)
     assert (g.min_utility, g.max_utility) == (-125.0, 125.0)
+
+
+def test_the_deadwood_and_the_melds_are_openspiels() -> None:
+    """The rule file's counts are OpenSpiel's (gin_rummy_utils.cc) on hands rich in melds that share cards:
+    the least deadwood of ten cards (MinDeadwood), the count a player knocks with holding eleven (MinDeadwood
+    of eleven: the first best arrangement in OpenSpiel's search order, less its highest card left out), the
+    melds a knocker may lay (LegalMelds) and the discards that keep a knock (LegalDiscards)."""
+    g = gin_rummy()
+    s = State.initial(g, 1)
+    fn = {name: g.ns[abi.function(name)] for name in (
+        "least_deadwood", "deadwood_after_draw", "knock_melds", "keeps_knock")}
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rng = random.Random(7)
+    differ = 0  # eleven-card hands where OpenSpiel's count is not the least deadwood after a discard
+    for _ in range(300):
+        low, width = rng.randrange(0, 9), rng.choice([4, 5, 6])
+        pool = [c for c in range(52) if low <= c % 13 < low + width]
+        h = sorted(rng.sample(pool, 11))
+        g.steps[0] = g.step_limit
+        assert fn["deadwood_after_draw"](s, h) == utils.min_deadwood(h), h
+        least = min(utils.min_deadwood(h[:i] + h[i + 1:]) for i in range(11))
+        differ += utils.min_deadwood(h) != least
+        for limit in (3, 10):
+            keeps = [c for c in h if fn["keeps_knock"](s, h, c, limit)]
+            assert keeps == (utils.legal_discards(h, limit) or h), h
+        ten = h[:10]
+        assert fn["least_deadwood"](s, ten) == utils.min_deadwood(ten), ten
+        for limit in (0, 10):
+            mine = sorted(sorted(m) for m in fn["knock_melds"](s, ten, limit))
+            assert mine == sorted(sorted(utils.int_to_meld[k]) for k in utils.legal_melds(ten, limit)), ten
+    assert differ > 0
 
 
 # ------------------------------------------------------------------ matches in both
@@ -187,16 +219,6 @@ class Both:
         if self.ref.returns()[knocker] < 0:
             return "undercut"
         return "gin" if self.ref.deadwood()[knocker] == 0 else "knock"
-
-    def give(self, card: int) -> None:
-        """OpenSpiel's chance node: its outcomes are the cards of the rule file's stock; it gets `card`."""
-        where = self.where()
-        assert self.ref.is_chance_node(), where
-        stock = sorted(self.cards("stock"))
-        got = self.ref.chance_outcomes()
-        assert [a for a, _ in got] == stock, where
-        assert close([p for _, p in got], [1 / len(stock)] * len(stock)), where
-        self.ref.apply_action(card)
 
     def deal(self) -> None:
         """The rule file's shuffle, and the same deal given to OpenSpiel card by card."""
@@ -263,18 +285,24 @@ class Both:
                 [b for b in legal if b != self.ref.prev_upcard()])
         else:
             a = self.choose(legal)
+        stock = sorted(self.cards("stock"))
         s.apply_action(next(b for b in mine if m.action[b] == a))
         ref.apply_action(a)
-        if ref.is_chance_node():  # a draw from the stock: OpenSpiel is given the card the rule file drew
-            stock_before = self.cards("stock") + [self.cards(f"hand[{p}]")[-1]]
-            assert sorted(stock_before) == sorted(a for a, _ in ref.chance_outcomes()), where
-            self.ref.apply_action(self.cards(f"hand[{p}]")[-1])
+        if ref.is_chance_node():
+            # A draw from the stock: OpenSpiel offers the cards of the rule file's stock, each as likely, and
+            # is given the card the rule file drew, its top card.
+            got = ref.chance_outcomes()
+            assert [c for c, _ in got] == stock, where
+            assert close([pr for _, pr in got], [1 / len(stock)] * len(stock)), where
+            drawn = self.cards(f"hand[{p}]")[-1]
+            assert len(self.cards("stock")) == len(stock) - 1, where
+            ref.apply_action(drawn)
         if not ref.is_terminal():
             self.table()
 
     def table(self) -> None:
         """What OpenSpiel's state holds is what the rule file's holds."""
-        s, ref, m, where = self.s, self.ref, self.m, self.where()
+        s, ref, where = self.s, self.ref, self.where()
         hands = ref.hands()
         for p in range(2):
             assert sorted(self.cards(f"hand[{p}]")) == sorted(hands[p]), where
@@ -291,10 +319,11 @@ class Both:
     def melds(self, p: int) -> list[list[int]]:
         return self.s.v[self.g.var_names.index(f"melds[{p}]")]
 
+
 def play_matches(options: dict[str, Any], games: int, seed0: int) -> Counter[str]:
     """How the matches ended (a knock, gin, an undercut, or without a knock: a pass at the wall, the upcard put
-    back twice, the 50th upcard taken), and how many knocks OpenSpiel offered
-    that would have left it without a legal move."""
+    back twice, the 50th upcard taken), and how many knocks OpenSpiel offered that would have left it without
+    a legal move."""
     g = gin_rummy(options)
     ref_game = pyspiel.load_game("gin_rummy", options)
     m = Mapping(g)
