@@ -9,6 +9,9 @@
 * `python benchmarks/cribbage_count.py` prints the time per hand of Cribbage's show counted with
   `subsets`/`combinations` (games/cribbage.yaml) and by bit masks (benchmarks/cribbage-count.yaml), and
   both counts agree with OpenSpiel's ScoreHand, written out here in Python, on random hands.
+* `python benchmarks/melds.py` with a tiny budget prints each kind of hand's times and ratios (a smoke
+  test), and the two meld finders of benchmarks/melds.yaml it times find the same least deadwood, with
+  melds of the hand, as OpenSpiel's gin_rummy.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import subprocess
 import sys
 
 import pytest
+from cardsmith.dsl import abi
 from conftest import ROOT
 
 BENCH = ROOT / "benchmarks"
@@ -148,3 +152,58 @@ def test_both_cribbage_counts_agree_with_openspiels_score_hand() -> None:
     for name, path in RULE_FILES.items():
         _, points = Counter(path, items).run()
         assert points == expected, name
+
+
+def test_melds_benchmark_prints_its_figures() -> None:
+    out = subprocess.run([sys.executable, str(BENCH / "melds.py"), "--rounds", "2", "--hands", "5"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    for kind in ("random", "rich"):
+        rounds = [ln for ln in lines if ln.startswith(f"{kind} round ")]
+        assert len(rounds) == 2
+        for ln in rounds:
+            assert re.search(rf"combinations {NUMBER} ms/hand, by hand {NUMBER} ms/hand, by hand/combinations "
+                             rf"{NUMBER}$", ln), ln
+        assert any(re.fullmatch(rf"{kind}: combinations {NUMBER} ms/hand, by hand {NUMBER} ms/hand; by hand/"
+                                rf"combinations {NUMBER} \({NUMBER}\.\.{NUMBER}\)", ln) for ln in lines), kind
+
+
+def test_the_two_meld_finders_agree() -> None:
+    """benchmarks/melds.yaml's finders give, on the same hands, arrangements of melds of the hand that share
+    no card and leave the same deadwood; with pyspiel, the least deadwood OpenSpiel finds (of ten cards; of
+    eleven, the least of the ten-card hands a discard leaves)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from melds import finders, hands
+    finally:
+        sys.path.remove(str(BENCH))
+    g, s, found = finders()
+    deadwood = g.ns[abi.function("deadwood")]
+    try:
+        import pyspiel
+        utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    except ImportError:
+        utils = None
+    rng = random.Random(5)
+    seen = set()
+    for kind in ("random", "rich"):
+        for h in hands(kind, 600, rng):
+            left = []
+            for name, find in found.items():
+                g.steps[0] = g.step_limit
+                melds = find(s, h)
+                cards = [c for m in melds for c in m]
+                assert len(cards) == len(set(cards)) and set(cards) <= set(h), (name, h)
+                for m in melds:  # a set of three or four, or a run of three to five of a suit
+                    ranks, suits = {c % 13 for c in m}, {c // 13 for c in m}
+                    assert (len(ranks) == 1 and len(m) in (3, 4)) or (
+                        len(suits) == 1 and 3 <= len(m) <= 5 and max(m) - min(m) == len(m) - 1), (name, h, m)
+                left.append(deadwood(s, h, melds))
+            assert left[0] == left[1], h
+            if utils is not None:
+                expected = utils.min_deadwood(h) if len(h) == 10 else min(
+                    utils.min_deadwood(h[:i] + h[i + 1:]) for i in range(len(h)))
+                assert left[0] == expected, h
+            seen.add((kind, len(h), len([m for m in found["combinations"](s, h)]) >= 2))
+    assert len(seen) == 8  # both kinds, ten and eleven cards, with fewer and with more than one meld laid
