@@ -6,6 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
+from ..errors import GameError
 from ..history import blank, entries, explicit, groups, play_group
 
 if TYPE_CHECKING:
@@ -56,6 +57,15 @@ def any_in(steps: list[int], lo: int, hi: int) -> bool:
     """Whether the sorted `steps` hold one in [lo, hi)."""
     k = bisect_left(steps, lo)
     return k < len(steps) and steps[k] < hi
+
+
+def legal(t: State) -> list[int]:
+    """The legal actions of a state the search made; none where its rules fail (a rule error): an exchange
+    of cards can make a state no history reaches, and the rules need not hold up there."""
+    try:
+        return t.legal_actions()
+    except GameError:
+        return []
 
 
 def is_public(g: Any, a: int) -> bool:
