@@ -33,6 +33,7 @@ def where(s: State) -> str:
         return f"at the end of deal {s.deal_no}"
     return f"after the match ended, in deal {s.deal_no}"
 
+
 def public_view(s: State) -> str:
     """One line of the state for error messages any player may read: the top cards of zones that every
     player sees, and how many cards the others hold (a count is in every observation)."""
@@ -49,6 +50,7 @@ def public_view(s: State) -> str:
         else:
             parts.append(f"{name}: {_cards(len(cards))}")
     return "; ".join(parts)
+
 
 def designer_view(s: State) -> str:
     """Every zone's cards (the top eight), whoever may see them: for the designer's own tools only."""

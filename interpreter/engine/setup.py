@@ -313,7 +313,7 @@ def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], 
         slots = [origin[c] for c in probe.z[zi] if c in origin]
         name = g.zone_names[zi]
         top = not fx.whole(zi)
-        if len(cards) > len(slots) and not fx.whole(zi):
+        if len(cards) > len(slots) and top:
             got = "no shuffled card" if not slots else f"only {count_of(len(slots), 'shuffled card')}"
             problem = problem or BadSetup(f"deal {fx.deal}: the deal's steps put {got} in zone '{name}', so "
                            f"{count_of(len(cards), 'card')} cannot be fixed there", fx.deal, name)
@@ -323,7 +323,7 @@ def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], 
             spare.extend(slots[:len(slots) - (len(cards) - cut)])
         for c, (j, p) in zip(cards[cut:], slots[len(slots) - (len(cards) - cut):]):
             if c not in members[j]:
-                if not fx.whole(zi):
+                if top:
                     problem = problem or BadSetup(f"deal {fx.deal}: '{g.card_names[c]}' is not among the cards "
                                                   f"the deal shuffles into zone '{name}'", fx.deal, name)
                 late.add(c)
