@@ -6,7 +6,7 @@
 `random`: the bot of SPEC (default `ismcts`, its default settings) at one seat and random players at the
 others, the seat taken in turn; its win share (a shared win counts 1/k) with a 95% Wilson interval, the
 fair share 1/N, its mean return with a 95% interval (for games scored in chips), and the CPU milliseconds
-per decision. Default: every bundled game at its fewest players.
+per decision; in a partnership game also how often its side won (its partners play at random). Default: every bundled game at its fewest players.
 
 `openspiel`: cardsmith's `ismcts(iterations=N)` against OpenSpiel's `ISMCTSBot` with the same number of
 iterations (random rollouts, its default of a fresh resample per iteration, UCT c = 2 on the raw returns
@@ -62,8 +62,9 @@ def _cases(given: list[str], games: int) -> list[tuple[str, int, int]]:
 
 def vs_random(name: str, n: int, games: int, spec: str) -> None:
     g = cardsmith.load(name, n)
-    wins, decisions, cpu = 0.0, 0, 0.0
+    wins, sides, decisions, cpu = 0.0, 0, 0, 0.0
     rets: list[float] = []
+    teams = g.teams_of is not None
     for i in range(games):
         seat = i % n
         specs = [parse_bots("random")[0]] * n
@@ -80,11 +81,17 @@ def vs_random(name: str, n: int, games: int, spec: str) -> None:
             s.apply_action(a)
         if seat in s.winners:
             wins += 1 / len(s.winners)
+        # In a partnership game the bot's side is the measure: its partners are random players.
+        sides += any(s.team[w] == s.team[seat] for w in s.winners)
         rets.append(s.returns()[seat])
     lo, hi = wilson(wins, games)
     mean = statistics.fmean(rets)
     half = 1.96 * statistics.stdev(rets) / math.sqrt(games) if games > 1 else math.inf
-    print(f"{name:<22} {n}p  win share {wins / games:.3f} ({lo:.3f}..{hi:.3f}), fair {1 / n:.3f}; "
+    side = ""
+    if teams:
+        slo, shi = wilson(sides, games)
+        side = f"its side won {sides} ({slo:.3f}..{shi:.3f}), fair {1 / len(set(s.team)):.3f}; "
+    print(f"{name:<22} {n}p  win share {wins / games:.3f} ({lo:.3f}..{hi:.3f}), fair {1 / n:.3f}; {side}"
           f"mean return {mean:.3f} ({mean - half:.3f}..{mean + half:.3f}); "
           f"{1000 * cpu / max(decisions, 1):.0f} ms/decision; {games} games", flush=True)
 
