@@ -1,20 +1,23 @@
 """games/go-fish.yaml plays as OpenSpiel's `go_fish`, with its default parameters and with others.
 
-Seeded random matches are played in both at once: every chance outcome and every move is drawn from
-OpenSpiel's state and given to both, mapped between the two numberings, and at every step the player to
-act, the chance outcomes and the legal moves are the same; at every decision the hands, the books and
-the pool hold the same ranks; at the end both are over and their returns are equal.
+Seeded random matches are played in both at once, every move drawn from OpenSpiel's legal moves and
+given to both, mapped between the two numberings; at every decision the player to act and the legal
+moves are the same, and the hands, the books and the pool hold the same ranks; at the end both are over
+and their returns are equal.
 
 The numberings: OpenSpiel knows cards only by rank (0 for a, 1 for b, ...; suits are copies), and its
 ask of `target` for `rank` is the action target * ranks + rank; cardsmith's ranks are listed from the 2
 up, so OpenSpiel's rank r is the rank at position r, and its actions are `ask for RANK, PLAYER` (their
-text gives both). OpenSpiel's chance nodes are the cards dealt, one at a time, to P0 until its hand is
-full, then P1, and so on, then every card drawn from the pool; each offers the ranks left in the pool,
-each as likely as its cards there. The rule file draws each of those cards with a `pick` from the pool
-zone, whose outcomes are positions in it, each equally likely: the pool holds the cards not drawn yet
-in pack order (no card goes back to it), so the test keeps that list, maps each position to its card's
-rank, and checks the chances of each rank; an OpenSpiel outcome of rank r is given to cardsmith as the
-first card of rank r in the pool (the suits play no part in the game).
+text gives both; at the defaults the ids are OpenSpiel's).
+
+The chance: OpenSpiel draws each card when it is dealt or fished, a chance node whose outcomes are the
+ranks left in the pool, each as likely as its cards there; the deal gives P0 its whole hand first, then
+P1, and so on. The rule file shuffles the pool once, before the deal, and every card dealt or fished is
+the pool's top card: its shuffle is a chance node per position, from the top down, each offering the
+cards not placed yet, equally likely. So the test draws the shuffle at random (and checks those
+outcomes), and gives each of OpenSpiel's chance nodes the rank of the card the rule file draws there, the
+next from the top, after checking that the node offers exactly the ranks of the cards left in the
+rule file's pool, each with its share of them as its chance.
 
 OpenSpiel's parameters are the rule file's options: ranks (num_ranks), suits (num_suits), initial_cards
 (hand_size; OpenSpiel's -1 is the rule file's computed default), ask_after_empty_draw, end_on_first_out
@@ -23,7 +26,7 @@ and most_books_wins; the house rules `catch_asks_again` and `turn_to_asked` keep
 with end_on_first_out off as a game whose returns are -1/(players - 1) for everyone; the rule file's
 constraints refuse that setting, and the test checks both.
 
-By default 120 matches at the default parameters and a share of that at each of the others; more with
+By default 300 matches at the default parameters and a share of that at each of the others; more with
 GO_FISH_GAMES=N (`GO_FISH_GAMES=10000 python -m pytest tests/test_go_fish_openspiel.py`: 10,000 at the
 defaults and 5,300 at the other settings).
 """
@@ -162,31 +165,53 @@ def test_hands_must_leave_a_card_in_the_pool() -> None:
     assert ref.is_chance_node() and ref.chance_outcomes() == [] and sum(ref.player_cards()[1]) == 5
 
 
+def shuffle_pool(s: State, rng: random.Random, where: str) -> list[int]:
+    """Give the rule file's shuffle of the pool random outcomes, checking each node; the pool's cards from
+    the top down."""
+    order: list[int] = []
+    left = set(range(len(s.game.card_names)))
+    while s.is_chance_node():
+        mine = s.chance_outcomes()
+        assert sorted(c for c, _ in mine) == sorted(left), where
+        assert [p for _, p in mine] == pytest.approx([1 / len(left)] * len(left)), where
+        c = rng.choice([c for c, _ in mine])
+        s.apply_action(c)
+        order.append(c)
+        left.remove(c)
+    assert len(left) == 1, where  # the last card is forced
+    return order + list(left)
+
+
+def deal_ref(ref: Any, order: list[int], m: Mapping) -> int:
+    """Deal OpenSpiel's hands with the ranks of the cards in `order`; how many it drew."""
+    drawn = 0
+    while ref.is_chance_node():
+        ref.apply_action(m.rank[order[drawn]])
+        drawn += 1
+    return drawn
+
+
 def test_a_last_hand_emptied_by_a_book_in_the_deal() -> None:
     """When the hands are as big as a book, the last player's last card can make a book of the whole hand.
     With two players OpenSpiel then leaves P0 to ask with nobody to ask: not over, and no legal action.
-    The rule file applies its own rule for a turn with nobody to ask: the empty-handed player draws."""
-    g, ref_game = games(2, (("ranks", 7), ("initial_cards", 4)))
+    The rule file applies its own rule for a turn with nobody to ask: the empty-handed player draws, and
+    then asks."""
+    g, ref_game = games(2, (("ranks", 5), ("initial_cards", 4)))
     m = Mapping(g, ref_game)
-    for seed in range(200):
-        rng = random.Random(seed)
-        ref = ref_game.new_initial_state()
+    for seed in range(1000):  # seed 213 is the first
         s = State.initial(g, None)
-        pool = list(range(len(g.card_names)))
-        while ref.is_chance_node():
-            a = rng.choice([a for a, _ in ref.chance_outcomes()])
-            i = next(i for i, c in enumerate(pool) if m.rank[c] == a)
-            s.apply_action(i)
-            ref.apply_action(a)
-            del pool[i]
+        order = shuffle_pool(s, random.Random(seed), f"seed {seed}")
+        ref = ref_game.new_initial_state()
+        drawn = deal_ref(ref, order, m)
         if ref.player_books()[1] == 1 and sum(ref.player_cards()[1]) == 0:
             break
     else:
-        pytest.fail("no deal in 200 gave P1 a book of its whole hand")
+        pytest.fail("no deal in 1000 gave P1 a book of its whole hand")
     assert not ref.is_terminal() and ref.current_player() == 0 and ref.legal_actions() == []
-    assert s.is_chance_node() and len(s.chance_outcomes()) == len(pool)  # P1 draws from the pool
-    s.apply_action(0)
-    assert s.current_player() == 1 and len(s.zone_cards("hand", 1)) == 1 and s.legal_actions()
+    assert rank_counts(s.zone_cards("hand", 0), m) == list(ref.player_cards()[0])
+    assert len(s.zone_cards("books", 1)) == 4
+    assert s.zone_cards("hand", 1) == [order[drawn]]  # P1 drew the next card
+    assert s.current_player() == 1 and s.legal_actions()
 
 
 def rank_counts(cards: list[int], m: Mapping) -> list[int]:
@@ -203,32 +228,26 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[list[float
     s = State.initial(g, None)
     n = ref_game.num_players()
     suits = ref_game.get_parameters()["suits"]
-    pool = list(range(len(g.card_names)))  # the rule file's pool zone: the cards not drawn, in pack order
+    order = shuffle_pool(s, rng, f"seed {seed}")
+    drawn = 0  # the cards of `order` dealt or fished so far
     steps = 0
     empty_draws = 0
     while not ref.is_terminal():
         where = f"seed {seed}, step {steps}"
         if ref.is_chance_node():
-            assert s.is_chance_node(), where
             empty_draws += ref.phase() == pyspiel.go_fish.Phase.EMPTY_DRAW
-            mine = s.chance_outcomes()
-            assert [i for i, _ in mine] == list(range(len(pool))), where
-            chances: Counter[int] = Counter()
-            for i, p in mine:
-                chances[m.rank[pool[i]]] += p
+            left = Counter(m.rank[c] for c in order[drawn:])
             outcomes = ref.chance_outcomes()
-            assert sorted(chances) == [a for a, _ in outcomes], where
-            assert [chances[a] for a, _ in outcomes] == pytest.approx([p for _, p in outcomes]), where
-            a = rng.choice([a for a, _ in outcomes])
-            i = next(i for i, c in enumerate(pool) if m.rank[c] == a)
-            s.apply_action(i)
-            ref.apply_action(a)
-            del pool[i]
+            assert sorted(left) == [a for a, _ in outcomes], where
+            assert [left[a] / (len(order) - drawn) for a, _ in outcomes] == pytest.approx([p for _, p in outcomes]), \
+                where
+            ref.apply_action(m.rank[order[drawn]])
+            drawn += 1
         else:
             assert not s.is_chance_node() and not s.is_terminal(), where
             assert s.current_player() == ref.current_player(), where
-            assert s.zone_cards("pool") == pool, where
-            assert rank_counts(pool, m) == list(ref.pool()), where
+            assert s.zone_cards("pool") == order[drawn:][::-1], where  # bottom to top: both drew as many
+            assert rank_counts(order[drawn:], m) == list(ref.pool()), where
             for p in range(n):
                 assert rank_counts(s.zone_cards("hand", p), m) == list(ref.player_cards()[p]), where
                 assert len(s.zone_cards("books", p)) == suits * ref.player_books()[p], where
