@@ -22,9 +22,12 @@ rule file's pool, each with its share of them as its chance.
 OpenSpiel's parameters are the rule file's options: ranks (num_ranks), suits (num_suits), initial_cards
 (hand_size; OpenSpiel's -1 is the rule file's computed default), ask_after_empty_draw, end_on_first_out
 and most_books_wins; the house rules `catch_asks_again` and `turn_to_asked` keep OpenSpiel's values
-(their other values are tested in tests/scenarios/go-fish.yaml). OpenSpiel plays most_books_wins off
-with end_on_first_out off as a game whose returns are -1/(players - 1) for everyone; the rule file's
-constraints refuse that setting, and the test checks both.
+(their other values are tested in tests/scenarios/go-fish.yaml). Where OpenSpiel's rules break down the
+rule file goes its own way, and the test shows both: most_books_wins off with end_on_first_out off gives
+everyone -1/(players - 1) in OpenSpiel, and the rule file refuses it; a pack too small for the hands
+leaves OpenSpiel a chance node without outcomes, and the rule file deals smaller hands; a last hand
+emptied by a book in the deal leaves OpenSpiel's P0 no legal move, and the rule file's empty-handed
+player draws.
 
 By default 300 matches at the default parameters and a share of that at each of the others; more with
 GO_FISH_GAMES=N (`GO_FISH_GAMES=10000 python -m pytest tests/test_go_fish_openspiel.py`: 10,000 at the
@@ -137,7 +140,8 @@ def test_hand_size_defaults_to_openspiels_initial_cards() -> None:
 
 
 def test_the_first_player_out_needs_the_game_to_end_there() -> None:
-    """OpenSpiel gives everyone -1/(players - 1) when neither ends the game; the rule file refuses it."""
+    """OpenSpiel gives everyone -1/(players - 1) when neither ends the game; the rule file ends the game on the
+    first out unless told not to, and refuses to be told."""
     ref_game = pyspiel.load_game("go_fish", {"most_books_wins": False})
     rng = random.Random(0)
     ref = ref_game.new_initial_state()
@@ -147,18 +151,20 @@ def test_the_first_player_out_needs_the_game_to_end_there() -> None:
         else:
             ref.apply_action(rng.choice(ref.legal_actions()))
     assert ref.returns() == [-1.0, -1.0]
-    with pytest.raises(BadOption, match="must end on the first out"):
-        Game(compiled(str(ROOT / "games" / "go-fish.yaml")), 2, {"most_books_wins": False})
-
-
-def test_hands_must_leave_a_card_in_the_pool() -> None:
-    """OpenSpiel deals from an empty pool, a chance node without outcomes; the rule file refuses such hands."""
     path = str(ROOT / "games" / "go-fish.yaml")
-    Game(compiled(path), 10)  # 50 of the 52 cards
-    with pytest.raises(BadOption, match="too small"):
+    assert Game(compiled(path), 2, {"most_books_wins": False}).options["end_on_first_out"] is True
+    with pytest.raises(BadOption, match="must end on the first out"):
+        Game(compiled(path), 2, {"most_books_wins": False, "end_on_first_out": False})
+
+
+def test_hands_leave_a_card_in_the_pool() -> None:
+    """OpenSpiel deals 7 or 5 cards whatever the pack, and from an empty pool its chance node has no outcomes;
+    the rule file deals smaller hands from a smaller pack, and refuses hands that leave no card in the pool."""
+    path = str(ROOT / "games" / "go-fish.yaml")
+    assert Game(compiled(path), 10).options["hand_size"] == 5  # 50 of the 52 cards
+    with pytest.raises(BadOption, match="from 1 to 5 with 10 players"):
         Game(compiled(path), 10, {"hand_size": 6})
-    with pytest.raises(BadOption, match="too small"):
-        Game(compiled(path), 2, {"num_ranks": 3})  # 12 cards for two hands of 7
+    assert Game(compiled(path), 2, {"num_ranks": 3}).options["hand_size"] == 5  # 12 cards: 5 each, 2 left
     ref = pyspiel.load_game("go_fish", {"players": 2, "ranks": 3}).new_initial_state()
     for i in range(12):  # no book: P0 gets a b c a b c a, P1 the other five
         ref.apply_action(i % 3)
