@@ -27,11 +27,14 @@ rule file goes its own way, and the test shows both: most_books_wins off with en
 everyone -1/(players - 1) in OpenSpiel, and the rule file refuses it; a pack too small for the hands
 leaves OpenSpiel a chance node without outcomes, and the rule file deals smaller hands; a last hand
 emptied by a book in the deal leaves OpenSpiel's P0 no legal move, and the rule file's empty-handed
-player draws.
+player draws. With ten players the hands take 50 of the 52 cards, and a book dealt to one of the first
+nine (a few matches in a thousand) needs more cards than are left: OpenSpiel's deal then stops at a chance
+node without outcomes, while the rule file's deal stops with its pool empty and the match goes on; the
+test compares the two up to there and counts those matches.
 
 By default 300 matches at the default parameters and a share of that at each of the others; more with
 GO_FISH_GAMES=N (`GO_FISH_GAMES=10000 python -m pytest tests/test_go_fish_openspiel.py`: 10,000 at the
-defaults and 5,300 at the other settings).
+defaults and 5,500 at the other settings).
 """
 
 from __future__ import annotations
@@ -227,13 +230,19 @@ def rank_counts(cards: list[int], m: Mapping) -> list[int]:
     return counts
 
 
-def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[list[float], int]:
-    """One match in both, chance and moves drawn from `seed`; the returns, and the number of empty draws."""
+def same_hands(s: State, ref: Any, m: Mapping, where: str) -> None:
+    suits = ref.get_game().get_parameters()["suits"]
+    for p in range(ref.num_players()):
+        assert rank_counts(s.zone_cards("hand", p), m) == list(ref.player_cards()[p]), where
+        assert len(s.zone_cards("books", p)) == suits * ref.player_books()[p], where
+
+
+def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[list[float] | None, int]:
+    """One match in both, chance and moves drawn from `seed`; the returns (None if OpenSpiel's deal ran its pool
+    dry), and the number of empty draws."""
     rng = random.Random(seed)
     ref = ref_game.new_initial_state()
     s = State.initial(g, None)
-    n = ref_game.num_players()
-    suits = ref_game.get_parameters()["suits"]
     order = shuffle_pool(s, rng, f"seed {seed}")
     drawn = 0  # the cards of `order` dealt or fished so far
     steps = 0
@@ -244,6 +253,13 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[list[float
             empty_draws += ref.phase() == pyspiel.go_fish.Phase.EMPTY_DRAW
             left = Counter(m.rank[c] for c in order[drawn:])
             outcomes = ref.chance_outcomes()
+            if not outcomes:
+                # OpenSpiel's deal ran out of cards (books dealt need cards to make them up): it can go no
+                # further. The rule file's deal gave out the same cards, and stopped with its pool empty.
+                assert ref.phase() == pyspiel.go_fish.Phase.DEAL and drawn == len(order), where
+                assert not s.is_chance_node() and not s.is_terminal(), where
+                same_hands(s, ref, m, where)
+                return None, empty_draws
             assert sorted(left) == [a for a, _ in outcomes], where
             assert [left[a] / (len(order) - drawn) for a, _ in outcomes] == pytest.approx([p for _, p in outcomes]), \
                 where
@@ -254,9 +270,7 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[list[float
             assert s.current_player() == ref.current_player(), where
             assert s.zone_cards("pool") == order[drawn:][::-1], where  # bottom to top: both drew as many
             assert rank_counts(order[drawn:], m) == list(ref.pool()), where
-            for p in range(n):
-                assert rank_counts(s.zone_cards("hand", p), m) == list(ref.player_cards()[p]), where
-                assert len(s.zone_cards("books", p)) == suits * ref.player_books()[p], where
+            same_hands(s, ref, m, where)
             assert sorted(m.action[a] for a in s.legal_actions()) == ref.legal_actions(), where
             a = rng.choice(ref.legal_actions())
             s.apply_action(m.back[a])
@@ -274,10 +288,19 @@ def test_random_matches_play_as_openspiel(players: int, params: dict[str, Any], 
     count = max(3, round(GAMES * share))
     winners: set[tuple[int, ...]] = set()
     empty_draws = 0
+    dry = 0
     for seed in range(count):
         returns, e = play_both(seed, g, m, ref_game)
-        winners.add(tuple(p for p in range(players) if returns[p] > 0))
+        if returns is None:
+            dry += 1
+        else:
+            winners.add(tuple(p for p in range(players) if returns[p] > 0))
         empty_draws += e
-    if count >= 100:
+    # OpenSpiel's pool runs dry only where the hands take nearly all the pack (ten players) and a book is dealt.
+    assert dry == 0 or (players == 10 and dry < count / 20), dry
+    if not params and count >= 100:
         assert winners >= {(0,), (1,)}  # either seat won
-        assert empty_draws > 0  # and players ran out of cards and drew
+        if players == 2:
+            assert empty_draws > 0  # and players ran out of cards and drew
+        else:
+            assert any(len(w) > 1 for w in winners)  # and ties shared the win
