@@ -12,12 +12,14 @@ text gives both; at the defaults the ids are OpenSpiel's).
 
 The chance: OpenSpiel draws each card when it is dealt or fished, a chance node whose outcomes are the
 ranks left in the pool, each as likely as its cards there; the deal gives P0 its whole hand first, then
-P1, and so on. The rule file shuffles the pool once, before the deal, and every card dealt or fished is
-the pool's top card: its shuffle is a chance node per position, from the top down, each offering the
-cards not placed yet, equally likely. So the test draws the shuffle at random (and checks those
-outcomes), and gives each of OpenSpiel's chance nodes the rank of the card the rule file draws there, the
-next from the top, after checking that the node offers exactly the ranks of the cards left in the
-rule file's pool, each with its share of them as its chance.
+P1, and so on. The rule file shuffles the pool before the deal (a chance node per position, from the top
+down, each offering the cards not placed yet, equally likely) and deals from the top; a card fished, or
+drawn by a player with no cards, is a `pick` from the pool when it happens (a chance node whose outcomes
+are the positions in the pool zone, equally likely). So the test draws the shuffle at random, checking
+its outcomes, and keeps the rule file's pool as it must be (bottom to top, checked at every decision);
+each of OpenSpiel's chance nodes must offer exactly the ranks of the cards in that pool, each with its
+share of them as its chance; a card dealt is the pool's top card, and a card drawn is a position drawn
+at random from the rule file's chance node; OpenSpiel is given its rank.
 
 OpenSpiel's parameters are the rule file's options: ranks (num_ranks), suits (num_suits), initial_cards
 (hand_size; OpenSpiel's -1 is the rule file's computed default), ask_after_empty_draw, end_on_first_out
@@ -179,7 +181,8 @@ def shuffle_pool(s: State, rng: random.Random, where: str) -> list[int]:
     the top down."""
     order: list[int] = []
     left = set(range(len(s.game.card_names)))
-    while s.is_chance_node():
+    while len(left) > 1:  # the last card is forced
+        assert s.is_chance_node(), where
         mine = s.chance_outcomes()
         assert sorted(c for c, _ in mine) == sorted(left), where
         assert [p for _, p in mine] == pytest.approx([1 / len(left)] * len(left)), where
@@ -187,17 +190,15 @@ def shuffle_pool(s: State, rng: random.Random, where: str) -> list[int]:
         s.apply_action(c)
         order.append(c)
         left.remove(c)
-    assert len(left) == 1, where  # the last card is forced
     return order + list(left)
 
 
-def deal_ref(ref: Any, order: list[int], m: Mapping) -> int:
-    """Deal OpenSpiel's hands with the ranks of the cards in `order`; how many it drew."""
-    drawn = 0
+def deal_ref(ref: Any, pool: list[int], m: Mapping) -> None:
+    """Deal OpenSpiel's hands with the ranks of the cards the rule file dealt: the top cards of its pool (a
+    list from bottom to top, which loses them)."""
     while ref.is_chance_node():
-        ref.apply_action(m.rank[order[drawn]])
-        drawn += 1
-    return drawn
+        assert ref.phase() == pyspiel.go_fish.Phase.DEAL
+        ref.apply_action(m.rank[pool.pop()])
 
 
 def test_a_last_hand_emptied_by_a_book_in_the_deal() -> None:
@@ -209,17 +210,20 @@ def test_a_last_hand_emptied_by_a_book_in_the_deal() -> None:
     m = Mapping(g, ref_game)
     for seed in range(1000):  # seed 213 is the first
         s = State.initial(g, None)
-        order = shuffle_pool(s, random.Random(seed), f"seed {seed}")
+        pool = shuffle_pool(s, random.Random(seed), f"seed {seed}")[::-1]
         ref = ref_game.new_initial_state()
-        drawn = deal_ref(ref, order, m)
+        deal_ref(ref, pool, m)
         if ref.player_books()[1] == 1 and sum(ref.player_cards()[1]) == 0:
             break
     else:
         pytest.fail("no deal in 1000 gave P1 a book of its whole hand")
     assert not ref.is_terminal() and ref.current_player() == 0 and ref.legal_actions() == []
+    # In the rule file P1 draws a card of the pool, then asks.
+    assert s.is_chance_node() and [i for i, _ in s.chance_outcomes()] == list(range(len(pool)))
+    s.apply_action(0)
     assert rank_counts(s.zone_cards("hand", 0), m) == list(ref.player_cards()[0])
     assert len(s.zone_cards("books", 1)) == 4
-    assert s.zone_cards("hand", 1) == [order[drawn]]  # P1 drew the next card
+    assert s.zone_cards("hand", 1) == [pool[0]]
     assert s.current_player() == 1 and s.legal_actions()
 
 
@@ -243,33 +247,39 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[list[float
     rng = random.Random(seed)
     ref = ref_game.new_initial_state()
     s = State.initial(g, None)
-    order = shuffle_pool(s, rng, f"seed {seed}")
-    drawn = 0  # the cards of `order` dealt or fished so far
+    pool = shuffle_pool(s, rng, f"seed {seed}")[::-1]  # the rule file's pool zone, bottom to top
     steps = 0
     empty_draws = 0
     while not ref.is_terminal():
         where = f"seed {seed}, step {steps}"
         if ref.is_chance_node():
             empty_draws += ref.phase() == pyspiel.go_fish.Phase.EMPTY_DRAW
-            left = Counter(m.rank[c] for c in order[drawn:])
             outcomes = ref.chance_outcomes()
             if not outcomes:
                 # OpenSpiel's deal ran out of cards (books dealt need cards to make them up): it can go no
                 # further. The rule file's deal gave out the same cards, and stopped with its pool empty.
-                assert ref.phase() == pyspiel.go_fish.Phase.DEAL and drawn == len(order), where
+                assert ref.phase() == pyspiel.go_fish.Phase.DEAL and not pool, where
                 assert not s.is_chance_node() and not s.is_terminal(), where
                 same_hands(s, ref, m, where)
                 return None, empty_draws
+            left = Counter(m.rank[c] for c in pool)
             assert sorted(left) == [a for a, _ in outcomes], where
-            assert [left[a] / (len(order) - drawn) for a, _ in outcomes] == pytest.approx([p for _, p in outcomes]), \
-                where
-            ref.apply_action(m.rank[order[drawn]])
-            drawn += 1
+            assert [left[a] / len(pool) for a, _ in outcomes] == pytest.approx([p for _, p in outcomes]), where
+            if ref.phase() == pyspiel.go_fish.Phase.DEAL:
+                c = pool.pop()  # the rule file dealt its pool's top card
+            else:
+                mine = s.chance_outcomes()
+                assert [i for i, _ in mine] == list(range(len(pool))), where
+                assert [p for _, p in mine] == pytest.approx([1 / len(pool)] * len(pool)), where
+                i = rng.randrange(len(pool))
+                s.apply_action(i)
+                c = pool.pop(i)
+            ref.apply_action(m.rank[c])
         else:
             assert not s.is_chance_node() and not s.is_terminal(), where
             assert s.current_player() == ref.current_player(), where
-            assert s.zone_cards("pool") == order[drawn:][::-1], where  # bottom to top: both drew as many
-            assert rank_counts(order[drawn:], m) == list(ref.pool()), where
+            assert s.zone_cards("pool") == pool, where
+            assert rank_counts(pool, m) == list(ref.pool()), where
             same_hands(s, ref, m, where)
             assert sorted(m.action[a] for a in s.legal_actions()) == ref.legal_actions(), where
             a = rng.choice(ref.legal_actions())
