@@ -45,6 +45,11 @@ def param_bound(uid: int, key: str) -> str:
     return f"pb_{uid}_{key}"
 
 
+def param_ids(uid: int) -> str:
+    """The `ids` of a parameter over lists of cards, every value it can take. `ParamInfo.ids` holds the name."""
+    return f"pids_{uid}"
+
+
 def property_fn(name: str) -> str:
     """A card property given by an expression, `(l_rank, l_suit, l_rank_index, l_suit_index)`."""
     return f"prop_{name}"
@@ -175,12 +180,14 @@ LIBRARY = tuple(RUNTIME_HELPERS)
 ENGINE_HELPERS = ("_pick", "_move1", "_move", "_deal", "_deal_each", "_shuffle", "_next_active", "_active",
                   "_eliminate", "_log", "_is_active", "_sit_out", "_team", "_set_team", "_teammates", "_teams",
                   "_want_player", "_want_players", "_seat", "_card", "_cards", "_keep", "_keep_list",
-                  "_extend_list", "_without")
+                  "_extend_list", "_without", "_cards_id")
 # The step budget's helpers, bound to one game's counter (interpreter/engine/budget.py helpers).
 BUDGET_HELPERS = ("_it", "_itd", "_remember", "MEMOS", "_S", "_over")
 # Values fixed by the game at its player count: the count, the card count (0 until the pack is built), the
-# memo's "no entry" marker, the players, suits and ranks (with their positions) and the pack.
-GAME_VALUES = ("N", "NC", "MISS", "QM", "PLAYERS", "SUITS", "RANKS", "SUIT_POS", "RANK_POS", "PACK")
+# memo's "no entry" marker, the players, suits and ranks (with their positions), the pack, and the phases'
+# names in order (the `phase` built-in reads its own).
+GAME_VALUES = ("N", "NC", "MISS", "QM", "PLAYERS", "SUITS", "RANKS", "SUIT_POS", "RANK_POS", "PACK",
+               "PHASE_NAMES")
 # A card is an index into these tables; `card.suit` reads `card_table("suit")`.
 CARD_FIELDS = ("suit", "rank", "rank_index", "suit_index", "name")
 
@@ -219,7 +226,8 @@ def property_table(name: str) -> str:
 
 # The action-id encoding (interpreter/engine/codec.py builds them; the generated legal and run functions
 # encode and decode inline through them): the action's first id, and per parameter its radix, stride,
-# lowest value (numbers; 0 otherwise), value -> digit (texts) and digit -> value (texts).
+# lowest value (numbers; 0 otherwise), value -> digit (texts; lists of cards, as tuples) and digit -> value (texts;
+# lists of cards).
 def action_offset(action: str) -> str:
     return f"OFF_{action}"
 

@@ -24,7 +24,9 @@ What the compiler may rely on after `check()` without errors:
   function reading an option not set yet (C035);
 * a text parameter's domain is a list of literal names or a constant, a
   number parameter's is `range(a, b)` with `a`, `b` fixed for the game in
-  the same sense (C005);
+  the same sense (C005); a parameter with `ids` ranges over lists of cards,
+  and its `ids` are lists of cards fixed for the game, `pack` allowed (C040,
+  C037); a parameter over lists of cards has `ids` (C040);
 * no local name is bound twice in one scope chain (C020), so a loop cannot
   rebind a local to grow a value;
 * expressions nest at most `4 * limits.expr_depth` levels counting the bodies
@@ -49,10 +51,11 @@ from .expr_checks import BUILTIN_VALUES, CARD_ATTRS, ExprChecker
 from .library import LIBRARY
 from .limits import Limits
 from .parser import KEYWORDS
-from .spec import ActionSpec, FuncSpec, GameSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
+from .spec import ActionSpec, FuncSpec, GameSpec, ParamSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 from .steps import StepChecker, _walk_stmts
 from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
+from .types import card_lists
 
 __all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "check"]
 
@@ -244,8 +247,16 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
         for kind, items in groups:
             for it in items:
                 if it.name in RESERVED and kind not in ("action", "phase"):
-                    self.err("C021", it.span, f"{kind} '{it.name}' has the name of a built-in",
-                             "built-ins: " + ", ".join(sorted(BUILTIN_VALUES)))
+                    if it.name in LIBRARY:
+                        self.err("C021", it.span, f"{kind} '{it.name}' has the name of a library function",
+                                 f"{it.name}(...) in the library gives {LIBRARY[it.name].doc}; choose another name")
+                    elif it.name in BUILTIN_VALUES:
+                        self.err("C021", it.span, f"{kind} '{it.name}' has the name of a built-in",
+                                 "built-ins: " + ", ".join(sorted(BUILTIN_VALUES)))
+                    else:
+                        self.err("C021", it.span, f"{kind} '{it.name}' is a word of the language",
+                                 "'owner' is the player a zone or value belongs to, in 'visible' and 'initial'; "
+                                 "choose another name" if it.name == "owner" else "choose another name")
                     continue
                 if it.name in seen and kind not in ("action", "phase"):
                     k0, s0 = seen[it.name]
@@ -269,10 +280,15 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             self.phases[ph.name] = ph
 
     def _listing(self, kind: str) -> str:
-        """The deck's suits or ranks for a hint: sorted once, and at most 30 of them."""
+        """The deck's suits or ranks for a hint, at most 30 of them, in the deck's order: ranks lowest first as
+        `ranks:` lists them (then the special cards, in pack order), which is how a designer reads them;
+        sorted as text, '10' would come before '7' and 'A' before 'J'."""
         if kind not in self._listings:
-            names = sorted(self.ranks if kind == "rank" else self.suits)
-            more = f", ... ({len(names)} in all)" if len(names) > 30 else ""
+            if kind == "rank":
+                names = list(dict.fromkeys(self.spec.ranks + [e.card for e in self.spec.pack if e.card]))
+            else:
+                names = list(dict.fromkeys(self.spec.suits))
+            more = f", ... ({len(names):,} in all)" if len(names) > 30 else ""
             self._listings[kind] = ", ".join(names[:30]) + more
         return self._listings[kind]
 
@@ -325,7 +341,15 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
                              f"(cards in a zone, players, suits, range(a, b), ...), not {T.show(t)}")
                     t = T.list_of(T.ANY)
                 et = T.elem(t)
-                if et not in (T.CARD, T.PLAYER, T.SUIT, T.RANK, T.BOOL, T.INT, T.STR, T.ANY):
+                if prm.ids is not None:
+                    et = self._card_lists_param(a, prm, t)
+                elif card_lists(t):
+                    self.err("C040", prm.domain.span, f"parameter '{prm.name}' ranges over lists of cards: give "
+                             "'ids', the fixed list of every value it can take",
+                             f"write {prm.name}: {{from: \"...\", ids: \"...\"}}; a value's action id is its "
+                             "position in 'ids'")
+                    et = T.list_of(T.CARD)
+                elif et not in (T.CARD, T.PLAYER, T.SUIT, T.RANK, T.BOOL, T.INT, T.STR, T.ANY):
                     self.err("C005", prm.domain.span, f"parameter '{prm.name}' ranges over {T.show(t)}; "
                              "actions take cards, players, suits, ranks, numbers, true/false or names")
                 self.declare(prm.name, et, prm.span)
@@ -333,19 +357,44 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
                 self.want(a.when, self.expr(a.when), T.BOOL, "'when'")
             self.block(a.effect)
 
+    def _card_lists_param(self, a: ActionSpec, prm: ParamSpec, t: Any) -> Any:
+        """A parameter with `ids`: its values and its ids are lists of cards (C040); the type of its value."""
+        ids = prm.ids
+        assert ids is not None
+        if ids is not prm.domain:
+            ti = self.expr(ids)
+            if not card_lists(ti) and ti != T.ANY:
+                self.err("C040", ids.span, f"'ids' of parameter '{prm.name}' must be a list of lists of cards, "
+                         f"not {T.show(ti)}", "e.g. combinations(pack, 2), or lists built with comprehensions")
+        if not card_lists(t) and t != T.list_of(T.ANY):
+            what = "'from'" if ids is not prm.domain else "'ids'"
+            self.err("C040", prm.domain.span, f"{what} of parameter '{prm.name}' must give lists of cards, not "
+                     f"{T.show(t)}", "'ids' is for a parameter whose value is several cards at once; a parameter "
+                     "over cards, players or numbers is written as its domain alone")
+        return T.list_of(T.CARD)
+
     def _distinct_texts(self) -> None:
-        """Two actions that print alike ('play A of clubs, high') cannot be told apart in
-        logs, scenario files or at the table."""
-        seen: dict[tuple[str, tuple[str, ...]], ActionSpec] = {}
+        """Two actions that print alike ('play A of clubs, high') cannot be told apart in logs, scenario
+        files or at the table when both can be legal at once. Only the actions of the current phase can be
+        legal, so two that no phase offers together are read apart by the phase: a `bid` of each round."""
+        alike: dict[tuple[str, tuple[str, ...]], list[ActionSpec]] = {}
         for a in self.spec.actions:
             shape = (a.label or a.name, tuple(T.show(T.elem(p.domain.ty)) for p in a.params))
-            if shape in seen:
-                other = seen[shape]
-                self.err("C034", a.span, f"actions '{other.name}' and '{a.name}' print alike: "
-                         f"'{shape[0]}' with {', '.join(shape[1]) or 'no parameters'}",
-                         "give one a different label, or merge them into one action")
-            else:
-                seen[shape] = a
+            alike.setdefault(shape, []).append(a)
+        shape_of = {a.name: shape for shape, group in alike.items() if len(group) > 1 for a in group}
+        for ph in self.spec.phases:
+            # The first action of each shape this phase lists, to name beside a later one.
+            listed: dict[tuple[str, tuple[str, ...]], str] = {}
+            for name, span in ph.actions:
+                same = shape_of.get(name)
+                if same is None:
+                    continue
+                other = listed.setdefault(same, name)
+                if other != name:
+                    self.err("C034", span, f"actions '{other}' and '{name}' print alike ('{same[0]}' with "
+                             f"{', '.join(same[1]) or 'no parameters'}), and phase '{ph.name}' offers both",
+                             "give one a different label, merge them into one action, or offer them in "
+                             "different phases")
 
     def _phase(self, ph: PhaseSpec) -> None:
         for name, span in ph.actions:

@@ -164,8 +164,8 @@ ZONE = Place("zone", "a place where cards lie: the stock, each player's hand, a 
     *PRESENTATION,
 ))
 VARIABLE = Place("variable", "something the game remembers: a score, lives, who leads", (
-    Key("type", Kind("words", tuple(VAR_TYPES)), "int, number, bool, player, card, suit, rank, text, or the lists "
-        "cards, players, numbers", required=True),
+    Key("type", Kind("words", tuple(VAR_TYPES)), "int, number, bool, player, card, suit, rank, text, the lists "
+        "cards, players, numbers, or card_lists (a list of lists of cards: melds on the table)", required=True),
     Key("per_player", BOOL, "true: one value per player, written lives[p]"),
     Key("per_team", BOOL, "true: one value per team, written score[team[p]]"),
     Key("initial", INITIAL, "an expression for the starting value; for a per-player variable it is computed for "
@@ -184,8 +184,16 @@ FOR_STEP = Place("for_step", "a 'for' step: the 'do' steps once for each item of
     Key("for", Kind("for_head"), "NAME in EXPRESSION", required=True),
     Key("do", STEPS, "the steps run for each item", required=True),
 ))
+PARAM = Place("param", "a parameter whose value is several cards at once (a meld, a pair): its values now, and "
+              "the fixed list that numbers them", (
+                  Key("from", EXPR, "the lists of cards it may take now, each one of 'ids' (default: all of 'ids')"),
+                  Key("ids", EXPR, "every list of cards it can ever take, fixed for the game (options, pack, "
+                      "constants, num_players, suits, ranks): a value's action id is its position here",
+                      required=True),
+              ))
 ACTION = Place("action", "what a player can do on their turn", (
-    Key("params", Entries(EXPR), "a map name: domain; each domain is an expression giving a list"),
+    Key("params", Entries(Either((EXPR, PARAM))), "a map name: domain; each domain is an expression giving a "
+        "list, or {from: ..., ids: ...} for a parameter over lists of cards"),
     Key("when", EXPR, "a condition; the action (with these parameter values) is legal only when it is true"),
     Key("effect", STEPS, "the statements run when the action is taken"),
     Key("label", TEXT, "the text shown for the action (default: its name)"),

@@ -244,11 +244,14 @@ def _short(v: Any, width: int = 60) -> str:
     return text if size <= width and not stack else text[: width - 3] + "..."
 
 
+MAX_RANGE = 100_000  # numbers in one range()
+
+
 def f_range(a: int, b: int) -> list[int]:
     if type(a) is not int or type(b) is not int:
         raise RuleRuntimeError("range() needs two whole numbers", f"range({_short(a)}, {_short(b)})")
-    if b - a > 100_000:
-        raise RuleRuntimeError("range() of more than 100000 numbers")
+    if b - a > MAX_RANGE:
+        raise RuleRuntimeError(f"range() of more than {MAX_RANGE:,} numbers")
     return list(range(a, b))
 
 
@@ -275,14 +278,14 @@ def f_combinations(xs: Sequence[Any], k: Any) -> list[list[Any]]:
     if k > len(xs):
         return []
     if math.comb(len(xs), k) > MAX_COMBINATIONS:
-        raise RuleRuntimeError(f"combinations() of more than {MAX_COMBINATIONS} lists",
+        raise RuleRuntimeError(f"combinations() of more than {MAX_COMBINATIONS:,} lists",
                                f"{len(xs)} items taken {k} at a time")
     return [list(c) for c in itertools.combinations(xs, k)]
 
 
 def f_subsets(xs: Sequence[Any]) -> list[list[Any]]:
     if 2 ** len(xs) > MAX_COMBINATIONS:
-        raise RuleRuntimeError(f"subsets() of more than {MAX_COMBINATIONS} lists", f"a list of {len(xs)} items")
+        raise RuleRuntimeError(f"subsets() of more than {MAX_COMBINATIONS:,} lists", f"a list of {len(xs)} items")
     return [list(c) for k in range(len(xs) + 1) for c in itertools.combinations(xs, k)]
 
 
@@ -300,7 +303,7 @@ def f_packings(groups: Sequence[Sequence[Any]]) -> list[list[Any]]:
     def go(i: int, used: frozenset[Any]) -> None:
         if i == len(groups):
             if len(out) >= MAX_COMBINATIONS:
-                raise RuleRuntimeError(f"packings() of more than {MAX_COMBINATIONS} lists",
+                raise RuleRuntimeError(f"packings() of more than {MAX_COMBINATIONS:,} lists",
                                        f"{len(groups)} groups")
             out.append(list(chosen))
             return

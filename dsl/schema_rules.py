@@ -25,6 +25,11 @@ from .yaml_loader import YList, YMap, YNode, YScalar
 SIGNATURE = re.compile(r" *([A-Za-z_][A-Za-z0-9_]*) *(?:\( *([A-Za-z0-9_, ]*)\))? *\Z")
 
 
+# Each parameter of an action is a nested loop in its compiled code, and Python compiles at most 20
+# nested blocks.
+MAX_PARAMS = 20
+
+
 class RuleSections(Reader):
     def signature(self, key: str, span: Span, what: str) -> tuple[str, list[str]] | None:
         sm = SIGNATURE.match(key)
@@ -87,9 +92,23 @@ class RuleSections(Reader):
             self.keys(am, K.ACTION, f"action '{name}'")
             params: list[ParamSpec] = []
             prm = self.want_map(am.get("params"), "'params'")
+            if prm is not None and len(prm.items) > MAX_PARAMS:
+                self.err("S034", prm.span, f"action '{name}' has {len(prm.items)} parameters: at most {MAX_PARAMS}",
+                         "each parameter is a loop over its values in the compiled game; split the choice into "
+                         "steps, a phase each ('next: same' keeps the turn with the player)")
+                prm = None
             if prm is not None:
                 for pname, (pks, pvn) in prm.items.items():
                     if not self.ident(pname, pks.span, "parameter"):
+                        continue
+                    if isinstance(pvn, YMap):
+                        self.keys(pvn, K.PARAM, f"parameter '{pname}'")
+                        ids = self.expr(pvn.get("ids"), f"'ids' of parameter '{pname}'")
+                        # Without `from`, a value may be any of the ids (narrowed by `when`).
+                        dom = self.expr(pvn.get("from"), f"'from' of parameter '{pname}'") if "from" in pvn.items \
+                            else ids
+                        if dom is not None and ids is not None:
+                            params.append(ParamSpec(pname, pks.span, dom, ids))
                         continue
                     dom = self.expr(pvn, f"domain of parameter '{pname}'")
                     if dom is not None:

@@ -17,6 +17,7 @@ VAR_TYPES = {
     "int": "int", "number": "num", "bool": "bool", "player": "player", "card": "card",
     "suit": "suit", "rank": "rank", "text": "str",
     "cards": ("list", "card"), "players": ("list", "player"), "numbers": ("list", "num"),
+    "card_lists": ("list", ("list", "card")),
 }
 
 
@@ -122,7 +123,10 @@ class ProcSpec:
 class ParamSpec:
     name: str
     span: Span
-    domain: A.Expr
+    domain: A.Expr  # the values it may take in a state (`from`; `ids` itself when `from` is not given)
+    # A parameter over lists of cards: every value it can ever take, fixed for the game; a value's id is its
+    # position in this list, so a designer reproduces an outside numbering by writing the list in that order.
+    ids: A.Expr | None = None
 
 
 @dataclass(eq=False)

@@ -1,7 +1,8 @@
 """How the checker checks what is worked out when the table is set up, before any match.
 
-Option defaults and bounds, constraints, card properties, the pack's `when`/`where` and the ranges of
-number parameters are computed once per game (a player count and its options), without a state: they
+Option defaults and bounds, constraints, card properties, the pack's `when`/`where`, the ranges of
+number parameters and the `ids` of parameters over lists of cards (which may read the pack, built before
+them) are computed once per game (a player count and its options), without a state: they
 may read what is fixed for the game (options, constants, `num_players`, `players`, `suits`, `ranks`)
 and call the `define:` functions that read nothing else, directly or through the functions they call
 (C037; C005 for a number parameter's range). Options are set in the order they are listed, so a default
@@ -37,6 +38,7 @@ class TableChecker:
     spec: GameSpec
     diags: list[Diagnostic]
     _state_reads: dict[str, tuple[str, list[str]]] | None = None  # function_state_reads, once needed
+    _match_reads: dict[str, tuple[str, list[str]]] | None = None  # the same, `pack` allowed
 
     def _reads(self) -> dict[str, tuple[str, list[str]]]:
         """analysis.function_state_reads, worked out at the first call of a `define:` function met here."""
@@ -83,15 +85,21 @@ class TableChecker:
                 return n, words
         return None
 
-    def _node_problem(self, n: A.Expr, params: frozenset[str]) -> str | None:
-        """What node `n` itself reads that is not fixed for the game, in words, or None."""
-        direct = _direct_read(n, with_pack=True)
+    def _node_problem(self, n: A.Expr, params: frozenset[str], with_pack: bool = True) -> str | None:
+        """What node `n` itself reads that is not fixed for the game, in words, or None. `with_pack`: the pack
+        counts (it is being built); else it is fixed like the options (the ids of a parameter come after it)."""
+        direct = _direct_read(n, with_pack=with_pack)
         if direct is not None:
             return direct
         if isinstance(n, A.Name) and n.ref == R.Local(n.id) and n.id in params:
             return f"read parameter '{n.id}'"
         if isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction):
-            r = self._reads().get(n.func)
+            if not with_pack:
+                if self._match_reads is None:
+                    self._match_reads = function_state_reads(self.spec.functions, with_pack=False)
+                r = self._match_reads.get(n.func)
+            else:
+                r = self._reads().get(n.func)
             if r is not None:
                 verb, rest = r[0].split(" ", 1)
                 via = f" (through {_names(r[1])})" if r[1] else ""
@@ -177,6 +185,15 @@ class TableChecker:
         for a in self.spec.actions:
             names = frozenset(p.name for p in a.params)
             for p in a.params:
+                if p.ids is not None:
+                    # Every place, as in `_static_contexts`: the list is worked out once per game.
+                    for n in A.walk(p.ids):
+                        words = self._node_problem(n, names, with_pack=False)
+                        if words is not None:
+                            self.err("C037", n.span, f"the ids of parameter '{p.name}' are fixed for the whole "
+                                     f"game: they cannot {words}", f"'ids' can read options, pack, {KNOWN}; the "
+                                     "values a turn offers come from 'from'")
+                    continue
                 d = p.domain
                 if not T.is_list(d.ty):
                     continue  # reported as C004

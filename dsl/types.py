@@ -29,6 +29,11 @@ def is_map(t: Type) -> bool:
     return isinstance(t, tuple) and t[0] == "map"
 
 
+def card_lists(t: Type) -> bool:
+    """A list of lists of cards (melds on the table, the values of a parameter with `ids`)."""
+    return is_list(t) and is_list(t[1]) and t[1][1] in (CARD, ANY, NONE)
+
+
 def elem(t: Type) -> Type:
     if is_list(t):
         return t[1]
@@ -88,6 +93,8 @@ def bounded(t: Type, depth: int) -> Type:
 def show(t: Type) -> str:
     if is_list(t):
         inner = t[1]
+        if inner == ("list", CARD):
+            return "lists of cards"
         return {CARD: "cards", PLAYER: "players", SUIT: "suits", RANK: "ranks"}.get(
             inner, f"list of {show(inner)}") if inner != ANY else "list"
     if is_map(t):

@@ -254,7 +254,13 @@ def load(file: str, source: str, diags: list[Diagnostic], limits: Limits) -> YNo
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         hint = None
         line_text = source.splitlines()[mark.line] if mark and mark.line < len(source.splitlines()) else ""
-        if line_text.lstrip().startswith("- ") and (": " in line_text or "'" in line_text or " #" in line_text):
+        key = _flow_key(line_text, mark.column) if mark and (e.context or "").startswith("while parsing a flow") \
+            else None
+        if key is not None:
+            # `{won[1]: 3}` in a scenario: the key, not a step, is what needs quotes.
+            hint = (f"quote a key that holds brackets in a {{...}} map: {{\"{key[0]}\": {key[1]}}}; written one key "
+                    "a line, it needs no quotes")
+        elif line_text.lstrip().startswith("- ") and (": " in line_text or "'" in line_text or " #" in line_text):
             hint = "quote the whole step: - \"log 'best so far: {}', best\" (YAML reads ': ' and ' #' itself)"
         elif (e.context or "").startswith("while parsing a flow") or ": " in (e.problem or ""):
             hint = "quote a step or expression that holds [ ] { } ':' or '#', e.g. [\"xs += [x]\"]"
@@ -280,6 +286,23 @@ def load(file: str, source: str, diags: list[Diagnostic], limits: Limits) -> YNo
     except Refused as e:
         diags.append(e.diagnostic)
     return None
+
+
+def _flow_key(line: str, col: int) -> tuple[str, str] | None:
+    """The key and value around column `col` (0-based) of a `{...}` map on `line`, if the parser stopped inside
+    a key (no ':' between the key's start and `col`); the value is `...` unless it is one plain word."""
+    start = max(line.rfind("{", 0, col), line.rfind(",", 0, col))
+    if start < 0 or any(ch in line[start + 1:col] for ch in ":'\""):
+        return None
+    colon = line.find(": ", col)
+    if colon < 0:
+        return None
+    key = line[start + 1:colon].strip()
+    end = min((i for i in (line.find(",", colon), line.find("}", colon)) if i >= 0), default=len(line))
+    value = line[colon + 2:end].strip()
+    if not key or any(ch in key for ch in "{}'\"#"):
+        return None
+    return key, value if value and not any(ch in value for ch in "[]{}:'\"#") else "..."
 
 
 def _deepest(file: str, source: str, limit: int) -> Span:

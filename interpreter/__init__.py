@@ -15,11 +15,11 @@ top of the engine `cardsmith.bots`, `cardsmith.scenario`, `cardsmith.table` and 
 from .api import bundled_games, load
 from .dsl.diagnostics import RuleFileError
 from .dsl.limits import DEFAULT_LIMITS, Limits
-from .engine.errors import BadOption, GameError, IllegalAction, RuleError
+from .engine.errors import AmbiguousAction, BadOption, GameError, IllegalAction, RuleError
 from .engine.game import Game, load_game
 from .engine.setup import BadSetup, Deal, Setup
 from .engine.state import CHANCE, TERMINAL, State
 
-__all__ = ["CHANCE", "DEFAULT_LIMITS", "TERMINAL", "BadOption", "BadSetup", "Deal", "Game", "GameError",
-           "IllegalAction", "Limits", "RuleError", "RuleFileError", "Setup", "State", "bundled_games", "load",
-           "load_game"]
+__all__ = ["CHANCE", "DEFAULT_LIMITS", "TERMINAL", "AmbiguousAction", "BadOption", "BadSetup", "Deal", "Game",
+           "GameError", "IllegalAction", "Limits", "RuleError", "RuleFileError", "Setup", "State", "bundled_games",
+           "load", "load_game"]

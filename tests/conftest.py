@@ -1,9 +1,12 @@
 """Shared helpers for the test suite.
 
 * `GAME_FILES` lists every bundled rule file (`games/*.yaml`) and
-  `GAME_CASES` every (file, player count) pair those files allow, read from
-  each compiled spec, so a new game in `games/` is picked up by the property
-  tests without any change here.
+  `GAME_CASES` its (file, player count) pairs, read from each compiled spec,
+  so a new game in `games/` is picked up by the property tests without any
+  change here: every count a game allows with ALL_PLAYER_COUNTS=1 or a deep
+  profile, at most four by default (`_counts`). `FEATURE_CASES` does the same for the test
+  games of `tests/games/` that the property, observation, tensor and
+  information-state tests run too (features no bundled game shows yet).
 * Hypothesis profiles: "ci" (the default; small, derandomized so that every run
   tries the same examples, and without deadlines, so the whole suite runs in a
   few minutes on two cores) and "deep" (many more examples, random each run),
@@ -113,11 +116,31 @@ def _player_range(path: Path) -> range:
 
 GAME_FILES: list[Path] = sorted(GAMES_DIR.glob("*.yaml"))
 GAME_PLAYERS: dict[str, range] = {str(p): _player_range(p) for p in GAME_FILES}
+
+
+def _counts(r: range) -> list[int]:
+    """The player counts the suites run a game at: every one with ALL_PLAYER_COUNTS=1 or the deep profiles;
+    by default at most four (the fewest, the next, one between and the most), which keeps the suite's time
+    within CI's while a game allowing 2 to 15 players still meets its edge cases."""
+    if len(r) <= 4 or os.environ.get("ALL_PLAYER_COUNTS") == "1" or \
+            os.environ.get("HYPOTHESIS_PROFILE", "ci") != "ci":
+        return list(r)
+    return sorted({r[0], r[1], r[len(r) // 2], r[-1]})
+
+
 GAME_CASES: list[Any] = [
-    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in GAME_FILES for n in GAME_PLAYERS[str(p)]
+    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in GAME_FILES for n in _counts(GAME_PLAYERS[str(p)])
 ]
 
 assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
+
+# Test games that show what no bundled game does yet, run by the property, observation, tensor and
+# information-state tests beside the bundled games: tests/games/melds.yaml (actions over several cards at
+# once, card_lists variables, a secret action of several cards).
+FEATURE_FILES: list[Path] = [TESTS / "games" / "melds.yaml"]
+FEATURE_CASES: list[Any] = [
+    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in FEATURE_FILES for n in _player_range(p)
+]
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

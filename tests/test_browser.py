@@ -317,3 +317,55 @@ def test_hot_seat_hides_each_hand_behind_a_curtain(browser: Any, server: tuple[s
     check_the_end(page, room_of(page.url, rooms))
     lobby.close()
     page.close()
+
+
+def test_moves_and_values_of_several_cards_are_drawn_as_cards(browser: Any) -> None:
+    """tests/games/melds.yaml: a pair given to the crib and a meld laid are buttons showing their cards, and the
+    card_lists variables (the seat's own gifts, the melds on the table) groups of small cards."""
+    from conftest import ROOT
+    app = create_app(catalog=load_catalog([str(ROOT / "tests" / "games" / "melds.yaml")]), bot_delay=0.0)
+    with running(app) as url:
+        lobby, links = open_table(browser, url, "melds", 2, ["person", "layer"], {}, seed=5)
+        page = watched(browser.new_page(viewport={"width": 1200, "height": 900}))
+        page.goto(links[0])
+        room = room_of(links[0], app.state.table.rooms)
+        rng = random.Random(3)
+        laid = False
+        for _ in range(300):
+            wait_for(page, SEEN_MOVE)
+            if page.evaluate("document.body.dataset.over") == "yes":
+                break
+            buttons = page.locator("button.move[data-move-id]")
+            texts = [buttons.nth(i).get_attribute("title") for i in range(buttons.count())]
+            gives = [i for i, t in enumerate(texts) if t and t.startswith("give [")]
+            lays = [i for i, t in enumerate(texts) if t and t.startswith("lay [")]
+            if gives:
+                # Each pair is one button with its two cards drawn small, as its text names them.
+                b = buttons.nth(gives[0])
+                shown = b.locator("svg.card.small").evaluate_all("cs => cs.map(c => c.dataset.card)")
+                assert f"give [{', '.join(shown)}]" == texts[gives[0]]
+                version = page.evaluate("document.body.dataset.version")
+                b.click()
+                wait_for(page, "v => document.body.dataset.version !== v", version)
+                wait_for(page, SEEN_MOVE)
+                mine = page.eval_on_selector_all('.player.me .vars .cardgroup svg.card',
+                                                 "cs => cs.map(c => c.dataset.card)")
+                assert mine == shown  # the seat's own `given`: one group, the two cards
+                continue
+            if lays:
+                b = buttons.nth(lays[0])
+                shown = b.locator("svg.card.small").evaluate_all("cs => cs.map(c => c.dataset.card)")
+                assert f"lay [{', '.join(shown)}]" == texts[lays[0]] and len(shown) >= 3
+                version = page.evaluate("document.body.dataset.version")
+                b.click()
+                wait_for(page, "v => document.body.dataset.version !== v", version)
+                groups = page.eval_on_selector_all(".centre .vars .cardgroup",
+                                                   "gs => gs.map(g => [...g.querySelectorAll('svg.card')]"
+                                                   ".map(c => c.dataset.card))")
+                assert shown in groups  # the melds on the table, list by list
+                laid = True
+                break
+            click_a_move(page, rng)
+        assert laid and not room.over, "no meld was laid in the page"
+        lobby.close()
+        page.close()

@@ -373,6 +373,35 @@ def test_validate_given_a_scenario_file_says_so(capsys: pytest.CaptureFixture[st
         assert code == 1 and "not a rule file [E011]" in err and "Traceback" not in err + out, argv
 
 
+def test_test_hints_to_quote_a_flow_key_that_holds_brackets(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`{won[1]: 0}` in a scenario step: the hint is about the key, though the line is a `- ` step (it used to
+    say to quote a `log` step). tests/invalid/yaml_flow_key.yaml shows the same through `validate`."""
+    monkeypatch.chdir(tmp_path)
+    Path("s.yaml").write_text("game: stichln\nscenarios:\n  - name: s\n    players: 3\n    steps:\n"
+                              "      - expect: {hand[0]: 15, deal: 1}\n"
+                              "      - expect:\n          eval: {len(won[1]): 0}\n", encoding="utf-8")
+    code, out, err = cli(["test", "s.yaml"], capsys)
+    assert (code, err) == (1, "")
+    assert out == (
+        "s.yaml:6:22: error: YAML syntax: expected ',' or '}', but got '[' [E000]\n"
+        "          - expect: {hand[0]: 15, deal: 1}\n"
+        "                         ^\n"
+        "    hint: quote a key that holds brackets in a {...} map: {\"hand[0]\": 15}; written one key a line, it needs "
+        "no quotes\n"
+        "0 passed, 1 failed\n")
+    # Quoted as the hint says (and the second map too), the scenario runs.
+    Path("s.yaml").write_text(Path("s.yaml").read_text(encoding="utf-8").replace("{hand[0]: 15", '{"hand[0]": 15')
+                              .replace("{len(won[1]): 0}", '{"len(won[1])": 0}'), encoding="utf-8")
+    code, out, err = cli(["test", "s.yaml"], capsys)
+    assert (code, out, err) == (0, "1 passed, 0 failed\n", "")
+    # A value holding brackets keeps the hint about quoting an expression.
+    Path("s.yaml").write_text("game: stichln\nscenarios:\n  - name: s\n    players: 3\n    set: {leader: max([1])}\n",
+                              encoding="utf-8")
+    code, out, err = cli(["test", "s.yaml"], capsys)
+    assert "hint: quote a step or expression that holds [ ] { } ':' or '#'" in out, out
+
+
 def _codes(out: str) -> list[str]:
     return re.findall(r"^\S+:\d+:\d+: error: .*\[([A-Z]\d{3})\]$", out, re.MULTILINE)
 
@@ -446,3 +475,140 @@ def test_bench_reports_rounds_and_their_median(capsys: pytest.CaptureFixture[str
     assert lines[0] == "Stichln, 3 players: 3 rounds of 0.10 s of random playouts, after a warm-up match"
     assert [x.split(":")[0] for x in lines[1:4]] == ["  round 1", "  round 2", "  round 3"]
     assert re.match(r"median: [\d,]+ actions/s \([\d,]+\.\.[\d,]+\), [\d,.]+ games/s \(", lines[4]), lines[4]
+
+
+# ---------------------------------------------------------------- the command line itself (issue 14)
+def _commands() -> dict[str, Any]:
+    import argparse
+
+    from cardsmith.cli.main import build_parser
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return {"": parser, **sub.choices}
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+    code, out, err = cli(["--version"], capsys)
+    assert (code, out, err) == (0, f"cardsmith {version('cardsmith')}\n", "")
+    assert re.fullmatch(r"cardsmith \d+\.\d+\.\d+\n", out), out
+
+
+def test_every_argument_of_every_command_has_help() -> None:
+    missing = [f"cardsmith {name} {'/'.join(a.option_strings) or a.dest}".replace("  ", " ")
+               for name, parser in _commands().items() for a in parser._actions
+               if not (a.help or "").strip()]
+    assert not missing, f"without a help text: {missing}"
+
+
+def test_help_lists_every_command_with_its_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    """The description of `cardsmith --help` lists each command once, with a line of summary, in the order
+    of a designer's work; the list is checked against the commands the parser has, so none is forgotten."""
+    from cardsmith.cli.main import ORDER
+    code, out, err = cli(["--help"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    start = lines.index("commands:") + 1
+    listed = [m.group(1, 2) for line in lines[start:lines.index("", start)]
+              if (m := re.match(r"  ([a-z]+) +(\S.*)", line))]
+    commands = [name for name in _commands() if name]
+    assert [name for name, _ in listed] == list(ORDER) and sorted(ORDER) == sorted(commands)
+    assert all(len(summary) > 10 for _, summary in listed)
+    for name in commands:  # once: argparse's own list of the commands is not printed as well
+        assert len(re.findall(rf"^  {name} ", out, re.MULTILINE)) == 1, name
+    assert "--version" in out
+
+
+def test_limit_flags_are_grouped_after_the_ordinary_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every command that reads rule files has the --max-... flags, each with its default, under one heading
+    after its own flags, and named once in its usage line."""
+    from dataclasses import fields
+
+    from cardsmith.cli.main import LIMITS
+    from cardsmith.dsl.limits import Limits
+    flags = {Limits.flag(f.name) for f in fields(Limits)}
+    with_limits = set()
+    for name, parser in _commands().items():
+        text = parser.format_help()
+        if not name or "--max-actions" not in text:
+            continue
+        with_limits.add(name)
+        lines = text.splitlines()
+        heading = lines.index(f"{LIMITS}:")
+        before = [x.split()[0].rstrip(",") for x in lines[:heading] if x.startswith("  -")]
+        after = [x.split()[0] for x in lines[heading:] if x.startswith("  -")]
+        assert before and not flags & set(before), name
+        assert set(after) == flags and len(after) == len(flags), name
+        usage = text[:text.index("\n\n")]
+        assert "[--max-... N]" in usage and not any(f in usage for f in flags), usage
+    assert with_limits == {"validate", "explain", "list", "run", "play", "serve", "bots", "test", "bench", "compile",
+                           "simulate", "compare"}
+
+
+def test_counts_have_thousands_separators(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Counts the commands print are written one way, 12,345: here the scenarios passed and the problems found."""
+    game = tmp_path / "solo.yaml"
+    game.write_text(SOLO, encoding="utf-8")
+    scenarios = tmp_path / "many.yaml"
+    scenarios.write_text("game: solo.yaml\nscenarios:\n" + "".join(f"  - name: s{i}\n" for i in range(1_200)),
+                         encoding="utf-8")
+    code, out, err = cli(["test", str(scenarios)], capsys)
+    assert (code, out, err) == (0, "1,200 passed, 0 failed\n", "")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(SOLO.replace("phases:", "define:\n" + "".join(f"  f{i}(): nowhere{i}\n" for i in range(1_001))
+                                   + "phases:"), encoding="utf-8")
+    code, out, err = cli(["validate", str(broken)], capsys)
+    assert code == 1 and out.endswith(f"{broken}: 1,001 problems\n"), out[-200:]
+
+
+def test_rank_and_suit_hints_list_them_in_the_deck_s_order(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint that lists the deck's ranks gives them lowest first, as `ranks:` does (then the special cards),
+    not sorted as text ('10' before '7', 'A' before 'J'); suits as `suits:` lists them."""
+    monkeypatch.chdir(ROOT)
+    code, out, _ = cli(["validate", "tests/invalid/rank_not_in_deck.yaml"], capsys)
+    assert code == 1 and "    hint: ranks: 7, 8, 9, 10, J, Q, K, A, Joker\n" in out, out
+    path = tmp_path / "suits.yaml"
+    path.write_text(SOLO.replace("suits: [a]", "suits: [spades, hearts, diamonds, clubs]").replace(
+        "  go: {}", "  go: {when: \"'stars' in suits\"}"), encoding="utf-8")
+    code, out, _ = cli(["validate", str(path)], capsys)
+    assert code == 1 and "    hint: suits: spades, hearts, diamonds, clubs\n" in out, out
+
+
+class _Terminal:
+    """A stand-in for stderr on a terminal: isatty() is true, and what is written is kept."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("fancy", [False, True], ids=["plain", "rich"])
+def test_validate_deep_shows_its_progress_on_a_terminal_only(fancy: bool, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import cardsmith.sim.terminal as terminal
+    if fancy:
+        pytest.importorskip("rich")
+    code, out, err = cli(["validate", "--deep", "stichln"], capsys)
+    assert (code, err) == (0, "") and "; deep: all 24 settings," in out  # captured: no progress
+    monkeypatch.setattr(terminal, "_rich", lambda: fancy)
+    tty = _Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    code, out, _ = cli(["validate", "--deep", "stichln"], capsys)
+    assert code == 0 and "; deep: all 24 settings," in out and "playing" not in out
+    if fancy:
+        assert "stichln.yaml: playing" in tty.text and "settings/s" in tty.text, tty.text
+    else:
+        # The line rewritten in place, then wiped: the settings done of all of them.
+        assert "\rstichln.yaml: playing 24/24 settings, " in tty.text and tty.text.endswith("\r\033[K"), tty.text

@@ -61,6 +61,9 @@ GAMES: dict[str, Path] = {
     "siebenbatten": GAMES_DIR / "siebenbatten.yaml",
     "chwech": GAMES_DIR / "chwech.yaml",
     "euchre": GAMES_DIR / "euchre.yaml",
+    "hearts": GAMES_DIR / "hearts.yaml",
+    "spades": GAMES_DIR / "spades.yaml",
+    "ohhell": GAMES_DIR / "oh-hell.yaml",
     "thirtyone": GAMES_DIR / "thirty-one.yaml",
     "twolives": EXAMPLES / "schwimmen-two-lives.yaml",  # the file docs/tutorial.md builds
 }

@@ -21,13 +21,13 @@ import pytest
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import CHANCE, State
-from conftest import GAME_CASES, GAMES_DIR, game_for
+from conftest import FEATURE_CASES, GAME_CASES, GAMES_DIR, game_for
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from test_observation import hidden_places, permute_hidden
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-cases = pytest.mark.parametrize(("rule_file", "num_players"), GAME_CASES)
+cases = pytest.mark.parametrize(("rule_file", "num_players"), GAME_CASES + FEATURE_CASES)
 # Resampling replays the match many times: fewer examples, shorter matches.
 fewer = settings(max_examples=max(4, settings().max_examples // 3))
 

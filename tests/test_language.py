@@ -133,6 +133,12 @@ def errors(game: tuple[Any, Game, State], text: str) -> list[str]:
     ("sum(x * y for x in range(1, 3) for y in range(1, 3))", 9),
     ("len([[a, b] for a in hand[0] for b in hand[1] if a.suit != b.suit])", 4),
     ("[[x, y, z] for x in [1] for y in [x + 1] for z in [y + 1]]", [[1, 2, 3]]),
+    # Remainders have the divisor's sign, as Python's (docs/language.md, "Remainders and negative numbers").
+    ("-7 % 3", 2), ("-7 mod 3", 2), ("7 % -3", -2), ("-7 % -3", -1), ("-(7 % 3)", -1), ("-7 // 2", -4),
+    ("-7.5 % 2", 0.5), ("(0 - 1) mod num_players", 1),
+    # Cards have no literal: a card is found by its suit and rank, or compared by its name (not checked).
+    ("first([c for c in pack if c.suit == 'clubs' and c.rank == 'A']) == first(pile)", True),
+    ("first(pile).name == 'A of clubs'", True), ("first(pile).name == 'A of clbs'", False),
 ])
 def test_expressions(game: Any, text: str, expected: Any) -> None:
     assert ev(game, text) == expected
@@ -159,6 +165,8 @@ def test_expressions(game: Any, text: str, expected: Any) -> None:
     ("phase == 'mian'", "'mian' is not a phase of the game"),
     ("phase + 1", "'+' needs numbers, not text"),
     ("[x for x in [1] for y in x]", "'for ... in' needs a list, not int"),
+    ("first(pile) == 'A of clubs'", "cannot compare card with text"),
+    ("first(pile) in ['A of clubs']", "a card is never in list of text"),
 ])
 def test_checker_errors(game: Any, text: str, message: str) -> None:
     assert message in errors(game, text)
@@ -269,9 +277,9 @@ def test_values_the_engine_relies_on_are_checked_where_they_are_written(old: str
 
 
 @pytest.mark.parametrize("text,message", [
-    ("combinations(range(0, 40), 20)", "combinations() of more than 100000 lists"),
-    ("subsets(range(0, 17))", "subsets() of more than 100000 lists"),
-    ("packings([[x] for x in range(0, 17)])", "packings() of more than 100000 lists"),
+    ("combinations(range(0, 40), 20)", "combinations() of more than 100,000 lists"),
+    ("subsets(range(0, 17))", "subsets() of more than 100,000 lists"),
+    ("packings([[x] for x in range(0, 17)])", "packings() of more than 100,000 lists"),
     ("combinations([1, 2], 0 - 1)", "combinations() needs a whole number of items, 0 or more"),
     ("len(packings([[[1]], [[2]]]))", "packings() needs groups of cards, players, numbers or text"),
 ])

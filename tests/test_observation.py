@@ -12,7 +12,7 @@ import random
 import pytest
 from cardsmith.engine.observation import _zone_viewers
 from cardsmith.engine.state import State
-from conftest import GAME_CASES, game_for, play_random
+from conftest import FEATURE_CASES, GAME_CASES, game_for, play_random
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,7 +39,7 @@ def permute_hidden(s: State, player: int, rng: random.Random) -> State:
     return t
 
 
-@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES)
 @given(seed=st.integers(0, 2**31), steps=st.integers(0, 400), shuffle_seed=st.integers(0, 2**31))
 def test_observation_ignores_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int,
                                           shuffle_seed: int) -> None:
@@ -53,7 +53,7 @@ def test_observation_ignores_hidden_cards(rule_file: str, num_players: int, seed
         assert before == after, f"P{p}'s observation changed when hidden cards were permuted"
 
 
-@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES)
 def test_observation_shows_own_hand_and_counts_of_others(rule_file: str, num_players: int) -> None:
     g = game_for(rule_file, num_players)
     s = State.initial(g, 11)

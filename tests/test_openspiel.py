@@ -2,7 +2,8 @@
 
 * OpenSpiel's own test of a game, `pyspiel.random_sim_test` (random matches checking the API, chance,
   returns against the bounds, strings and tensors of every player at every step, clones, and serialising
-  and reading back), passes for every bundled game at every allowed player count. A match of a bundled
+  and reading back), passes for every bundled game (and the feature test games, conftest.FEATURE_CASES) at
+  every allowed player count. A match of a bundled
   game runs to thousands of steps, so by default each case is one simulation; set OPENSPIEL_SIMS=N for
   more (the slow profile: `OPENSPIEL_SIMS=10 python -m pytest tests/test_openspiel.py`).
 * Information set Monte Carlo tree search (`ISMCTSBot`) plays whole matches of a bundled game.
@@ -21,13 +22,13 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import cardsmith.openspiel as cso  # noqa: E402
-from conftest import GAME_CASES, GAMES_DIR  # noqa: E402
+from conftest import FEATURE_CASES, GAME_CASES, GAMES_DIR  # noqa: E402
 
 SIMS = int(os.environ.get("OPENSPIEL_SIMS", "1"))
 KUHN = GAMES_DIR / "kuhn-poker.yaml"
 
 
-@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES)
 def test_random_sim_test(rule_file: str, num_players: int) -> None:
     game = cso.load(rule_file, num_players)
     pyspiel.random_sim_test(game, num_sims=SIMS, serialize=True, verbose=False)

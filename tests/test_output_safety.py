@@ -297,7 +297,7 @@ def test_an_800_kb_file_of_mistakes_is_answered_in_bounded_time(tmp_path: Path) 
     assert len(codes) == 30_000, f"{len(codes)} problems printed"
     assert {c: codes.count(c) for c in set(codes)} == {"S001": 12_000, "X001": 6_000, "C019": 6_000,
                                                         "P001": 6_000}
-    assert out.splitlines()[-1] == "variant.yaml: 30000 problems"
+    assert out.splitlines()[-1] == "variant.yaml: 30,000 problems"
     assert cpu < BIG_CPU, f"validate took {cpu:.1f} s of CPU"
 
 
@@ -444,9 +444,12 @@ def test_deep_on_a_file_whose_settings_explode(tmp_path: Path) -> None:
                    "2,000 actions, no problems\n")
 
 
+@pytest.mark.parametrize(("file", "settings"), [("thirty-one", 168), ("crazy-eights", 182)])
 def test_the_default_budget_covers_every_bundled_setting(capsys: pytest.CaptureFixture[str],
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Thirty-One has the most settings of the bundled games (7 player counts, 23 option values)."""
-    code, out, err = cli(["validate", "--deep", "games/thirty-one.yaml"], capsys, monkeypatch)
+                                                         monkeypatch: pytest.MonkeyPatch, file: str,
+                                                         settings: int) -> None:
+    """Thirty-One (7 player counts, 23 option values) and Crazy Eights (14 player counts, 5 options) have
+    the most settings of the bundled games."""
+    code, out, err = cli(["validate", "--deep", f"games/{file}.yaml"], capsys, monkeypatch)
     assert code == 0, out + err
-    assert "; deep: all 168 settings, 504 random matches, " in out, out
+    assert f"; deep: all {settings} settings, {3 * settings} random matches, " in out, out

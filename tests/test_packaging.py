@@ -26,6 +26,10 @@ def test_the_wheel_holds_only_the_cardsmith_package(tmp_path: Path) -> None:
                    "cardsmith/engine/state.py", "cardsmith/py.typed", "cardsmith/web/static/table.js",
                    "cardsmith/schemas/rules.schema.json", "cardsmith/schemas/scenarios.schema.json"):
         assert needed in names
+    # The templates of `cardsmith new`, a rule file and a scenario file each.
+    from cardsmith.cli.new import KINDS
+    for kind in KINDS:
+        assert f"cardsmith/templates/{kind}.yaml" in names and f"cardsmith/templates/{kind}.scenarios.yaml" in names
     # Every package of the source is in it (pyproject lists them one by one).
     for src, dest in (("interpreter", "cardsmith"), ("dsl", "cardsmith/dsl"), ("games", "cardsmith/games")):
         for init in (ROOT / src).rglob("__init__.py"):

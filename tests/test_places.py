@@ -73,10 +73,13 @@ actions:
       - "let z = {LET_STEP}"
       - "v = body()"
       - do proc()
+  meld:
+    params:
+      m: {{from: "{FROM}", ids: "{IDS}"}}
 phases:
   main:
     first: "{FIRST}"
-    actions: [play]
+    actions: [play, meld]
     after:
       - if: len(pile) == len(pack)
         then: [end deal]
@@ -120,6 +123,8 @@ PLACES: dict[str, str] = {
     "WINNERS": "if " + N + " >= 0 then players else players",
     "REPORT": N,
     "TEAMS": "if " + N + " >= 0 then p else 0",
+    "FROM": "[(if " + N + " >= 0 then pack else pack)]",
+    "IDS": "[(if " + N + " >= 0 then pack else pack)]",
 }
 DEFAULTS: dict[str, str] = {
     "BOUND": "9", "CONSTRAINT": "false", "RANGE": "1",
@@ -127,7 +132,7 @@ DEFAULTS: dict[str, str] = {
     "VIS_SHARED": "players", "VIS_VAR": "[owner]", "INIT_SHARED": "0", "INIT_PER": "0", "FUNCTION": "1",
     "PROCEDURE": "1", "DOMAIN": "hand[player]", "WHEN_ACTION": "true", "EFFECT": "1", "LET_STEP": "1",
     "FIRST": "left(dealer)", "NEXT_DEALER": "left(dealer)", "OVER_WHEN": "deal_number >= 2", "WINNERS": "players",
-    "REPORT": "1", "TEAMS": "p",
+    "REPORT": "1", "TEAMS": "p", "FROM": "[pack]", "IDS": "[pack]",
 }
 NAMES = [
     "players", "active_players", "num_players", "suits", "ranks", "pack", "dealer", "current", "player",
@@ -138,6 +143,8 @@ NAMES = [
 ]
 # The places worked out when the table is set up, before any match (and a number parameter's range).
 STATIC = ("OPTION", "BOUND", "CONSTRAINT", "PROPERTY", "WHEN", "WHERE", "RANGE")
+# Worked out once per game too, after the pack: `pack` may be read (tested below).
+FIXED = (*STATIC, "IDS")
 WRAPPERS = ["{x}", "let y = {x}; y", "[{x} for q in players]", "count(players, q => len([{x}]) >= 0)",
             "max_by(players, q => len([{x}]))"]
 
@@ -191,7 +198,7 @@ def test_every_name_in_every_place(place: str) -> None:
     # Not vacuous: the names fixed for the whole game run everywhere.
     for x in ("num_players", "players", "suits", "ranks", "opt", "K", "pure(1)"):
         assert results[x] == "runs", (place, x)
-    if place not in STATIC:
+    if place not in FIXED:
         for x in ("dealer", "pile", "v", "stateful(1)", "is_active(0)", "pack"):
             assert results[x] == "runs", (place, x)
 
@@ -206,6 +213,22 @@ def test_static_places_refuse_the_match(place: str, x: str) -> None:
     # The range of a number parameter numbers the action ids (C005); the others are worked out at set-up (C037).
     want = "C005" if place == "RANGE" else "C037"
     assert r.diagnostics and {d.code for d in r.diagnostics} == {want}, [(d.code, d.message) for d in r.diagnostics]
+
+
+@pytest.mark.parametrize("x", ["dealer", "current", "player", "deal_number", "turns", "active_players", "pile",
+                               "hand[0]", "v", "pv[0]", "stateful(1)", "indirect(1)", "next_active(0)",
+                               "is_active(0)", "played_by(first(pack))", "team[0]", "teams", "teammates(0)",
+                               "sitting_out(0)"])
+def test_ids_refuse_the_match(x: str) -> None:
+    """The ids of a parameter over lists of cards number the action ids once per game, after the pack: like
+    the static places, but `pack` may be read (C037 for the rest, and for another parameter)."""
+    r = compile_text(rule_file("IDS", x), "places.yaml")
+    assert r.diagnostics and {d.code for d in r.diagnostics} == {"C037"}, [(d.code, d.message) for d in r.diagnostics]
+
+
+def test_ids_read_the_pack_and_functions_fixed_for_the_game() -> None:
+    for x in ("pack", "first(pack).value", "pure(num_players)", "fixed_sum(K)"):
+        assert outcome(rule_file("IDS", x)) == "runs", x
 
 
 @pytest.mark.parametrize("place", sorted(STATIC))

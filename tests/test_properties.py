@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from cardsmith.engine.errors import IllegalAction
 from cardsmith.engine.state import CHANCE, TERMINAL, State
-from conftest import GAME_CASES, fresh_game, game_for
+from conftest import FEATURE_CASES, GAME_CASES, fresh_game, game_for
 from hypothesis import given, note
 from hypothesis import strategies as st
 
@@ -33,7 +33,7 @@ WALK = 300
 SHORT_WALK = 80
 END_BOUND = 100_000
 
-cases = pytest.mark.parametrize(("rule_file", "num_players"), GAME_CASES)
+cases = pytest.mark.parametrize(("rule_file", "num_players"), GAME_CASES + FEATURE_CASES)
 
 
 # ---------------------------------------------------------------- helpers

@@ -226,6 +226,12 @@ SHAPES: list[tuple[str, str, str]] = [
     ("an action read as true", "    steps:\n      - P0: yes  # <- HERE", "an action is written as the text"),
     ("an illegal action given as a list", "    steps:\n      - illegal: {P0: [pass]}  # <- HERE",
      "an action is written as the text"),
+    ("an illegal action cut at a comma", "    steps:\n      - illegal: {P0: play a, b}  # <- HERE",
+     "'illegal' takes one  P<n>: action; in {...} a comma ends the text, so YAML read 'play a' and then 'b' as "
+     "another key: quote the action, P0: \"play a, b\""),
+    ("a step cut at a comma", "    steps:\n      - {P0: play a, b}  # <- HERE",
+     "each step is one of  P<n>: action,  illegal: {P<n>: action},  expect: {...},  random: N; in {...} a comma "
+     "ends the text, so YAML read 'play a' and then 'b' as another key: quote the action, P0: \"play a, b\""),
 ]
 
 

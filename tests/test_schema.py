@@ -138,11 +138,16 @@ actions:
         then: [end deal]
       - for: p in players
         do: ["points[p] += 0"]
+  lay:
+    params:
+      pair: {from: "combinations(sort(hand[player]), 2)", ids: "combinations(pack, 2)"}
+    effect:
+      - move pair to table
 phases:
   playing:
     first: left(dealer)
     round: true
-    actions: [play]
+    actions: [play, lay]
     end:
       - do score(played_by(max_by(table, c => strength(c))))
       - end deal
@@ -169,6 +174,7 @@ PATHS: dict[str, list[str | int]] = {
     "rule_file": [], "players": ["players"], "option": ["options", "deals"], "constraint": ["constraints", 0],
     "deck": ["deck"], "property": ["deck", "properties", "value"], "pack_entry": ["deck", "pack", 0],
     "zone": ["zones", "hand"], "variable": ["variables", "points"], "action": ["actions", "play"],
+    "param": ["actions", "lay", "params", "pair"],
     "if_step": ["actions", "play", "effect", 1], "for_step": ["actions", "play", "effect", 2],
     "phase": ["phases", "playing"], "match": ["match"], "returns": ["match", "returns"],
     "strategy": ["strategies", "greedy"], "strategy_rule": ["strategies", "greedy", "prefer", 0],

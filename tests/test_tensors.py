@@ -14,7 +14,7 @@ import pytest
 from cardsmith.engine import tensors
 from cardsmith.engine.observation import _var_viewers, _zone_viewers
 from cardsmith.engine.state import State
-from conftest import GAME_CASES, game_for, play_random
+from conftest import FEATURE_CASES, GAME_CASES, game_for, play_random
 from hypothesis import given
 from hypothesis import strategies as st
 from test_observation import hidden_places, permute_hidden
@@ -29,7 +29,7 @@ def _blocks(g: object, t: list[float], info_state: bool = False) -> dict[str, li
     return out
 
 
-@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES)
 @given(seed=st.integers(0, 2**31), steps=st.integers(0, 400), shuffle_seed=st.integers(0, 2**31))
 def test_tensors_ignore_hidden_cards(rule_file: str, num_players: int, seed: int, steps: int,
                                      shuffle_seed: int) -> None:
@@ -46,7 +46,7 @@ def test_tensors_ignore_hidden_cards(rule_file: str, num_players: int, seed: int
             f"P{p}'s information state tensor changed when hidden cards were permuted"
 
 
-@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES)
 def test_shapes_are_fixed(rule_file: str, num_players: int) -> None:
     g = game_for(rule_file, num_players)
     obs_size, = g.observation_tensor_shape()
@@ -64,7 +64,7 @@ def test_shapes_are_fixed(rule_file: str, num_players: int) -> None:
         s.apply_action(rng.choice(s.legal_actions()))
 
 
-@pytest.mark.parametrize("rule_file,num_players", GAME_CASES)
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES)
 def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> None:
     g = game_for(rule_file, num_players)
     n, c = g.n, g.num_cards

@@ -25,10 +25,12 @@ from .statements import StatementWriter
 @dataclass
 class ParamInfo:
     name: str
-    kind: str  # card, player, suit, rank, bool, int, str
+    kind: str  # card, player, suit, rank, bool, int, str, cards (a list of cards, numbered by `ids`)
     span: Span
     values: list[Any] | None = None  # str: literal choices
     bounds: tuple[str, str] | None = None  # int: generated functions giving lo, hi
+    ids: str | None = None  # cards: the generated function giving every value, in the order of their ids
+    ids_span: Span | None = None
 
 
 class ActionWriter(StatementWriter):
@@ -43,8 +45,13 @@ class ActionWriter(StatementWriter):
         for p in a.params:
             et = T.elem(p.domain.ty)
             kind = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank", T.BOOL: "bool",
-                    T.INT: "int", T.STR: "str"}.get(et, "card")
+                    T.INT: "int", T.STR: "str"}.get(et, "card") if p.ids is None else "cards"
             info = ParamInfo(p.name, kind, p.span)
+            if p.ids is not None:
+                # Worked out once per game (the codec calls it), after the pack: fixed for the game (C037).
+                info.ids, info.ids_span = abi.param_ids(self.uid), p.ids.span
+                self.uid += 1
+                self.efunc(info.ids, [], p.ids)
             # The checker accepted the domain's shape (C005): names listed, or range(a, b) fixed for the game.
             d = p.domain
             if kind == "str":
@@ -93,7 +100,16 @@ class ActionWriter(StatementWriter):
             # 10,000 values each cannot enumerate 10**12 actions.
             work = 1 + sum(weights.size(c) for c in levels.get(i + 1, []))
             cond, kept = self._condition(levels.get(i + 1, []), set(names[i:]))
-            if i == 0 and len(a.params) == 1 and work == 1:
+            if p.ids is not None and p.ids is p.domain:
+                # No `from`: every value of the ids, read from the codec's table instead of worked out again.
+                self.uid += 1
+                values = f"_d{self.uid}"
+                w.line(f"{values} = {value}[{i}]", p.domain.span)
+                self._charge_line(f"len({values})" + (f" * {work}" if work != 1 else ""))
+                if kept:
+                    w.line(f"{' = '.join(kept)} = MISS")
+                w.line(f"for l_{p.name} in {values}:", p.domain.span)
+            elif i == 0 and len(a.params) == 1 and work == 1 and info.kind != "cards":
                 # One parameter, no condition on it: one append per value, once per question (the list
                 # itself was charged when it was built). Every other loop is charged for its values.
                 w.line(f"for l_{p.name} in {self.ex(p.domain)}:", p.domain.span)
@@ -105,7 +121,11 @@ class ActionWriter(StatementWriter):
             w.indent += 1
             idx = {"card": f"l_{p.name}", "player": f"l_{p.name}", "suit": f"SUIT_POS[l_{p.name}]",
                    "rank": f"RANK_POS[l_{p.name}]", "bool": f"(1 if l_{p.name} else 0)",
-                   "int": f"(l_{p.name} - {low}[{i}])", "str": f"{digit}[{i}][l_{p.name}]"}[info.kind]
+                   "int": f"(l_{p.name} - {low}[{i}])", "str": f"{digit}[{i}][l_{p.name}]",
+                   "cards": f"_i{i}"}[info.kind]
+            if info.kind == "cards":
+                # The value's position in the ids; a value that is not one of them is a rule error here.
+                w.line(f"_i{i} = _cards_id(s, {digit}[{i}], l_{p.name}, {p.name!r}, {a.name!r})", p.domain.span)
             if info.kind == "int":
                 w.line(f"if not 0 <= {idx} < {radix}[{i}]: continue")
             if info.kind == "str":
@@ -125,8 +145,10 @@ class ActionWriter(StatementWriter):
                 w.line(f"l_{p.name} = k")
                 break
             w.line(f"k, i{i} = divmod(k, {radix}[{i}])")
+            # A list of cards is copied: the codec's table is shared by every state of the game.
             val = {"card": f"i{i}", "player": f"i{i}", "suit": f"SUITS[i{i}]", "rank": f"RANKS[i{i}]",
-                   "bool": f"i{i} == 1", "int": f"{low}[{i}] + i{i}", "str": f"{value}[{i}][i{i}]"}[info.kind]
+                   "bool": f"i{i} == 1", "int": f"{low}[{i}] + i{i}", "str": f"{value}[{i}][i{i}]",
+                   "cards": f"list({value}[{i}][i{i}])"}[info.kind]
             w.line(f"l_{p.name} = {val}")
         self.block(a.effect)
         w.indent = 0

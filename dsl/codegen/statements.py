@@ -25,7 +25,7 @@ TAIL_DEPTH = 8
 # Return codes of compiled effect blocks (abi.py): a phase index (>= 0) means goto. Re-exported.
 END_DEAL = abi.END_DEAL
 # What a list variable holds, for the check of a value whose type the checker could not know.
-LIST_KINDS = {T.CARD: "card", T.PLAYER: "player", T.NUM: "num", T.INT: "num"}
+LIST_KINDS = {T.CARD: "card", T.PLAYER: "player", T.NUM: "num", T.INT: "num", T.list_of(T.CARD): "cards"}
 
 
 def _kind(t: object) -> str:
@@ -35,6 +35,8 @@ def _kind(t: object) -> str:
         return str(t)
     if T.is_list(t) and T.elem(t) in (T.PLAYER, T.CARD):
         return f"list:{T.elem(t)}"
+    if T.is_list(t) and T.elem(t) == T.list_of(T.CARD):
+        return "list:cards"
     return "plain"
 
 

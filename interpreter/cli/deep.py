@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -118,15 +118,19 @@ def settings(compiled: CompiledGame) -> tuple[int, Iterator[tuple[int, dict[str,
 
 
 def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int = 20_000,
-            seed: int = 0, budget: int = BUDGET, wanted: set[str] | None = None) -> DeepReport:
+            seed: int = 0, budget: int = BUDGET, wanted: set[str] | None = None,
+            progress: Callable[[int], None] | None = None) -> DeepReport:
     """Play the settings in turn (see the module's docstring). `wanted`: the actions whose legality is
-    followed (default all; one that no phase entered lists cannot be legal, and is not hunted for)."""
+    followed (default all; one that no phase entered lists cannot be legal, and is not hunted for).
+    `progress(1)` is called as each setting is done (`settings()` says how many there are)."""
     spec = compiled.spec
     found: dict[tuple[str, Any, str], Diagnostic] = {}
     games = actions = explored = refused = 0
     spent = 0
     ranges: dict[int, dict[str, tuple[int, int]] | None] = {}
     total, order = settings(compiled)
+    if progress is not None:
+        order = _ticking(order, progress)
     unseen = {a.name for a in spec.actions} if wanted is None else set(wanted)  # not yet legal in any state
     playable: list[tuple[int, Game, str]] = []  # settings set up, for the hunt
     # The compiled file's limits, but a match here is cut short at `max_actions`.
@@ -175,6 +179,15 @@ def explore(compiled: CompiledGame, games_per_setting: int = 3, max_actions: int
         spent += max(done, MATCH_FLOOR)
     never = [a.name for a in spec.actions if a.name in unseen] if games else []
     return DeepReport(list(found.values()), games, actions, explored, total, refused, never)
+
+
+def _ticking(order: Iterator[tuple[int, dict[str, Any]]],
+             progress: Callable[[int], None]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The settings of `order`, calling `progress(1)` when the loop asks for the next one: the one before is
+    done then, whichever `continue` ended it."""
+    for item in order:
+        yield item
+        progress(1)
 
 
 def never_legal(compiled: CompiledGame, report: DeepReport) -> list[Diagnostic]:

@@ -6,11 +6,12 @@ import argparse
 import json
 import random
 import re
-import statistics
+import shutil
 import sys
-import time
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields, replace
+from pathlib import Path
 from typing import Any, NoReturn
 
 from ..bots import BadBotSpec, SeatView, make_bot, parse_bots, seat_seed, strategy_names
@@ -30,9 +31,11 @@ from ..engine.options import option_ranges
 from ..engine.state import State
 from ..engine.text import one_line, say
 from ..table.record import record_match
+from . import bench as bench_cmd
 from . import bots as bots_cmd
 from . import emit
 from . import explain as explain_cmd
+from . import new as new_cmd
 from . import replay as replay_cmd
 from . import schema as schema_cmd
 from .deep import BUDGET as DEEP_BUDGET
@@ -101,7 +104,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if errors or r.game is None:
             print(render_all(errors, r.sources))
             n = len(errors)
-            say(f"{r.file}: {n} problem{'s' if n != 1 else ''}")
+            say(f"{r.file}: {count_of(n, 'problem')}")
             bad += 1
             continue
         sp = r.game.spec
@@ -135,11 +138,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(render_all(diags, r.sources))
             say(summary + _warnings(len(diags)))
             continue
-        from .deep import explore, never_legal
+        from ..sim.terminal import ProgressBar
+        from .deep import explore, never_legal, settings
         # An action no phase that is entered lists was warned of already (W006, W007): not looked for.
         quiet = unreachable_actions(r.diagnostics)
-        report = explore(r.game, args.deep_games, args.deep_actions, budget=args.deep_budget,
-                         wanted={a.name for a in sp.actions if a.span not in quiet})
+        # On a terminal, the settings played so far (a big file takes minutes); nothing in a pipe or a log.
+        with ProgressBar(settings(r.game)[0], f"{Path(r.file).name}: playing", unit="settings") as bar:
+            report = explore(r.game, args.deep_games, args.deep_actions, budget=args.deep_budget,
+                             wanted={a.name for a in sp.actions if a.span not in quiet}, progress=bar.advance)
         if report.settings < report.total_settings:
             covered = (f"explored {report.settings:,} of {report.total_settings:,} settings (raise --deep-budget "
                        "to explore more)")
@@ -176,12 +182,12 @@ def _counts(ns: list[int]) -> str:
     """Player counts in words: '5 players', '2, 3 or 5 players'."""
     if len(ns) == 1:
         return count_of(ns[0], "player")
-    return f"{', '.join(str(n) for n in ns[:-1])} or {ns[-1]} players"
+    return f"{', '.join(f'{n:,}' for n in ns[:-1])} or {ns[-1]:,} players"
 
 
 def _players(lo: int, hi: int) -> str:
     """A game's player counts: '1 player', '4 players', '2-6 players'."""
-    return count_of(lo, "player") if lo == hi else f"{lo}-{hi} players"
+    return count_of(lo, "player") if lo == hi else f"{lo:,}-{hi:,} players"
 
 
 # ---------------------------------------------------------------- run
@@ -320,7 +326,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     # A filter that matches no scenario would otherwise pass with "0 passed": a misspelt name tests nothing.
     unmatched = args.only is not None and read_files and args.only not in names
     if passed or failed or not unmatched:
-        say(f"{passed} passed, {failed} failed")
+        say(f"{passed:,} passed, {failed:,} failed")
     if unmatched:
         say(f"cardsmith: error: {_no_such_scenario(args.only, list(names), read_files)}", file=sys.stderr)
         return 1
@@ -339,7 +345,7 @@ def _no_such_scenario(only: str, names: list[str], files: list[str]) -> str:
     in one short line."""
     def q(text: str) -> str:
         return quoted(text if len(text) <= NAME_SHOWN else text[:NAME_SHOWN - 3] + "...")
-    where = files[0] if len(files) == 1 else f"the {len(files)} files"
+    where = files[0] if len(files) == 1 else f"the {len(files):,} files"
     head = f"--only {q(only)}: no scenario of {where} has this name"
     if not names:
         return f"{head}; {'it has' if len(files) == 1 else 'they have'} no scenarios"
@@ -352,58 +358,6 @@ def _no_such_scenario(only: str, names: list[str], files: list[str]) -> str:
         "their scenarios"
     more = f", ... ({len(listed):,} in all)" if len(listed) > SCENARIOS_LISTED else ""
     return f"{head}; {what}: {', '.join(q(n) for n in listed[:SCENARIOS_LISTED])}{more}"
-
-
-# ---------------------------------------------------------------- bench
-def cmd_bench(args: argparse.Namespace) -> int:
-    """Random playouts in rounds after one warm-up match (not counted): each round's rates, then their
-    median and spread. Rates use this process's CPU time, so a busy machine does not skew them; the wall
-    time is shown beside them."""
-    g = _instance(args)
-    rng = random.Random(args.seed)
-    seed = args.seed
-
-    def playouts(seconds: float) -> tuple[int, int, float, float]:
-        nonlocal seed
-        actions = games = 0
-        t0, c0 = time.perf_counter(), time.process_time()
-        deadline = t0 + seconds
-        while True:
-            s = State.initial(g, seed)
-            seed += 1
-            while not s.terminal:
-                la = s.legal_actions()
-                s.apply_action(la[int(rng.random() * len(la))])
-                actions += 1
-            games += 1
-            if time.perf_counter() >= deadline:
-                return actions, games, max(time.process_time() - c0, 1e-9), time.perf_counter() - t0
-
-    playouts(0.0)  # one match: imports, memo tables and caches warm up outside the rounds
-    if args.profile:
-        from .profile import Sampler
-        sampler = Sampler(g.compiled)
-        sampler.run(lambda: playouts(args.seconds))
-        say(f"{g.name}, {count_of(g.n, 'player')}: random playouts for {args.seconds:.2f} s")
-        for line in sampler.report():
-            say(line)
-        return 0
-    per_round = args.seconds / args.rounds
-    say(f"{g.name}, {count_of(g.n, 'player')}: {count_of(args.rounds, 'round')} of {per_round:.2f} s "
-        "of random playouts, after a warm-up match")
-    rounds = []
-    for k in range(args.rounds):
-        a, n, cpu, wall = playouts(per_round)
-        rounds.append((a, n, cpu, wall))
-        say(f"  round {k + 1}: {a / cpu:,.0f} actions/s, {n / cpu:,.1f} games/s")
-    acts = [a / cpu for a, _, cpu, _ in rounds]
-    games = [n / cpu for _, n, cpu, _ in rounds]
-    total_a, total_n = sum(r[0] for r in rounds), sum(r[1] for r in rounds)
-    cpu, wall = sum(r[2] for r in rounds), sum(r[3] for r in rounds)
-    say(f"median: {statistics.median(acts):,.0f} actions/s ({min(acts):,.0f}..{max(acts):,.0f}), "
-        f"{statistics.median(games):,.1f} games/s ({min(games):,.1f}..{max(games):,.1f}); "
-        f"{count_of(total_a, 'action')} in {count_of(total_n, 'game')}, {cpu:.2f} s CPU ({wall:.2f} s wall)")
-    return 0
 
 
 # ---------------------------------------------------------------- play
@@ -433,12 +387,19 @@ def _bot_args(q: argparse.ArgumentParser, what: str) -> None:
 
 
 def _limit_args(q: argparse.ArgumentParser) -> None:
-    g = q.add_argument_group("limits (for rule files you do not trust; raise them for big trusted games)")
+    g = q.add_argument_group(LIMITS, "the most a rule file may ask for; raise them for a big game you trust")
     for f in fields(Limits):
         g.add_argument(Limits.flag(f.name), type=_whole(1, MAX_LIMIT), metavar="N", dest=f"limit_{f.name}",
                        help=f"default {f.default:,}")
+    # The usage line names them as one: nine flags there would bury the command's own.
+    own = [a for a in q._actions if a not in g._group_actions]
+    formatter = q._get_formatter()
+    formatter.add_usage(None, own + [argparse.Action(["--max-..."], argparse.SUPPRESS, metavar="N")],
+                        q._mutually_exclusive_groups)
+    q.usage = formatter.format_help().strip().removeprefix("usage: ").replace("%", "%%")
 
 
+LIMITS = "limits for untrusted rule files"  # the heading of the --max-... flags in every command's help
 MAX_LIMIT = 2**31 - 1  # a larger --max-file-bytes would make Python reserve that much memory to read a file
 MAX_SEED = 2**63 - 1
 _WHOLE = re.compile(r"[+-]?[0-9]+\Z")
@@ -470,13 +431,43 @@ def _seconds(text: str) -> float:
     return v
 
 
+ABOUT = "cardsmith: card games from rule files. Write a game as a YAML rule file, then check it, read it, play it, " \
+    "test it and measure it."
+# The order of the commands in `cardsmith --help`: a designer's day, from a new file to its balance.
+ORDER = ("new", "validate", "explain", "schema", "list", "run", "play", "serve", "replay", "bots", "test", "bench",
+         "compile", "simulate", "compare")
+
+
+def version() -> str:
+    """The installed distribution's version (pyproject.toml's), as `cardsmith --version` prints it."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("cardsmith")
+    except PackageNotFoundError:  # imported from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="cardsmith", description="Card games from rule files: validate, run, test, bench.")
-    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
+    p = _Parser(prog="cardsmith", formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog="'cardsmith COMMAND --help' gives a command's flags; the README and docs/ say the rest.")
+    p.add_argument("--version", action="version", version=f"cardsmith {version()}",
+                   help="print cardsmith's version and exit")
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser,
+                           help="one of the commands above, followed by its arguments")
     sub.required = True
 
+    def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
+        q.add_argument("game", metavar="FILE_OR_GAME", nargs="?" if optional else None,
+                       help="a rule file, or a bundled game's name")
+        q.add_argument("--players", "-n", type=_whole(1, MAX_PLAYERS), metavar="N",
+                       help="number of players (default: the minimum)")
+        q.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                       help="a table option (repeat for several)")
+
+    new_cmd.add_parser(sub)
     v = sub.add_parser("validate", help="check rule files and report every problem")
-    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("files", nargs="+", metavar="FILE", help="rule files, or bundled games' names")
     v.add_argument("--deep", action="store_true",
                    help="also play random matches at every player count and option value, and report "
                         "rule errors, stuck players and matches that do not end")
@@ -490,62 +481,67 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--strict", action="store_true",
                    help="report warnings (what nothing uses or reaches, W001-W010) as errors: exit 1 if any")
     v.set_defaults(fn=cmd_validate)
+    explain_cmd.add_parser(sub)
+    schema_cmd.add_parser(sub)
 
-    def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
-        q.add_argument("game", metavar="FILE_OR_GAME", nargs="?" if optional else None,
-                       help="a rule file, or a bundled game's name")
-        q.add_argument("--players", "-n", type=_whole(1, MAX_PLAYERS), metavar="N",
-                       help="number of players (default: the minimum)")
-        q.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a table option")
+    li = sub.add_parser("list", help="bundled games (or the given rule files) with their players and options")
+    li.add_argument("files", nargs="*", metavar="FILE", help="rule files to describe (default: the bundled games)")
+    li.set_defaults(fn=cmd_list)
 
     r = sub.add_parser("run", help="play a whole match with bots and print the log")
     game_args(r)
-    r.add_argument("--seed", type=_whole(0, MAX_SEED))
+    r.add_argument("--seed", type=_whole(0, MAX_SEED), metavar="S",
+                   help="the seed of the shuffles, chance events and bots (default: a random one, printed)")
     r.add_argument("--json", action="store_true",
                    help="print one JSON record instead of the log (a match record: cardsmith replay reads it)")
     r.add_argument("--record", metavar="FILE", help="also write the match record to FILE (see cardsmith replay)")
     _bot_args(r, "the bots, one spec per seat, the last filling the seats left (default random)")
     r.set_defaults(fn=cmd_run)
 
-    li = sub.add_parser("list", help="bundled games (or the given rule files) with their players and options")
-    li.add_argument("files", nargs="*", metavar="FILE")
-    li.set_defaults(fn=cmd_list)
-
-    t = sub.add_parser("test", help="run scenario files")
-    t.add_argument("files", nargs="+", metavar="SCENARIO")
-    t.add_argument("--only", metavar="NAME", help="run only the scenarios with this name (an error if none has it)")
-    t.add_argument("--verbose", "-v", action="store_true")
-    t.set_defaults(fn=cmd_test)
-
-    b = sub.add_parser("bench", help="random playouts for a fixed time: actions/s and games/s")
-    game_args(b)
-    b.add_argument("--seconds", type=_seconds, default=10.0, help="wall time of all the rounds (default 10)")
-    b.add_argument("--rounds", type=_whole(1, 1000), default=5, help="rounds, each reported (default 5)")
-    b.add_argument("--profile", action="store_true",
-                   help="instead of rates, where the time goes: the rule-file lines that take most of it")
-    b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
-    b.set_defaults(fn=cmd_bench)
-
     pl = sub.add_parser("play", help="play a match yourself against bots in the terminal")
     game_args(pl, optional=True)
     pl.add_argument("--seat", type=_whole(0, MAX_PLAYERS - 1), help="your seat (default 0)")
-    pl.add_argument("--seed", type=_whole(0, MAX_SEED))
+    pl.add_argument("--seed", type=_whole(0, MAX_SEED), metavar="S",
+                    help="the seed of the shuffles, chance events and bots (default: a random one)")
     _bot_args(pl, "the bots at the other seats, as for 'run' (default random)")
     pl.add_argument("--save", metavar="FILE", help="keep the match record in FILE, saved after each of your moves")
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (its game, table and bots)")
     pl.set_defaults(fn=cmd_play)
-    co = emit.add_parser(sub)
-    explain_cmd.add_parser(sub)
-    bo = bots_cmd.add_parser(sub)
-    replay_cmd.add_parser(sub, _whole(0, MAX_LIMIT))
-    schema_cmd.add_parser(sub)
-    from . import simulate  # here, not at the top: simulate.py uses this module's helpers
-    sims = simulate.add_parser(sub, game_args)
     from . import serve  # the web table; starlette and uvicorn are imported only when it runs
     serve.add_parser(sub)
+    replay_cmd.add_parser(sub, _whole(0, MAX_LIMIT))
+    bo = bots_cmd.add_parser(sub)
+
+    t = sub.add_parser("test", help="run scenario files")
+    t.add_argument("files", nargs="+", metavar="SCENARIO", help="scenario files")
+    t.add_argument("--only", metavar="NAME", help="run only the scenarios with this name (an error if none has it)")
+    t.add_argument("--verbose", "-v", action="store_true", help="a line for every scenario, passed or not")
+    t.set_defaults(fn=cmd_test)
+    b = bench_cmd.add_parser(sub, game_args)
+    co = emit.add_parser(sub)
+    from . import simulate  # here, not at the top: simulate.py uses this module's helpers
+    sims = simulate.add_parser(sub, game_args)
     for q in (v, r, li, t, b, pl, co, bo, *sims):
         _limit_args(q)
+    p.description = _commands(sub)
     return p
+
+
+def _commands(sub: Any) -> str:
+    """The top-level description: what cardsmith is, then every command with its summary, in ORDER (one
+    missing from it last). Made from the subcommands themselves, so a new command is listed once it is
+    registered; argparse's own list of them is dropped, or they would be listed twice."""
+    found = {a.dest: a.help or "" for a in sub._choices_actions}
+    summaries = {name: found[name] for name in sorted(found, key=lambda n: ORDER.index(n) if n in ORDER
+                                                      else len(ORDER))}
+    sub._choices_actions.clear()
+    width = max(len(name) for name in summaries)
+    room = max(40, shutil.get_terminal_size().columns - 2)
+    lines = textwrap.wrap(ABOUT, room) + ["", "commands:"]
+    for name, help_text in summaries.items():
+        lines += textwrap.wrap(help_text, room, initial_indent=f"  {name:<{width}}  ",
+                               subsequent_indent=" " * (width + 4))
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@ import socket
 import sys
 from typing import Any
 
+from ..dsl.diagnostics import count_of
 from ..engine.text import say
 
 MISSING = "cardsmith serve needs the web extra: pip install 'cardsmith[web]' (starlette and uvicorn)"
@@ -29,7 +30,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if problem:
         say(f"cardsmith: error: cannot listen on {shown}:{args.port}: {problem}", file=sys.stderr)
         return 1
-    say(f"cardsmith table: http://{shown}:{args.port}/ ({len(catalog)} game{'s' if len(catalog) != 1 else ''}; "
+    say(f"cardsmith table: http://{shown}:{args.port}/ ({count_of(len(catalog), 'game')}; "
         "Ctrl-C to stop)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say("  open to the network: whoever reaches this address can open rooms; a seat's link is its key")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..bots import BadBotSpec, parse_bots, strategy_names
-from ..dsl.diagnostics import clipped
+from ..dsl.diagnostics import clipped, count_of
 from ..dsl.files import quoted
 from ..dsl.spec import MAX_PLAYERS
 from ..dsl.suggest import closest
@@ -173,7 +173,7 @@ def _play(args: argparse.Namespace, g: Game, config: Config, meta: Meta,
             print(f.text, file=sys.stderr)
         else:
             say(f"cardsmith: error: {f.text}", file=sys.stderr)
-        say(f"(match {f.index:,} stopped after {f.actions:,} actions; to replay it: cardsmith run "
+        say(f"(match {f.index:,} stopped after {count_of(f.actions, 'action')}; to replay it: cardsmith run "
             f"{meta.game} --players {config.players} --seed {f.seed} --bots '{bots}'"
             + "".join(f" --option {k}={v}" for k, v in config.options.items()) + ")", file=sys.stderr)
         return 1
@@ -183,7 +183,7 @@ def _play(args: argparse.Namespace, g: Game, config: Config, meta: Meta,
     rate = len(out.rows) / elapsed if elapsed > 0 else 0.0
     # Timings stay out of the summary and its file: they differ from run to run, the figures do not.
     on = f"Ray at {args.ray}" if args.ray is not None else f"{workers} worker{'s' if workers != 1 else ''}"
-    say(f"({what}: {len(out.rows):,} matches in {elapsed:.2f} s: {rate:,.0f} matches/s with {on})",
+    say(f"({what}: {count_of(len(out.rows), 'match')} in {elapsed:.2f} s: {rate:,.0f} matches/s with {on})",
         file=sys.stderr)
     return out, summarize(out, meta)
 
@@ -199,7 +199,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     out, summary = played
     print_summary(summary, fancy=not args.plain)
     if out.interrupted:
-        say(f"interrupted: these figures are from the {len(out.rows):,} matches finished before Ctrl-C")
+        say(f"interrupted: these figures are from the {count_of(len(out.rows), 'match')} finished before Ctrl-C")
     if out_dir is not None:
         for note in write_all(out_dir, out.rows, config, summary):
             say(f"note: {note}", file=sys.stderr)

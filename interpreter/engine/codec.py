@@ -3,9 +3,10 @@
 Every action gets a block of consecutive ids starting at its offset; within the block, parameter i of a
 value with digit d adds `d * stride[i]`, where the strides are the products of the earlier parameters'
 radices. A parameter's digit is the value itself for a card or a player, the position in the deck's list
-for a suit or a rank, 1 or 0 for a flag, `value - low` for a number in `range(low, high)`, and the
-position in the listed texts for a text. So the id space of a game depends on its player count and
-options (the pack, number ranges), never on a state.
+for a suit or a rank, 1 or 0 for a flag, `value - low` for a number in `range(low, high)`, the
+position in the listed texts for a text, and the position in its `ids` for a list of cards (worked out
+once per game, after the pack). So the id space of a game depends on its player count and options (the
+pack, number ranges, ids), never on a state.
 
 `ActionCodec` builds the tables (radices, strides, lows, texts) per action, encodes and decodes ids, finds
 the action of an id and reads and prints their texts. The generated code does the same arithmetic inline
@@ -24,15 +25,18 @@ from typing import TYPE_CHECKING, Any
 from ..dsl import abi
 from ..dsl.compiler import ParamInfo
 from ..dsl.library import _short
-from .errors import RuleError
+from .errors import AmbiguousAction, RuleError
 
 if TYPE_CHECKING:
     from .game import Game
+    from .state import State
 
 # Past this many ids the engine finds an id's action by bisection instead of a table of one entry per id.
 TABLE_MAX = 200_000
 # A number parameter may take at most this many values.
 MAX_RANGE = 10_000
+# A parameter over lists of cards may have at most this many ids (as `combinations` builds at most this many lists).
+MAX_IDS = 100_000
 
 
 @dataclass
@@ -50,7 +54,7 @@ class ActionInfo:
     secret: bool = False
     stride: list[int] = field(default_factory=list)
     lows: list[int] = field(default_factory=list)  # numbers: the lowest value; 0 for other kinds
-    values: list[list[Any]] = field(default_factory=list)  # texts: the listed choices; [] for other kinds
+    values: list[list[Any]] = field(default_factory=list)  # texts: the listed choices; lists of cards: the ids
     suits: tuple[Any, ...] = ()
     ranks: tuple[Any, ...] = ()
 
@@ -62,7 +66,7 @@ class ActionInfo:
             kind = p.kind
             out.append(d if kind in ("card", "player") else self.suits[d] if kind == "suit" else
                        self.ranks[d] if kind == "rank" else d == 1 if kind == "bool" else
-                       lo + d if kind == "int" else vals[d])
+                       lo + d if kind == "int" else list(vals[d]) if kind == "cards" else vals[d])
         return tuple(out)
 
     def encode(self, digits: list[int]) -> int:
@@ -80,17 +84,25 @@ class ActionCodec:
         offset = 0
         for i, a in enumerate(spec.actions):
             params = game.compiled.params[a.name]
-            radix, los, vals = [], [], []
+            radix: list[int] = []
+            los: list[int] = []
+            vals: list[list[Any]] = []
             for p in params:
                 if p.kind == "int":
                     lo, hi = self._range(a.name, p)
                     radix.append(max(1, hi - lo))
                     los.append(lo)
+                    vals.append([])
+                elif p.kind == "cards":
+                    ids = self._ids(a.name, p)
+                    radix.append(len(ids))  # no ids, no values: the action has no ids at all
+                    los.append(0)
+                    vals.append(ids)
                 else:
                     radix.append({"card": game.num_cards, "player": game.n, "suit": max(1, len(spec.suits)),
                                   "rank": max(1, len(spec.ranks)), "bool": 2}.get(p.kind, len(p.values or []) or 1))
                     los.append(0)
-                vals.append(p.values or [])
+                    vals.append(p.values or [])
             stride, size = [], 1
             for r in radix:
                 stride.append(size)
@@ -114,8 +126,34 @@ class ActionCodec:
             raise RuleError(f"parameter '{p.name}' of '{action}' must range over whole numbers",
                             p.span, detail=f"range({_short(lo)}, {_short(hi)})")
         if hi - lo > MAX_RANGE:
-            raise RuleError(f"parameter '{p.name}' of '{action}' has more than {MAX_RANGE} values", p.span)
+            raise RuleError(f"parameter '{p.name}' of '{action}' has more than {MAX_RANGE:,} values", p.span)
         return lo, hi
+
+    def _ids(self, action: str, p: ParamInfo) -> list[list[int]]:
+        """Every value of a parameter over lists of cards, in the order of their ids: checked, and charged for
+        its cards, once per game."""
+        assert p.ids is not None and p.ids_span is not None
+        g, span = self.game, p.ids_span
+        what = f"the ids of parameter '{p.name}' of '{action}'"
+        ids = g._call(g.ns[p.ids], span)
+        if type(ids) is not list:
+            raise RuleError(f"{what} must be a list of lists of cards", span, detail=f"got {_short(ids)}")
+        if len(ids) > MAX_IDS:
+            raise RuleError(f"{what} are more than {MAX_IDS:,} lists", span)
+        g._charge(len(ids), span)
+        seen: dict[tuple[int, ...], int] = {}
+        nc = g.num_cards
+        for k, xs in enumerate(ids):
+            if type(xs) is not list or not all(type(c) is int and 0 <= c < nc for c in xs):
+                raise RuleError(f"{what} must be lists of cards", span, detail=f"position {k}: got {_short(xs)}")
+            g._charge(len(xs), span)
+            key = tuple(xs)
+            if key in seen:
+                # Two ids would print and decode alike: every value must have one id.
+                raise RuleError(f"{what} list the same cards twice, at positions {seen[key]} and {k}", span,
+                                detail=f"[{', '.join(g.card_names[c] for c in xs)}]")
+            seen[key] = k
+        return [list(xs) for xs in ids]
 
     def tables(self) -> dict[str, Any]:
         """The tables the generated code encodes and decodes with, by their names in the namespace."""
@@ -125,7 +163,9 @@ class ActionCodec:
             out[abi.action_radix(a.name)] = a.radix
             out[abi.action_stride(a.name)] = a.stride
             out[abi.action_low(a.name)] = a.lows
-            out[abi.action_digit(a.name)] = [{v: k for k, v in enumerate(vs)} for vs in a.values]
+            # A list of cards is looked up as a tuple of its cards, in order.
+            out[abi.action_digit(a.name)] = [{(tuple(v) if p.kind == "cards" else v): k for k, v in enumerate(vs)}
+                                             for p, vs in zip(a.params, a.values)]
             out[abi.action_values(a.name)] = a.values
         return out
 
@@ -142,20 +182,15 @@ class ActionCodec:
         if not 0 <= a < self.num_actions:
             return f"<no action {a}>"
         info, vals = self.decode(a)
-        parts = []
-        for p, v in zip(info.params, vals):
-            if p.kind == "card":
-                parts.append(self.game.card_names[v])
-            elif p.kind == "player":
-                parts.append(self.game.player_name(v))
-            elif p.kind == "bool":
-                parts.append(f"{p.name}" if v else f"no {p.name}")
-            else:
-                parts.append(str(v))
+        parts = self.value_texts(info, vals)
         text = info.label or info.name
         if parts:
             text += " " + ", ".join(parts)
         return text
+
+    def cards_text(self, cards: list[int]) -> str:
+        """A list of cards as an action's text shows it: `[7 of hearts, 8 of hearts, 9 of hearts]`."""
+        return "[" + ", ".join(self.game.card_names[c] for c in cards) + "]"
 
     def from_string(self, text: str) -> list[int]:
         """Every action id that `to_string` prints as `text`, lowest first.
@@ -178,6 +213,40 @@ class ActionCodec:
         # The parse is exact by construction; the final check keeps it so.
         return sorted(a for a in found if self.to_string(a) == text)
 
+    def at_state(self, state: State, text: str) -> int | None:
+        """The action printed as `text` at `state`, or None if no action prints so.
+
+        Actions of different phases may print alike (the checker allows it only when no phase offers both,
+        C034), so a text is read where it is used: the one legal now, else one the current phase offers,
+        else the lowest. Two legal ones printing alike (a card named "Joker, red") raise AmbiguousAction."""
+        ids = self.from_string(text)
+        if len(ids) <= 1:
+            return ids[0] if ids else None
+        legal = set(state.legal_actions()) if not state.is_terminal() and not state.is_chance_node() else set()
+        now = [a for a in ids if a in legal]
+        if len(now) > 1:
+            shown = "; ".join(self.describe(a) for a in now)
+            raise AmbiguousAction(f"'{text}' is the text of {len(now)} legal actions ({shown}), so it cannot say "
+                                  "which one is meant; the rule file must label or name them apart")
+        if now:
+            return now[0]
+        offered = {name for name, _ in self.game.phases[state.phase].spec.actions}
+        return next((a for a in ids if self.action_for(a).name in offered), ids[0])
+
+    def describe(self, a: int) -> str:
+        """An action id as its action's name and each parameter's name and text: swap(a='Joker, red', b='Joker')."""
+        info, vals = self.decode(a)
+        texts = self.value_texts(info, vals)
+        return f"{info.name}({', '.join(f'{p.name}={t!r}' for p, t in zip(info.params, texts))})"
+
+    def value_texts(self, info: ActionInfo, vals: tuple[Any, ...]) -> list[str]:
+        """Each parameter value as an action's text shows it: a card's name, cards in brackets, P1, `up`/`no up`,
+        a number, a name."""
+        g = self.game
+        return [g.card_names[v] if p.kind == "card" else self.cards_text(v) if p.kind == "cards" else
+                g.player_name(v) if p.kind == "player" else (p.name if v else f"no {p.name}") if p.kind == "bool"
+                else str(v) for p, v in zip(info.params, vals)]
+
     def param_texts(self, info: ActionInfo) -> list[tuple[dict[str, list[int]] | None, int, int, int]]:
         """Per parameter: its printed texts -> digits (None for a number), lowest value, radix, longest text."""
         if info.name in self._texts:
@@ -198,6 +267,8 @@ class ActionCodec:
                 texts = [str(x) for x in info.ranks]
             elif p.kind == "bool":
                 texts = [f"no {p.name}", p.name]
+            elif p.kind == "cards":
+                texts = [self.cards_text(xs) for xs in info.values[len(out)]]
             else:
                 texts = [str(x) for x in p.values or []]
             table: dict[str, list[int]] = {}

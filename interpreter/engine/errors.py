@@ -17,6 +17,10 @@ class IllegalAction(GameError):
     """An action id that is not legal in the current state."""
 
 
+class AmbiguousAction(GameError):
+    """An action text that several actions legal at once print as: the text cannot say which is meant."""
+
+
 class BadOption(GameError):
     """A table option that does not exist or has a value out of range."""
 

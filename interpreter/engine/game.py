@@ -276,8 +276,10 @@ class Game:
                 self.zone_specs.append(z)
         self.var_names: list[str] = []
         self.var_specs = []
-        # Slots of list variables: all of them together may hold at most `limits.held` items.
+        # Slots of list variables: all of them together may hold at most `limits.held` items (the cards of the
+        # lists a `card_lists` variable holds count too: `nested_slots`).
         self.list_slots: list[int] = []
+        nested: list[int] = []
         for v in self.spec.variables:
             ns[abi.var(v.name)] = len(self.var_names)
             # A per-team variable has a slot for every team number, 0 to n - 1, as a per-player one for every seat.
@@ -286,8 +288,11 @@ class Game:
             for p in range(count):
                 if T.is_list(v.ty):
                     self.list_slots.append(len(self.var_names))
+                if T.card_lists(v.ty):
+                    nested.append(len(self.var_names))
                 self.var_names.append(f"{v.name}[{p}]" if per else v.name)
                 self.var_specs.append((v, p if per else None))
+        self.nested_slots = frozenset(nested)
 
     def _shown(self) -> None:
         """Which zones and variables the tables draw at this table (`show`, fixed for the game): by name."""
@@ -425,7 +430,8 @@ class Game:
 
     # ------------------------------------------------------------ reading an action's text
     def action_from_string(self, text: str) -> int | None:
-        """The lowest action id that action_to_string prints as `text`, or None."""
+        """The lowest action id that action_to_string prints as `text`, or None. Actions of different phases
+        may print alike: `State.action_from_string` reads a text where it is used, among the actions legal then."""
         ids = self.actions_from_string(text)
         return ids[0] if ids else None
 

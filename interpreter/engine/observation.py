@@ -49,6 +49,8 @@ def _show(g: Any, value: Any, ty: Any) -> Any:
         return g.card_names[value]
     if isinstance(ty, tuple) and ty[1] == "card":
         return [g.card_names[c] for c in value]
+    if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists: each list by its cards' names
+        return [[g.card_names[c] for c in xs] for xs in value]
     if isinstance(value, list):
         return list(value)
     return value

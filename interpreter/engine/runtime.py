@@ -233,6 +233,8 @@ def _fmt(s: Any, value: Any, kind: str) -> str:
         return ", ".join(g.player_name(p) for p in value) or "nobody"
     if kind == "list:card":
         return ", ".join(g.card_names[c] for c in value) or "no cards"
+    if kind == "list:cards":
+        return ", ".join("[" + ", ".join(g.card_names[c] for c in xs) + "]" for xs in value) or "none"
     if isinstance(value, float) and value.is_integer() and -BIG <= value <= BIG:
         return str(int(value))
     if type(value) is list and (len(value) > 200 or any(type(x) is list for x in value)):
@@ -322,7 +324,13 @@ def _all_of(xs: list[Any], types: set[type], lo: Any, hi: Any) -> bool:
 
 
 _ITEM: dict[str, tuple[set[type], str]] = {
-    "card": ({int}, "cards of the pack"), "player": ({int}, "players"), "num": ({int, float}, "numbers")}
+    "card": ({int}, "cards of the pack"), "player": ({int}, "players"), "num": ({int, float}, "numbers"),
+    "cards": ({list}, "lists of cards of the pack")}
+
+
+def _card_lists(xs: list[Any], nc: int) -> bool:
+    """Every item is a list of cards of the pack (a `card_lists` variable)."""
+    return all(type(x) is list and _all_of(x, {int}, 0, nc - 1) for x in xs)
 
 
 def _cards(s: Any, v: Any) -> Any:
@@ -359,11 +367,23 @@ def _keep_list(s: Any, v: Any, kind: str | None, slot: int) -> list[Any]:
     g = s.game
     charge(g, len(v))
     if len(v) > _HELD_CHECK:  # before any work on the items: a list too big to keep is refused at once
-        held = len(v) + sum(len(s.v[i]) for i in g.list_slots if i != slot and type(s.v[i]) is list)
+        held = len(v) + sum(held_items(s.v[i]) for i in g.list_slots if i != slot)
         if held > g.limits.held:
             raise RuleRuntimeError(f"the list variables would hold more than {count_of(g.limits.held, 'item')} "
                                    f"({g.limits.hint('held')})")
     new = list(v)
+    if kind == "cards" or slot in g.nested_slots:
+        # A list of lists of cards: its cards count as items too, and each list is copied like the whole.
+        if kind is not None and not _card_lists(new, g.num_cards):
+            raise RuleRuntimeError(f"this list variable holds {_ITEM['cards'][1]} only", f"got {_kind(new)}")
+        inner = sum(len(x) for x in new if type(x) is list)
+        charge(g, inner)
+        if len(v) + inner > _HELD_CHECK:
+            held = len(v) + inner + sum(held_items(s.v[i]) for i in g.list_slots if i != slot)
+            if held > g.limits.held:
+                raise RuleRuntimeError(f"the list variables would hold more than "
+                                       f"{count_of(g.limits.held, 'item')} ({g.limits.hint('held')})")
+        return [list(x) if type(x) is list else x for x in new]
     if kind is not None and new:
         types, what = _ITEM[kind]
         hi = g.num_cards - 1 if kind == "card" else g.n - 1 if kind == "player" else BIG
@@ -372,6 +392,13 @@ def _keep_list(s: Any, v: Any, kind: str | None, slot: int) -> list[Any]:
             # (a sum of numbers within +-10**18 is 'not a number' only if one of them is)
             raise RuleRuntimeError(f"this list variable holds {what} only", f"got {_kind(new)}")
     return new
+
+
+def held_items(v: Any) -> int:
+    """The items a list variable's value holds: the lists of a `card_lists` variable count with their cards."""
+    if type(v) is not list:
+        return 0
+    return len(v) + sum(len(x) for x in v if type(x) is list)
 
 
 def _extend_list(s: Any, old: Any, extra: Any, kind: str | None, slot: int) -> list[Any]:
@@ -395,6 +422,25 @@ def _without(s: Any, xs: Any, gone: Any) -> list[Any]:
     return [x for x in xs if x not in drop]
 
 
+def _cards_id(s: Any, table: dict[tuple[int, ...], int], v: Any, param: str, action: str) -> int:
+    """The position of list of cards `v` in the ids of parameter `param` (its digit in the action's id). A value
+    that is not one of them has no id: a rule error, whose message names no card (any player may read it)."""
+    if type(v) is list:
+        charge(s.game, len(v))
+        try:
+            d = table.get(tuple(v))
+        except TypeError:  # an item that cannot be a key: not a card
+            d = None
+        if d is not None:
+            return d
+    g = s.game
+    shown = "[" + ", ".join(g.card_names[c] if type(c) is int and 0 <= c < g.num_cards else _short(c)
+                            for c in v[:20]) + (", ..." if len(v) > 20 else "") + "]" if type(v) is list else _kind(v)
+    raise RuleRuntimeError(f"a value of parameter '{param}' of '{action}' is not one of its ids",
+                           f"got {shown}; values are compared with the ids as lists: the same cards in the same "
+                           "order")
+
+
 def _kind(v: Any) -> str:
     return "none" if v is None else _short(v)  # the rules' word for None
 
@@ -406,5 +452,5 @@ HELPERS = {
     "_teammates": _teammates, "_teams": _teams,
     "_want_player": _want_player, "_want_players": _want_players, "_seat": _seat, "_card": _card,
     "_cards": _cards, "_keep": _keep, "_keep_list": _keep_list, "_extend_list": _extend_list,
-    "_without": _without,
+    "_without": _without, "_cards_id": _cards_id,
 }

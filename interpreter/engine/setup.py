@@ -190,6 +190,8 @@ def _typed(g: Game, ty: Any, v: Any, name: str, k: int) -> Any:
     if T.is_list(ty):
         if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
             raise BadSetup(f"deal {k}: '{name}' holds a list, not {v!r}", k)
+        if T.is_list(T.elem(ty)) and any(x is None for x in v):  # card_lists: lists of cards, not none
+            raise BadSetup(f"deal {k}: '{name}' holds lists of cards, not none", k)
         return [_typed(g, T.elem(ty), x, name, k) for x in v]
     ok = {
         T.INT: type(v) is int, T.NUM: type(v) in (int, float), T.BOOL: type(v) is bool, T.STR: type(v) is str,

@@ -233,6 +233,11 @@ class State:
             return f"chance: {self.game.card_names[action]}"
         return self.game.action_to_string(player, action)
 
+    def action_from_string(self, text: str) -> int | None:
+        """The action printed as `text` at this state (None if none is): when actions of different phases print
+        alike, the one legal now, else one the current phase offers. AmbiguousAction if two legal ones do."""
+        return self.game.codec.at_state(self, text)
+
     def observation(self, player: int) -> dict[str, Any]:
         from .observation import observe
         return self._evaluating(observe, player)

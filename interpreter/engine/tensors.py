@@ -21,7 +21,8 @@ seat is one block of its own. The blocks, in order (`tensor_layout(game)` lists 
   the player sees it, then its value (all 0 when hidden or none), by type: `int`/`number` 1 (raw),
   `bool` 1 (0/1), `player` n (one-hot, relative), `card` C (one-hot), `suit`/`rank` one-hot over the
   deck's suits/ranks, `text` 1 (1 when not empty), `cards` C (a bit per card), `players` n (a count
-  per seat, relative), `numbers` 2 (length and sum).
+  per seat, relative), `numbers` 2 (length and sum), `card_lists` 1 + C (how many lists, raw, then a bit
+  per card that is in any of them: which cards lie in which list is in the strings, not the tensor).
 
 The information state tensor is the observation tensor followed by `own_actions`: for each action id,
 how many times the player took it in the match so far (when the game has more than `MAX_ACTION_IDS` ids,
@@ -51,6 +52,8 @@ def _var_width(g: Any, ty: Any) -> int:
         return len(g.spec.suits)
     if ty == T.RANK:
         return len(g.spec.ranks)
+    if T.card_lists(ty):
+        return 1 + int(g.num_cards)
     if T.is_list(ty):
         el = T.elem(ty)
         if el == T.CARD:
@@ -223,6 +226,9 @@ def _put(idx: _Index, ty: Any, value: Any, ones: list[int], values: list[tuple[i
         ones.append(at + idx.suit[value])
     elif ty == T.RANK:
         ones.append(at + idx.rank[value])
+    elif T.card_lists(ty):
+        values.append((at, float(len(value))))
+        ones.extend(at + 1 + card for xs in value for card in xs)
     elif T.is_list(ty):
         el = T.elem(ty)
         if el == T.CARD:

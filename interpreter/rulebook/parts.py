@@ -68,6 +68,8 @@ def sets_teams(spec: GameSpec) -> bool:
 
 
 def type_words(ty: object) -> str:
+    if T.card_lists(ty):
+        return "a list of lists of cards"
     if T.is_list(ty):
         inner = T.elem(ty)
         return {T.CARD: "a list of cards", T.PLAYER: "a list of players", T.NUM: "a list of numbers"}.get(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
-from ..dsl.spec import ActionSpec, GameSpec, PhaseSpec
+from ..dsl.spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec
 from . import parts, unparse
 from .model import Block, Bullets, Paragraph, Runs, Section, Table, code, item, link, para, text
 from .source import Source
@@ -106,6 +106,15 @@ def _phase(ph: PhaseSpec, spec: GameSpec, words: Words, source: Source) -> Secti
     return s
 
 
+def _param(p: ParamSpec, words: Words) -> Runs:
+    """What a parameter's values are; for a list of cards, also the fixed list its values come from."""
+    if p.ids is None:
+        return _domain(p.domain, words)
+    if p.ids is p.domain:
+        return [text("a list of cards, one of "), words.code(p.ids)]
+    return [text("a list of cards from "), words.code(p.domain), text(", each one of "), words.code(p.ids)]
+
+
 def _domain(d: A.Expr, words: Words) -> Runs:
     """What a parameter's values are: 'a card of `hand[player]`', 'one of 'high', 'low''."""
     ty = T.elem(d.ty) if T.is_list(d.ty) else None
@@ -137,7 +146,7 @@ def _action(a: ActionSpec, spec: GameSpec, words: Words, source: Source) -> Sect
     else:
         facts.append(item(para("No phase allows it.")))
     if a.params:
-        choices = [item(Paragraph([code(p.name), text(": ")] + _domain(p.domain, words)))
+        choices = [item(Paragraph([code(p.name), text(": ")] + _param(p, words)))
                    for p in a.params]
         facts.append(item(para("The player chooses:"), Bullets(choices)))
     if a.secret:

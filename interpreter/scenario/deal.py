@@ -81,10 +81,13 @@ class DealValues:
         """The value `node` gives a variable of type `ty` (YAML null is none)."""
         if isinstance(node, YScalar) and node.value is None:
             return None
-        if isinstance(ty, tuple):  # a list type: cards, players, numbers
+        if isinstance(ty, tuple):  # a list type: cards, players, numbers, card_lists
             if not isinstance(node, YList):
                 raise self.fail(node, f"'{name}' holds a list of {self._what(ty[1], plural=True)}, "
                                 f"not {_kind_of(node) if not isinstance(node, YScalar) else repr(node.value)}")
+            if isinstance(ty[1], tuple):  # card_lists: each item a list of cards ([[A of clubs, 2 of clubs], []])
+                return [self.value(x, ty[1], name) if isinstance(x, YList) else self._not_a_list(x, name)
+                        for x in node.items]
             return [self.item(x, ty[1], name) for x in node.items]
         return self.item(node, ty, name)
 
@@ -108,6 +111,11 @@ class DealValues:
             raise self.fail(node, f"'{name}' holds {self._what(ty)}, not {v!r}{hint}")
         return str(v) if ty in ("suit", "rank") else v
 
+    def _not_a_list(self, node: YNode, name: str) -> Any:
+        shown = _kind_of(node) if not isinstance(node, YScalar) else repr(node.value)
+        raise self.fail(node, f"'{name}' holds lists of cards: each item is a list like [A of clubs, 2 of clubs], "
+                        f"not {shown}")
+
     def _what(self, ty: Any, plural: bool = False) -> str:
         g = self.game
         words = {
@@ -116,6 +124,7 @@ class DealValues:
             "suit": (f"a suit of the deck ({_few(g.spec.suits)})", "suits"),
             "rank": (f"a rank of the deck ({_few(g.spec.ranks)})", "ranks"),
             "player": (f"a player (P0 to P{g.n - 1})", "players"), "card": ("a card name", "cards"),
+            ("list", "card"): ("a list of cards", "lists of cards"),
         }.get(ty, ("a value", "values"))
         return words[1] if plural else words[0]
 

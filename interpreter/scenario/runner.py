@@ -31,7 +31,7 @@ from ..dsl.pipeline import compile_file, compile_named
 from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, load, plain
 from ..engine.budget import deep_count
 from ..engine.bundled import bundled_game, bundled_games
-from ..engine.errors import GameError, IllegalAction, describe_failure
+from ..engine.errors import AmbiguousAction, GameError, IllegalAction, describe_failure
 from ..engine.game import Game
 from ..engine.setup import BadSetup, Setup
 from ..engine.state import State
@@ -49,6 +49,21 @@ def _listed(want: Any) -> Any:
     """An expected list written as one value: `winners: P1` means `winners: [P1]`. Only where the check takes a
     list and a single value could never match (YAML's null, a map or a list are left as written)."""
     return [want] if want is not None and not isinstance(want, (list, dict)) else want
+
+
+def _comma_hint(node: YNode) -> str:
+    """A `{P1: swap give A, take B}` map: YAML ended the action's text at the comma and read the rest as a
+    key of its own, without a value. Say so, with the fix."""
+    if not isinstance(node, YMap) or len(node.items) < 2:
+        return ""
+    (first, (_k, value)), *rest = node.items.items()
+    if not all(isinstance(v, YScalar) and v.value is None for _, (_, v) in rest):
+        return ""
+    if not isinstance(value, YScalar) or not isinstance(value.value, str):
+        return ""
+    whole = ", ".join([value.value] + [k for k, _ in rest])
+    return (f"; in {{...}} a comma ends the text, so YAML read {quoted(value.value)} and then "
+            f"{quoted(rest[0][0])} as another key: quote the action, {first}: \"{whole}\"")
 
 
 class ScenarioFailure(AssertionError):
@@ -261,13 +276,13 @@ class _Runner:
     def step(self, node: YNode) -> None:
         if not isinstance(node, YMap) or len(node.items) != 1:
             raise self.fail(node, "each step is one of  P<n>: action,  illegal: {P<n>: action},  "
-                            "expect: {...},  random: N")
+                            "expect: {...},  random: N" + _comma_hint(node))
         key, (ks, vn) = next(iter(node.items.items()))
         if _PLAYER.match(key):
             self.act(ks, vn, must_be_legal=True)
         elif key == "illegal":
             if not isinstance(vn, YMap) or len(vn.items) != 1:
-                raise self.fail(vn, "'illegal' takes one  P<n>: action")
+                raise self.fail(vn, "'illegal' takes one  P<n>: action" + _comma_hint(vn))
             k2, (ks2, vn2) = next(iter(vn.items.items()))
             self.act(ks2, vn2, must_be_legal=False)
         elif key == "expect":
@@ -286,15 +301,16 @@ class _Runner:
         if self.state.log is not None:
             self.state.log.clear()
 
-    def find_action(self, text: str) -> int | None:
-        """The action printed as `text`: a legal one if several print alike, else the first; None if none.
+    def find_action(self, vn: YNode, text: str) -> int | None:
+        """The action printed as `text` now (State.action_from_string): when actions of different phases print
+        alike, the one legal now, else one the current phase offers; None if no action prints so. Two legal
+        actions printing alike fail the step: the text cannot say which is meant.
 
         The text is parsed per action (Game.actions_from_string): the id space is never walked."""
-        ids = self.game.actions_from_string(text)
-        if len(ids) > 1 and not self.state.is_terminal():
-            legal = set(self.state.legal_actions())
-            return next((a for a in ids if a in legal), ids[0])
-        return ids[0] if ids else None
+        try:
+            return self.state.action_from_string(text)
+        except AmbiguousAction as e:
+            raise self.fail(vn, str(e)) from None
 
     def action_text(self, vn: YNode) -> str:
         v = vn.value if isinstance(vn, YScalar) else None
@@ -312,7 +328,7 @@ class _Runner:
             if must_be_legal:
                 raise self.fail(ks, f"the game is over; P{p} cannot {q}")
             return
-        a = self.find_action(text)
+        a = self.find_action(vn, text)
         g = self.game
         if must_be_legal:
             if s.current_player() != p:
@@ -459,6 +475,8 @@ class _Runner:
             return [g.player_name(p) for p in value]
         if isinstance(ty, tuple) and ty[1] == "card":
             return [g.card_names[c] for c in value]
+        if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists
+            return [[g.card_names[c] for c in xs] for xs in value]
         return value
 
     def expect_var(self, ks: YScalar, key: str, node: YNode) -> None:

@@ -187,11 +187,12 @@ def _print_rich(s: dict[str, Any], secs: list[Section], out: TextIO) -> None:
 
 
 class ProgressBar:
-    """Matches done, rate and time left, on stderr while it is a terminal: rich's bar if installed, else a
-    line rewritten in place. Nothing when stderr is a file or a pipe (logs stay clean)."""
+    """Matches (or other units of work: `validate --deep` counts settings) done, rate and time left, on stderr
+    while it is a terminal: rich's bar if installed, else a line rewritten in place. Nothing when stderr is a
+    file or a pipe (logs and captured output stay clean)."""
 
-    def __init__(self, total: int, what: str, enabled: bool = True) -> None:
-        self.total, self.what = total, what
+    def __init__(self, total: int, what: str, enabled: bool = True, unit: str = "matches") -> None:
+        self.total, self.what, self.unit = total, what, unit
         self.done = 0
         self.enabled = enabled and sys.stderr.isatty()
         self._rich: Any = None
@@ -203,6 +204,7 @@ class ProgressBar:
         if not self.enabled:
             return self
         if _rich():
+            from rich.console import Console
             from rich.markup import escape
             from rich.progress import (
                 BarColumn,
@@ -214,7 +216,7 @@ class ProgressBar:
             )
             self._rich = Progress(TextColumn(escape(one_line(self.what))), BarColumn(), MofNCompleteColumn(),
                                   TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                                  TextColumn("left"), transient=True)
+                                  TextColumn("left"), transient=True, console=Console(file=sys.stderr))
             self._rich.__enter__()
             self._task = self._rich.add_task("", total=self.total, rate="")
         return self
@@ -226,11 +228,11 @@ class ProgressBar:
         elapsed = max(time.perf_counter() - self._t0, 1e-9)
         rate = self.done / elapsed
         if self._rich is not None:
-            self._rich.update(self._task, advance=n, rate=f"{rate:,.0f} matches/s")
+            self._rich.update(self._task, advance=n, rate=f"{rate:,.0f} {self.unit}/s")
         elif elapsed - self._shown >= 0.2 or self.done == self.total:
             self._shown = elapsed
             left = (self.total - self.done) / rate if rate else 0.0
-            sys.stderr.write(f"\r{one_line(self.what)} {self.done:,}/{self.total:,} matches, {rate:,.0f}/s, "
+            sys.stderr.write(f"\r{one_line(self.what)} {self.done:,}/{self.total:,} {self.unit}, {rate:,.0f}/s, "
                              f"{left:,.0f} s left ")
             sys.stderr.flush()
 

@@ -102,10 +102,15 @@ class Painter:
         return out
 
     def value(self, v: Any) -> Line:
+        out: Line = []
         if isinstance(v, str):
             return self.text(v)
+        if isinstance(v, list) and v and all(isinstance(x, list) for x in v):
+            # Lists of cards (melds on the table): each in brackets, its cards side by side.
+            for i, x in enumerate(v):
+                out += ([(" ", "")] if i else []) + self.group([self.text(str(n))[0] for n in x])
+            return out
         if isinstance(v, list) and v:
-            out: Line = []
             for i, x in enumerate(v):
                 out += ([(", ", "")] if i else []) + self.value(x)
             return out
@@ -116,9 +121,18 @@ class Painter:
         """A legal move with what it does: `play A♦`; several parameters each by name, `swap: give A♦, take 9♥`."""
         return self._named(str(m["label"]), [(p["name"], self._param(p)) for p in m["params"]])
 
+    def group(self, cards: list[Seg]) -> Line:
+        """A list of cards that is one value (a meld, a pair): `[7♥ 8♥ 9♥]`."""
+        out: Line = [("[", "dim")]
+        for i, c in enumerate(cards):
+            out += ([(" ", "")] if i else []) + [c]
+        return out + [("]", "dim")]
+
     def _param(self, p: dict[str, Any]) -> Line:
         if p["kind"] == "card":
             return [self.card(p["card"])]
+        if p["kind"] == "cards":
+            return self.group([self.card(c) for c in p["cards"]])
         if p["kind"] == "bool":
             return [(p["name"] if p["value"] == "yes" else f"no {p['name']}", "")]
         return [(number(p["value"]), "bold")]
@@ -135,19 +149,24 @@ class Painter:
 
     def action_text(self, text: str) -> Line:
         """An action as the log gives it (public text): its parameters named when the text reads back as one
-        action of several parameters, the text as it is otherwise (a secret action, an unusual label)."""
+        action of several parameters, the text as it is otherwise (a secret action, an unusual label, or
+        actions of different phases that print alike but name their parameters differently)."""
         g = self.game
         try:
             ids = g.codec.from_string(text)
         except Exception:  # a text the codec cannot parse is shown as it is
             ids = []
+        if len({tuple(p.name for p in g.codec.action_for(a).params) for a in ids}) > 1:
+            ids = []  # the log keeps the text, not which action: the names could be the wrong action's
         if ids:
             info, vals = g.codec.decode(ids[0])
-            if len(info.params) > 1:
+            if len(info.params) > 1 or any(p.kind == "cards" for p in info.params):
                 params: list[tuple[str, Line]] = []
                 for p, v in zip(info.params, vals):
                     if p.kind == "card":
                         params.append((p.name, [self._short[g.card_names[v]]]))
+                    elif p.kind == "cards":
+                        params.append((p.name, self.group([self._short[g.card_names[c]] for c in v])))
                     elif p.kind == "player":
                         params.append((p.name, [(self.tv.names[v], "bold")]))
                     elif p.kind == "bool":

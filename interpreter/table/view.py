@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl import abi
+from ..dsl import types as T
 from ..dsl.spec import GameSpec
 from ..engine.game import Game
 from ..engine.state import State
@@ -193,8 +194,12 @@ class TableView:
             spec = self.var_spec[vname]
             if not self.game.shown[f"var:{spec.name}"]:
                 continue
-            out.append({"name": spec.name, "label": shown_name(spec), "doc": spec.doc, "owner": self.var_owner[vname],
-                        "team": bool(self.var_per_team[vname]), "value": self._value(vname, value)})
+            rec = {"name": spec.name, "label": shown_name(spec), "doc": spec.doc, "owner": self.var_owner[vname],
+                   "team": bool(self.var_per_team[vname]), "value": self._value(vname, value)}
+            if T.card_lists(spec.ty) and value is not None:
+                # The page draws each list as small cards (melds on the table); `value` names them.
+                rec["cards"] = [[self.cards.card(n) for n in xs] for xs in value]
+            out.append(rec)
         return out
 
     def _value(self, vname: str, value: Any) -> Any:
@@ -203,6 +208,8 @@ class TableView:
             return None if value is None else self.names[value]
         if isinstance(ty, tuple) and ty[1] == "player":
             return [self.names[p] for p in value]
+        if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists: each list of card names as it is
+            return [list(xs) for xs in value]
         if isinstance(value, list):
             return [_shown(x) for x in value]
         return _shown(value)
@@ -213,10 +220,13 @@ class TableView:
         out = []
         for a in s.legal_actions():
             info, vals = g.codec.decode(a)
-            params = []
+            params: list[dict[str, Any]] = []
             for p, v in zip(info.params, vals):
                 if p.kind == "card":
                     params.append({"name": p.name, "kind": "card", "card": self.cards.card(g.card_names[v])})
+                elif p.kind == "cards":
+                    params.append({"name": p.name, "kind": "cards",
+                                   "cards": [self.cards.card(g.card_names[c]) for c in v]})
                 elif p.kind == "player":
                     params.append({"name": p.name, "kind": "player", "value": self.names[v], "seat": v})
                 else:

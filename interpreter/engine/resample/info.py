@@ -46,10 +46,17 @@ def is_public(g: Any, a: int) -> bool:
 
 
 def cards_of(g: Any, a: int) -> list[tuple[int, int]]:
-    """(parameter position, card) of each card parameter of action a."""
+    """(parameter position, card) of each card of action a: of a card parameter, and each card of a parameter
+    over lists of cards."""
     info = g.action_for(a)
     vals = info.decode(a - info.offset)
-    return [(k, v) for k, (prm, v) in enumerate(zip(info.params, vals)) if prm.kind == "card"]
+    out = []
+    for k, (prm, v) in enumerate(zip(info.params, vals)):
+        if prm.kind == "card":
+            out.append((k, v))
+        elif prm.kind == "cards":
+            out.extend((k, c) for c in v)
+    return out
 
 
 def cards_in(view: dict[str, Any], names: dict[str, int]) -> set[int]:
@@ -61,8 +68,9 @@ def cards_in(view: dict[str, Any], names: dict[str, int]) -> set[int]:
             out.update(names[n] for n in cards)
     for v in view["variables"].values():
         for x in v if isinstance(v, list) else [v]:
-            if isinstance(x, str) and x in names:
-                out.add(names[x])
+            for y in x if isinstance(x, list) else [x]:  # a card_lists variable: lists of card names
+                if isinstance(y, str) and y in names:
+                    out.add(names[y])
     return out
 
 
@@ -96,6 +104,11 @@ def differing(want: dict[str, Any], got: dict[str, Any], names: dict[str, int],
             xs, ys = (x, y) if isinstance(x, list) and isinstance(y, list) else ([x], [y])
             if len(xs) != len(ys):
                 return None
+            if any(isinstance(u, list) or isinstance(w, list) for u, w in zip(xs, ys)):
+                # A card_lists variable: lists of the same lengths differ in cards only, card for card.
+                if not all(isinstance(u, list) and isinstance(w, list) and len(u) == len(w) for u, w in zip(xs, ys)):
+                    return None
+                xs, ys = [c for u in xs for c in u], [c for w in ys for c in w]
             for u, w in zip(xs, ys):
                 if u == w:
                     continue

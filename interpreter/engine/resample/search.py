@@ -176,7 +176,7 @@ class Search:
             if f.action is not None and info.known[i] is not None and not f.base.pending and \
                     not f.base.terminal and f.action not in f.base.legal_actions():
                 cards = [c for _, c in cards_of(g, f.action)]
-                if not self._legalize(i, cards) and not self._unforce(i, cards):
+                if not self._legalize(i, cards) and not self._gather(i, cards) and not self._unforce(i, cards):
                     return self._probe(i)
                 continue
             if drawn is None:
@@ -294,6 +294,49 @@ class Search:
                     return False
         return False
 
+    def _gather(self, i: int, cards: list[int]) -> bool:
+        """Make step i's action of a list of cards (a meld) legal by bringing each of its cards into the acting
+        player's zone that holds most of them, each by a swap with an unseen card there from the shuffle both
+        went through; one swap (`_legalize`) cannot place two cards."""
+        info, g, f = self.info, self.info.game, self.frames[i]
+        actor = info.who[i]
+        assert f.action is not None
+        if actor is None or len(set(cards)) < 2 or not any(p.kind == "cards" for p in g.action_for(f.action).params):
+            return False  # (an action of one card per parameter is `_legalize`'s alone, as it always was)
+        own = [zi for zi, owner in enumerate(g.zone_owner) if owner == actor]
+        if not own:
+            return False
+        t = f.base.clone()
+        target = max(own, key=lambda zi: sum(t.loc[c] == zi for c in cards))
+        changed: dict[int, list[int]] = {}
+        swaps: list[tuple[int, int, int]] = []
+
+        def undo() -> bool:
+            for j2, old in changed.items():
+                self.frames[j2].outcomes = old
+            return False
+
+        for c in cards:
+            if t.loc[c] == target:
+                continue
+            o = self._origin(i, c, False)
+            if o is None:
+                return undo()
+            pool = [d for d in t.z[target] if d not in cards and self._origin(i, d, False) == o]
+            if not pool:
+                return undo()
+            d = pool[self.rng.randrange(len(pool))]
+            j, k = o
+            fj = self.frames[j]
+            changed.setdefault(j, fj.outcomes[:])
+            if not swap_outcomes(fj.outcomes, fj.shuffles[k], c, d):
+                return undo()
+            swap_places(t, c, d)
+            swaps.append((j, c, d))
+        if not swaps or f.action not in t.legal_actions():
+            return undo()
+        return self._replay(i, changed, swaps, False)
+
     def _replay(self, i: int, changed: dict[int, list[int]], swaps: list[tuple[int, int, int]],
                 then: bool) -> bool:
         """Replay the steps from the first one changed up to step i (not included), checking each. Cards
@@ -340,13 +383,20 @@ class Search:
         vals = list(info.decode(a - info.offset))
         new = vals[:]
         for c, d in swaps:
-            new = [(d if v == c else c if v == d else v) if prm.kind == "card" else v
+            new = [(d if v == c else c if v == d else v) if prm.kind == "card" else
+                   [d if x == c else c if x == d else x for x in v] if prm.kind == "cards" else v
                    for prm, v in zip(info.params, new)]
         if new == vals:
             return a
         if base.pending is not None or base.terminal:
             return None
+
+        def key(values: list[Any]) -> list[Any]:
+            # A list of cards with a card swapped may stand in another order among the ids: the same cards.
+            return [sorted(v) if prm.kind == "cards" else v for prm, v in zip(info.params, values)]
+
+        want = key(new)
         for b in base.legal_actions():
-            if g.action_for(b) is info and list(info.decode(b - info.offset)) == new:
+            if g.action_for(b) is info and key(list(info.decode(b - info.offset))) == want:
                 return b
         return None

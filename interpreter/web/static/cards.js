@@ -124,13 +124,33 @@ function zoneBox(zone, view, clickable, onMove, used) {
   return box;
 }
 
+// Lists of cards (a variable holding melds, a move's cards) as groups of small cards, one group per list.
+function cardGroups(groups, cls) {
+  const box = el("span", cls);
+  if (!groups.length) box.appendChild(el("span", "empty", "none"));
+  for (const g of groups) {
+    const group = el("span", "cardgroup");
+    for (const c of g) group.appendChild(cardSvg(c, true));
+    box.appendChild(group);
+  }
+  return box;
+}
+
+// A variable's value: its lists of cards drawn as cards, anything else as text.
+function varValue(v, tag, cls) {
+  const cell = el(tag, cls);
+  if (v && v.cards) cell.appendChild(cardGroups(v.cards, "groups"));
+  else cell.textContent = v ? shown(v.value) : "";
+  return cell;
+}
+
 function varList(vars) {
   const dl = el("dl", "vars");
   for (const v of vars) {
     const dt = el("dt", null, v.team ? `${v.label} (team ${v.owner})` : v.label);
     if (v.doc) dt.title = v.doc;
     dl.appendChild(dt);
-    dl.appendChild(el("dd", null, shown(v.value)));
+    dl.appendChild(varValue(v, "dd"));
   }
   return dl;
 }
@@ -145,6 +165,7 @@ function moveButton(m, onMove) {
     const part = el("span", "param");
     part.appendChild(el("span", "pname", p.name));
     if (p.kind === "card") part.appendChild(cardSvg(p.card, true));
+    else if (p.kind === "cards") part.appendChild(cardGroups([p.cards], "pcards"));
     else part.appendChild(el("span", "pvalue", shown(p.value)));
     b.appendChild(part);
   }
@@ -217,7 +238,7 @@ function endedBox(view, ended) {
     }
     for (const label of varLabels) {
       const v = perSeat.find((x) => x.label === label && x.owner === p.seat);
-      tr.appendChild(el("td", "value", v ? shown(v.value) : ""));
+      tr.appendChild(varValue(v, "td", "value"));
     }
     t.appendChild(tr);
   }
