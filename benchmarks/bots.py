@@ -123,6 +123,9 @@ def vs_openspiel(name: str, n: int, games: int, iterations: int, first: int = 0)
         if seat in winners:
             wins += 1 / len(winners)
         rets.append(state.returns()[seat])
+        # A line per match on stderr: a long run stopped early still tells what it played.
+        print(f"match {i}: cardsmith in seat {seat}, share {(1 / len(winners)) if seat in winners else 0:.3f}, "
+              f"return {rets[-1]:.3f}", file=sys.stderr, flush=True)
     lo, hi = wilson(wins, games)
     mean = statistics.fmean(rets)
     half = 1.96 * statistics.stdev(rets) / math.sqrt(games) if games > 1 else math.inf

@@ -125,7 +125,22 @@ def f_group_by(xs: Iterable[Any], key: Callable[[Any], Any]) -> list[list[Any]]:
 
 
 def f_unique(xs: Iterable[Any]) -> list[Any]:
-    return list(dict.fromkeys(xs))
+    xs = list(xs)
+    if not any(isinstance(x, list) for x in xs):
+        return list(dict.fromkeys(xs))
+    # Lists of lists (melds): compared as the values they hold, as `==` compares them.
+    seen: set[Any] = set()
+    out = []
+    for x in xs:
+        key = _frozen(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _frozen(x: Any) -> Any:
+    return tuple(_frozen(y) for y in x) if isinstance(x, list) else x
 
 
 def f_index_of(xs: Sequence[Any], x: Any) -> int:

@@ -15,7 +15,7 @@ from .diagnostics import Diagnostic, Span, clipped
 from .keys import FOR_STEP, IF_STEP, Place
 from .limits import Limits
 from .suggest import closest, did_you_mean
-from .yaml_loader import YList, YMap, YNode, YScalar
+from .yaml_loader import YList, YMap, YNode, YScalar, misread
 
 MAX_STEP_DEPTH = 16  # 'if' and 'for' steps inside one another
 # \Z, not $: a name must not end with a newline (it would reach the generated code).
@@ -173,6 +173,27 @@ class Reader:
         self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'")
         return None
 
+    def misread(self, node: YNode, where: str, *, names: bool = True) -> bool:
+        """Report (S035) a plain value YAML read as something else than it shows: `no` as false, `null` as
+        nothing, `07` as 7. With `names` false (a constant), numbers and `true`/`false` are meant as such."""
+        raw = misread(node)
+        if raw is None:
+            return False
+        assert isinstance(node, YScalar)
+        v = node.value
+        if not names and v is not None and (not isinstance(v, bool) or raw.lower() in ("true", "false")):
+            return False
+        if not raw:
+            self.err("S035", node.span, f"in {where}, an empty entry: YAML reads it as no value",
+                     "write the value, or remove the entry")
+            return True
+        seen = "no value" if v is None else str(v).lower() if isinstance(v, bool) else f"the number {v}"
+        hint = f"quote it to keep the text: '{raw}'"
+        if isinstance(v, bool) and not names:
+            hint += f", or write {str(v).lower()} for a truth value"
+        self.err("S035", node.span, f"in {where}, YAML reads {raw} as {seen}, not as the text '{raw}'", hint)
+        return True
+
     def names_list(self, node: YNode | None, where: str, spans: dict[str, Span] | None = None) -> list[str]:
         """The names of a list; `spans`, if given, gets where each is written."""
         lst = self.want_list(node, where)
@@ -181,6 +202,8 @@ class Reader:
         out = []
         seen: set[str] = set()  # a list of thousands of names is checked for repeats in linear time
         for item in lst.items:
+            if self.misread(item, where):
+                continue
             if not isinstance(item, YScalar) or item.value is None or isinstance(item.value, (list, dict)):
                 self.err("S010", item.span, f"each entry of {where} must be a name")
                 continue

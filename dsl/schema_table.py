@@ -116,6 +116,8 @@ class TableSections(Reader):
                 if not opt.values:
                     self.err("S016", om.span, f"choice option '{name}' needs a list of 'values'")
                     continue
+                if dnode is not None and self.misread(dnode, f"the default of option '{name}'"):
+                    continue
                 if not isinstance(default, A.Expr) and str(default) not in opt.values:
                     self.err("S015", dnode.span if dnode else om.span,
                              f"default '{default}' of option '{name}' is not one of its values",
@@ -175,9 +177,19 @@ class TableSections(Reader):
             return out
         from .yaml_loader import plain
         for name, (ks, vnode) in m.items.items():
-            if self.ident(name, ks.span, "constant"):
+            if self.ident(name, ks.span, "constant") and not self._misread_in(vnode, f"constant '{name}'"):
                 out[name] = (plain(vnode), vnode.span)
         return out
+
+    def _misread_in(self, node: YNode, where: str) -> bool:
+        """Whether a value of the constant, a key of its tables or an item of its lists is one YAML misread
+        (each reported): `null` or `no` in a list of texts would silently become a choice nobody can make."""
+        if isinstance(node, YList):
+            return any([self._misread_in(n, where) for n in node.items])
+        if isinstance(node, YMap):
+            return any([self.misread(k, where, names=False) | self._misread_in(v, where)
+                        for k, v in node.items.values()])
+        return self.misread(node, where, names=False)
 
     def deck(self, node: YNode | None, suit_spans: dict[str, Span], rank_spans: dict[str, Span]
              ) -> tuple[list[str], list[str], list[PropertySpec], list[PackEntry]]:

@@ -202,10 +202,14 @@ class TableChecker:
                                           or isinstance(d, A.Name) and isinstance(d.ref, R.Constant)):
                     self.err("C005", d.span, f"parameter '{p.name}' ranges over text: give the choices as a list, "
                              "e.g. ['high', 'low']")
+                elif kind == "int" and isinstance(d, A.ListLit) and all(isinstance(i, A.Const) for i in d.items) \
+                        or kind == "int" and isinstance(d, A.Name) and isinstance(d.ref, R.Constant):
+                    self._listed_numbers(p.name, d)
                 elif kind == "int" and not (isinstance(d, A.Call) and d.func == "range" and len(d.args) != 2):
                     # (range with another number of arguments is C010)
                     message = (f"number parameter '{p.name}' must range over range(a, b) with a and b fixed for the "
-                               "game (numbers, options, constants, num_players)")
+                               "game (numbers, options, constants, num_players), or over a list of numbers written "
+                               "out: [0, 2, 5], or a constant holding one")
                     if not (isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2
                             and isinstance(d.ref, R.Library)):
                         self.err("C005", d.span, message)
@@ -215,6 +219,18 @@ class TableChecker:
                         if problem is not None:
                             self.err("C005", d.span, message, f"its bounds cannot {problem[1]}")
                             break
+
+
+    def _listed_numbers(self, name: str, d: A.Expr) -> None:
+        """A number parameter over listed numbers: each is an action of its own, so none may repeat."""
+        values = [i.value for i in d.items if isinstance(i, A.Const)] if isinstance(d, A.ListLit) else \
+            list(self.spec.constants[d.id][0]) if isinstance(d, A.Name) else []
+        twice = next((v for k, v in enumerate(values) if v in values[:k]), None)
+        if twice is not None:
+            self.err("C005", d.span, f"parameter '{name}' lists the number {twice} twice",
+                     "each value of a parameter is an action of its own: list each once")
+        elif not values:
+            self.err("C005", d.span, f"parameter '{name}' ranges over an empty list", "list at least one number")
 
 
 def option_bounds_text(o: OptionSpec) -> str:

@@ -44,6 +44,9 @@ class YScalar(YNode):
     poison: bool = False
     # For block scalars: the file line and column where each text line starts.
     line_starts: list[tuple[int, int]] = field(default_factory=list)
+    # A plain (unquoted) scalar YAML read as something other than text: its text as written, so a name
+    # list can refuse `no` read as false or `07` read as 7 instead of silently renaming it.
+    raw: str | None = None
 
     def span_at(self, line: int, col: int) -> Span:
         """File span of position (line, col), 1-based, inside the scalar's text."""
@@ -129,6 +132,8 @@ class _Converter:
                            "numbers in rule files are finite and below 10**18")
                 return YScalar(self.span(node.start_mark), None, poison=True)
             sc = YScalar(self.span(node.start_mark), value, node.style)
+            if node.style is None and not isinstance(value, str):
+                sc.raw = node.value
             if node.style in ("|", ">"):
                 sc.line_starts = self._block_lines(node, str(value))
                 if node.style == ">":
@@ -326,6 +331,19 @@ def _deepest(file: str, source: str, limit: int) -> Span:
     lines = source.splitlines() or [""]
     ln = max(range(len(lines)), key=lambda i: len(lines[i]) - len(lines[i].lstrip(" ")))
     return Span(file, ln + 1, len(lines[ln]) - len(lines[ln].lstrip(" ")) + 1)
+
+
+def misread(node: YNode) -> str | None:
+    """The text as written of a plain scalar that YAML read as something else than it reads to a person:
+    `null`, `~` or nothing read as no value, `yes`/`no`/`on`/`off` (or `True`) read as true or false, `07`,
+    `1_0` or `10.50` read as a number that prints differently. None for any other node."""
+    if not isinstance(node, YScalar) or node.raw is None or node.poison:
+        return None
+    v = node.value
+    if v is None:
+        return node.raw
+    text = str(v).lower() if isinstance(v, bool) else str(v)
+    return None if text == node.raw else node.raw
 
 
 def plain(node: YNode | None) -> Any:

@@ -6,6 +6,12 @@
 * benchmarks/pyhearts.py, the hand-written Hearts it measures games/hearts.yaml against, plays as
   pyspiel's "hearts": the same player to act, the same legal moves and chance outcomes at every step,
   the same returns.
+* `python benchmarks/cribbage_count.py` prints the time per hand of Cribbage's show counted with
+  `subsets`/`combinations` (games/cribbage.yaml) and by bit masks (benchmarks/cribbage-count.yaml), and
+  both counts agree with OpenSpiel's ScoreHand, written out here in Python, on random hands.
+* `python benchmarks/melds.py` with a tiny budget prints each kind of hand's times and ratios (a smoke
+  test), and the two meld finders of benchmarks/melds.yaml it times find the same least deadwood, with
+  melds of the hand, as OpenSpiel's gin_rummy.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import subprocess
 import sys
 
 import pytest
+from cardsmith.dsl import abi
 from conftest import ROOT
 
 BENCH = ROOT / "benchmarks"
@@ -75,3 +82,128 @@ def test_the_benchmark_runs_through_chance_nodes_too() -> None:
                        capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     assert re.match(rf"cardsmith/pyhearts \(games/s\): {NUMBER} ", r.stdout.splitlines()[-1]), r.stdout
+
+
+def test_cribbage_count_benchmark_prints_its_figures() -> None:
+    out = subprocess.run([sys.executable, str(BENCH / "cribbage_count.py"), "--hands", "20", "--rounds", "2"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 5
+    for ln in lines[:2]:
+        assert re.fullmatch(rf"round \d: combinations {NUMBER} us/hand, bit masks {NUMBER} us/hand, "
+                            rf"combinations/bit masks {NUMBER}", ln), ln
+    for side, ln in zip(("combinations", "bit masks"), lines[2:4]):
+        assert re.fullmatch(rf"{side}: {NUMBER} us/hand \({NUMBER}\.\.{NUMBER}\)", ln), ln
+    assert re.fullmatch(rf"combinations/bit masks \(time per hand\): {NUMBER} \({NUMBER}\.\.{NUMBER}\), "
+                        r"20 hands, 2 rounds", lines[4]), lines[4]
+
+
+def openspiel_score_hand(hand: list[int], starter: int) -> int:
+    """OpenSpiel's ScoreHand(hand, starter) (open_spiel/games/cribbage/cribbage.cc), cards numbered
+    suit * 13 + rank: nobs, the flush, then the five cards sorted by rank and suit, scored over bit masks."""
+    def rank(c: int) -> int:
+        return c % 13
+
+    def suit(c: int) -> int:
+        return c // 13
+
+    score = 1 if any(rank(c) == 10 and suit(c) == suit(starter) for c in hand) else 0
+    five = sorted(hand + [starter], key=lambda c: (rank(c), suit(c)))
+    if len({suit(c) for c in five}) == 1:
+        score += 5
+    elif len({suit(c) for c in hand}) == 1:
+        score += 4
+
+    def picked(mask: int) -> list[int]:
+        return [five[i] for i in range(5) if mask >> i & 1]
+
+    for mask in range(32):
+        cards = picked(mask)
+        if len(cards) >= 2 and sum(min(rank(c) + 1, 10) for c in cards) == 15:
+            score += 2
+        if len(cards) == 2 and rank(cards[0]) == rank(cards[1]):
+            score += 2
+
+    def is_run(mask: int) -> bool:
+        cards = picked(mask)
+        return all(rank(b) == rank(a) + 1 for a, b in zip(cards, cards[1:]))
+
+    if is_run(31):
+        return score + 5
+    fours = [m for m in (30, 29, 27, 23, 15) if is_run(m)]
+    threes = [m for m in (7, 11, 13, 14, 19, 21, 22, 25, 26, 28) if is_run(m) and not any(f & m == m for f in fours)]
+    return score + 4 * len(fours) + 3 * len(threes)
+
+
+def test_both_cribbage_counts_agree_with_openspiels_score_hand() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from cribbage_count import RULE_FILES, Counter, hands
+    finally:
+        sys.path.remove(str(BENCH))
+    items = hands(800, 7)
+    # Hands that score each way: the best hand, a double run, flushes of four and five, his nobs.
+    items += [((4, 17, 30, 49), 43, False), ((2, 15, 29, 43), 8, False), ((27, 29, 31, 33), 12, True),
+              ((27, 29, 31, 33), 38, False), ((0, 28, 45, 23), 21, False)]
+    # The crib scores a flush of four, as a hand does (OpenSpiel's default, crib_four_flush).
+    expected = [openspiel_score_hand(list(hand), starter) for hand, starter, _ in items]
+    assert max(expected) == 29 and sum(p == 0 for p in expected) > 50
+    for name, path in RULE_FILES.items():
+        _, points = Counter(path, items).run()
+        assert points == expected, name
+
+
+def test_melds_benchmark_prints_its_figures() -> None:
+    out = subprocess.run([sys.executable, str(BENCH / "melds.py"), "--rounds", "2", "--hands", "5"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    for kind in ("random", "rich"):
+        rounds = [ln for ln in lines if ln.startswith(f"{kind} round ")]
+        assert len(rounds) == 2
+        for ln in rounds:
+            assert re.search(rf"combinations {NUMBER} ms/hand, by hand {NUMBER} ms/hand, by hand/combinations "
+                             rf"{NUMBER}$", ln), ln
+        assert any(re.fullmatch(rf"{kind}: combinations {NUMBER} ms/hand, by hand {NUMBER} ms/hand; by hand/"
+                                rf"combinations {NUMBER} \({NUMBER}\.\.{NUMBER}\)", ln) for ln in lines), kind
+
+
+def test_the_two_meld_finders_agree() -> None:
+    """benchmarks/melds.yaml's finders give, on the same hands, arrangements of melds of the hand that share
+    no card and leave the same deadwood; with pyspiel, the least deadwood OpenSpiel finds (of ten cards; of
+    eleven, the least of the ten-card hands a discard leaves)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from melds import finders, hands
+    finally:
+        sys.path.remove(str(BENCH))
+    g, s, found = finders()
+    deadwood = g.ns[abi.function("deadwood")]
+    try:
+        import pyspiel
+        utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    except ImportError:
+        utils = None
+    rng = random.Random(5)
+    seen = set()
+    for kind in ("random", "rich"):
+        for h in hands(kind, 600, rng):
+            left = []
+            for name, find in found.items():
+                g.steps[0] = g.step_limit
+                melds = find(s, h)
+                cards = [c for m in melds for c in m]
+                assert len(cards) == len(set(cards)) and set(cards) <= set(h), (name, h)
+                for m in melds:  # a set of three or four, or a run of three to five of a suit
+                    ranks, suits = {c % 13 for c in m}, {c // 13 for c in m}
+                    assert (len(ranks) == 1 and len(m) in (3, 4)) or (
+                        len(suits) == 1 and 3 <= len(m) <= 5 and max(m) - min(m) == len(m) - 1), (name, h, m)
+                left.append(deadwood(s, h, melds))
+            assert left[0] == left[1], h
+            if utils is not None:
+                expected = utils.min_deadwood(h) if len(h) == 10 else min(
+                    utils.min_deadwood(h[:i] + h[i + 1:]) for i in range(len(h)))
+                assert left[0] == expected, h
+            seen.add((kind, len(h), len([m for m in found["combinations"](s, h)]) >= 2))
+    assert len(seen) == 8  # both kinds, ten and eleven cards, with fewer and with more than one meld laid

@@ -64,6 +64,7 @@ GAMES: dict[str, Path] = {
     "hearts": GAMES_DIR / "hearts.yaml",
     "spades": GAMES_DIR / "spades.yaml",
     "ohhell": GAMES_DIR / "oh-hell.yaml",
+    "cribbage": GAMES_DIR / "cribbage.yaml",
     "thirtyone": GAMES_DIR / "thirty-one.yaml",
     "twolives": EXAMPLES / "schwimmen-two-lives.yaml",  # the file docs/tutorial.md builds
 }

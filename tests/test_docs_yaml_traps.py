@@ -3,7 +3,8 @@
 Each trap is written into the game of language.md section 1 (the `full` block tests/test_docs.py merges
 `mini` excerpts into) the way the box shows it; the diagnostic it gives, or the names and values it
 builds when it passes unnoticed, are what the box says. The fixes are a `mini` block right after the box,
-checked by tests/test_docs.py. If a trap becomes an error, change the box and this test together.
+checked by tests/test_docs.py. If a trap becomes an error, change the box and this test together (the words
+YAML rewrites became S035 in lists of names and constants: issue 15).
 """
 
 from __future__ import annotations
@@ -83,14 +84,43 @@ def test_a_trap_that_is_refused(what: str, old: str, new: str, code: str, messag
     assert f"`{code}`" in BOX, f"the box does not name {code} ({what})"
 
 
-def test_yes_no_on_off_pass_unnoticed_as_true_and_false() -> None:
+MISREAD = [
+    ("choice values", "players: {min: 2, max: 6}", "players: {min: 2, max: 6}\noptions:\n"
+     "  answer: {type: choice, values: [yes, no, maybe], default: maybe}", "yes", "values of option 'answer'"),
+    ("a choice's default", "players: {min: 2, max: 6}", "players: {min: 2, max: 6}\noptions:\n"
+     "  answer: {type: choice, values: ['yes', 'no', maybe], default: no}", "no", "the default of option 'answer'"),
+    ("suits", "  suits: [diamonds, hearts, spades, clubs]", "  suits: [on, OFF, spades, clubs]", "on", "'suits'"),
+    ("a constant list", POINTS, POINTS.replace("  points:", "  modes_unused:") + "\nconstants:\n"
+     "  modes: [high, null, low]", "null", "constant 'modes'"),
+    ("tilde", "  suits: [diamonds, hearts, spades, clubs]", "  suits: [diamonds, hearts, spades, ~]", "~", "'suits'"),
+    ("octal ranks", RANKS, "  ranks: [07, 08, 09, 10, J, Q, K, A]", "07", "'ranks'"),
+    ("underscore and trailing zero", RANKS, "  ranks: [7, 8, 9, 1_0, 10.50, J, Q, K, A]", "1_0", "'ranks'"),
+]
+
+
+@pytest.mark.parametrize("what,old,new,word,where", MISREAD, ids=[r[0] for r in MISREAD])
+def test_words_yaml_rewrites_are_refused_in_names_and_constants(what: str, old: str, new: str, word: str,
+                                                                where: str) -> None:
+    found = problems(game_with(old, new))
+    assert found and found[0][0] == "S035", found
+    assert found[0][1].startswith(f"in {where}, YAML reads {word} as "), found
+    assert "`S035`" in BOX and f"`{word}`" in BOX, f"the box does not name {word} ({what})"
+
+
+def test_the_quoted_words_are_names() -> None:
     text = game_with("players: {min: 2, max: 6}", "players: {min: 2, max: 6}\noptions:\n"
-                     "  answer: {type: choice, values: [yes, no, maybe], default: maybe}")
-    g = names(text.replace("  suits: [diamonds, hearts, spades, clubs]", "  suits: [on, off, spades, clubs]"))
-    assert g.spec.options[0].values == ["true", "false", "maybe"]
-    assert g.spec.suits == ["true", "false", "spades", "clubs"]
-    assert "7 of false" in g.card_names
-    assert "`true`, `false` and `maybe`" in BOX and "suits named `true` and `false`" in BOX
+                     "  answer: {type: choice, values: ['yes', 'no', maybe], default: 'no'}")
+    g = names(text.replace("  suits: [diamonds, hearts, spades, clubs]", "  suits: ['on', 'off', spades, clubs]"))
+    assert g.spec.options[0].values == ["yes", "no", "maybe"]
+    assert g.spec.suits == ["on", "off", "spades", "clubs"]
+    assert "7 of off" in g.card_names
+    assert "values: ['yes', 'no', maybe]" in BOX
+
+
+def test_dates_and_non_numbers_stay_text() -> None:
+    g = names(game_with(RANKS, "  ranks: [7, 08, 09, 10, 2026-11-26, Q, K, A]"))
+    assert g.spec.ranks[:5] == ["7", "08", "09", "10", "2026-11-26"]
+    assert "Dates such as `2026-11-26` stay text, and `08`" in BOX
 
 
 @pytest.mark.parametrize("initial", ["null", "~"])
@@ -113,11 +143,22 @@ def test_a_scenario_step_no_is_not_an_action(tmp_path: Path) -> None:
 def test_ranks_that_look_like_numbers() -> None:
     assert names(game_with(RANKS, "  ranks: [7, 8, 9, 10, J, Q, K, A]")).spec.ranks == \
         ["7", "8", "9", "10", "J", "Q", "K", "A"]
-    assert names(game_with(RANKS, "  ranks: [07, 08, 09, 10, J, Q, K, A]")).spec.ranks[:4] == ["7", "08", "09", "10"]
-    assert names(game_with(RANKS, "  ranks: [7, 8, 9, 1_0, 10.50, J, Q, K, A]")).spec.ranks[3:5] == ["10", "10.5"]
-    assert "`ranks: [07, 08, 09, 10]` are the ranks `7`, `08`, `09`, `10`" in BOX
+    assert "`ranks: [7, 8, 9, 10]` are the ranks `'7'` to `'10'`" in BOX
 
 
-def test_the_box_is_short() -> None:
-    """Two minutes to read, at about 200 words a minute."""
-    assert len(BOX.split()) <= 400, len(BOX.split())
+def test_the_boxes_are_short() -> None:
+    """Both boxes together: two minutes to read, at about 230 words a minute."""
+    other = DOC.read_text(encoding="utf-8").split("> **Other traps**", 1)[1].split("\n\n", 1)[0]
+    assert len(BOX.split()) + len(other.split()) <= 460, (len(BOX.split()), len(other.split()))
+
+
+def test_the_other_traps_box_is_short_and_its_links_lead_somewhere() -> None:
+    """docs/language.md's "Other traps" box (issue 15): read in two minutes, each trap linked to its section."""
+    text = DOC.read_text(encoding="utf-8")
+    box = text.split("> **Other traps**", 1)[1].split("\n\n", 1)[0]
+    assert len(box.split()) <= 300, len(box.split())
+    anchors = set(re.findall(r"\]\(#([a-z0-9-]+)\)", box))
+    headings = {re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, re.M)}
+    assert anchors and anchors <= headings, anchors - headings
+    for words in ("`log`", "`report`", "`when`", "memoized", "`set:`", "number parameter"):
+        assert words in box, words

@@ -116,6 +116,7 @@ def errors(game: tuple[Any, Game, State], text: str) -> list[str]:
     ("all([true, false])", False), ("all([])", True), ("first([5, 6])", 5), ("last([5, 6])", 6),
     ("top([1, 2, 3], 2)", [2, 3]), ("bottom([1, 2, 3], 2)", [1, 2]),
     ("group_by([1, 2, 3, 4], x => x % 2)", [[1, 3], [2, 4]]), ("unique([1, 2, 1, 3])", [1, 2, 3]),
+    ("unique([[1, 2], [3], [1, 2], []])", [[1, 2], [3], []]),
     ("flatten([[1], [2, 3]])", [1, 2, 3]), ("sum(flatten([[1, 2], [3]]))", 6),
     ("len(flatten([hand[0], hand[1], pile]))", 5), ("index_of([4, 5], 5)", 1), ("index_of([4, 5], 6)", -1),
     ("abs(-4)", 4), ("floor(3.7)", 3), ("ceil(3.2)", 4), ("[1] + [2]", [1, 2]),

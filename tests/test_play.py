@@ -228,9 +228,11 @@ def test_leaving_is_clean(stdin: str) -> None:
 
 
 def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
+    # A test run started as a background job of a shell without job control has SIGINT ignored, and the
+    # game would inherit that (Python then installs no KeyboardInterrupt): give it the default back.
     p = subprocess.Popen([sys.executable, "-m", "cardsmith", "play", "schwimmen", "--seed", "1", "--save",
                           str(tmp_path / "m.json")], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
+                         stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert p.stdin is not None and p.stdout is not None
     deadline = time.monotonic() + TIMEOUT
     seen = b""
@@ -238,6 +240,7 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
         seen += p.stdout.read1(4096)
     time.sleep(0.3)
     p.send_signal(signal.SIGINT)
+    p.wait(timeout=TIMEOUT)  # the interrupt alone ends it: stdin stays open until then
     out, err = p.communicate(timeout=TIMEOUT)
     assert p.returncode == 130 and err == b"", err
     assert b"Traceback" not in out

@@ -139,6 +139,43 @@ def test_exact_zones_hold_exactly_their_cards() -> None:
     assert_a_pack(g, s)
 
 
+def test_the_cards_left_over_go_to_the_bottom_of_the_rest_zone() -> None:
+    """`rest` takes the cards a whole zone was dealt but does not list under its own: the card the deal
+    turned up stays on top (and sets the trump), the next card of a stock stays the next."""
+    g = stacked()
+    for seed in range(20):
+        fixed = {"hand[0]": ["2 of clubs"]}
+        to_stock = g.new_initial_state(seed, Setup(deals=[Deal(fixed, exact=True)]))
+        s = g.new_initial_state(seed, Setup(deals=[Deal(fixed, exact=True, rest="turned")]))
+        turned, stock = names(g, s, "turned"), names(g, to_stock, "stock")
+        # The same shuffles: the four cards hand[0] does not keep are under the turned card, or under the stock.
+        assert turned[-1:] == names(g, to_stock, "turned") and var(g, s, "trump") == turned[-1].split(" of ")[1]
+        assert len(stock) == 40 and stock[:4] == turned[:4] and stock[4:] == names(g, s, "stock")
+        assert_a_pack(g, s)
+
+
+def test_top_of_a_zone_fixes_its_top_cards_and_keeps_the_others() -> None:
+    g = stacked()
+    for seed in (1, 2, 3):
+        s = g.new_initial_state(seed, Setup(deals=[Deal({"hand[0]": HAND}, exact=True,
+                                                        top={"stock": ["A of clubs", "K of clubs"]})]))
+        stock = names(g, s, "stock")
+        # The top cards of the stock once the deal's steps have run (after one was turned up), K on top.
+        assert len(stock) == 36 and stock[-2:] == ["A of clubs", "K of clubs"]
+        assert names(g, s, "hand[0]") == HAND
+        assert_a_pack(g, s)
+    # With cards left over, the rest zone may be the one given its top: they go under its cards.
+    s = g.new_initial_state(3, Setup(deals=[Deal({"hand[0]": ["2 of clubs"]}, exact=True, rest="stock",
+                                                  top={"stock": ["A of spades"]})]))
+    assert len(names(g, s, "stock")) == 40 and names(g, s, "stock")[-1] == "A of spades"
+    assert_a_pack(g, s)
+    r = cardsmith.engine.setup.resolve(g, Setup(deals=[Deal({"hand[0]": HAND}, exact=True, top={"stock": [7, 8]})]))
+    assert r is not None
+    data = cardsmith.engine.setup.to_data(g, r)
+    assert data["deals"]["1"]["top"] == {"stock": [7, 8]} and "stock" not in data["deals"]["1"]["cards"]
+    assert cardsmith.engine.setup.from_data(g, data) == r
+
+
 BAD: list[tuple[str, object, str]] = [
     ("a zone without its player", Deal({"hand": ["A of clubs"]}),
      "deal 1: the game has no zone 'hand'; name a player's zone with the player: hand[0]"),
@@ -155,6 +192,10 @@ BAD: list[tuple[str, object, str]] = [
     ("a zone the deal never fills", Deal({"trick": ["A of clubs"]}),
      "deal 1: the deal's steps put no shuffled card in zone 'trick', so 1 card cannot be fixed there"),
     ("rest without exact", Deal({"hand[0]": ["A of clubs"]}, rest="aside"), "deal 1: 'rest' says where"),
+    ("a zone given whole and by its top", Deal({"stock": ["A of clubs"]}, top={"stock": ["2 of clubs"]}),
+     "deal 1: zone 'stock' is given its cards twice (whole and top)"),
+    ("more top cards than the deal gives", Deal({}, exact=True, top={"turned": ["A of clubs", "2 of clubs"]}),
+     "deal 1: the deal's steps put only 1 shuffled card in zone 'turned', so 2 cards cannot be fixed there"),
     ("an unknown variable", Deal(values={"trunp": "hearts"}), "deal 1: 'trunp' is no variable of the game"),
     ("a per-player variable given one value", Deal(values={"trumps": 1}),
      "deal 1: 'trumps' is per player: give a list of 3 values"),
@@ -270,6 +311,20 @@ def test_a_scenario_naming_the_stock_with_a_rest_zone_holds_exactly_those(tmp_pa
     ok, line, msg = scenario(tmp_path, "    set:\n      stock: [A of clubs, 2 of clubs]\n      rest: aside\n"
                                        "    steps:\n      - expect: {stock: [A of clubs, 2 of clubs], aside: 34}\n")
     assert ok, msg
+
+
+def test_a_scenario_fixes_the_next_card_of_the_stock_with_top_of(tmp_path: Path) -> None:
+    ok, line, msg = scenario(tmp_path, "    set:\n      hand[0]: [2 of clubs]\n"
+                                       "      top of stock: [A of clubs, 3 of hearts]\n"
+                                       "    steps:\n      - expect:\n          eval: {'last(stock)': 3 of hearts, "
+                                       "'len(stock)': 40}\n")
+    assert ok, msg
+    for body, where, text in [
+            ("      top of stok: [A of clubs]\n", 6, "'top of stok': the game has no zone 'stok'"),
+            ("      stock: [A of clubs]\n      top of stock: [2 of clubs]\n", 7,
+             "zone 'stock' is given whole and by its top cards: give one")]:
+        ok, line, msg = scenario(tmp_path, "    set:\n" + body)
+        assert not ok and line == where and text in msg, (line, msg)
 
 
 def test_a_later_deal_a_scenario_cannot_give_fails_at_its_map(tmp_path: Path) -> None:

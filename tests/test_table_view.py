@@ -14,7 +14,7 @@ import random
 import pytest
 from cardsmith.engine.state import State
 from cardsmith.table.view import TableView, readable, seat_view
-from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, game_for
+from conftest import BUNDLED_DIR, GAME_FILES, GAME_PLAYERS, ROOT, game_for
 
 
 def load_game(name: str, n: int):
@@ -189,3 +189,14 @@ def test_show_may_depend_on_the_table_options():
         helps = {h["label"] for h in table_help(g.spec, g.shown)}
         assert ("passes in a row" in helps) == (exchange == "commerce")
         assert ("just taken" in helps) == (exchange == "draw_discard")
+
+
+def test_per_team_rows_only_for_teams_someone_is_on() -> None:
+    """A per-team variable has a slot for every team number a seat could take; the table shows the rows of
+    the teams players are on (four players in two partnerships: teams 0 and 1, not 2 and 3)."""
+    g = game_for(str(ROOT / "tests" / "games" / "partners.yaml"), 4)
+    s = State.initial(g, 3)
+    v = TableView(g).view(s, 0)
+    rows = [(x["name"], x["owner"]) for x in v["variables"] if x["team"]]
+    assert rows and {owner for _, owner in rows} == {0, 1}, rows
+    assert "score[3]" in g.var_names and ("score", 3) not in rows  # the slot is there, its row is not

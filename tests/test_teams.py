@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from cardsmith.cli.main import main
 from cardsmith.dsl.pipeline import compile_text
-from cardsmith.engine.errors import RuleError
+from cardsmith.engine.errors import GameError, RuleError
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
 from conftest import ROOT, compiled
@@ -107,6 +107,15 @@ def test_a_per_team_variable_is_seen_by_the_team_as_it_is_now() -> None:
     assert "huddle[1]" in s.observation(0)["variables"] and "huddle[0]" not in s.observation(0)["variables"]
     assert s.observation(1)["variables"]["huddle[0]"] == 10
     assert "huddle[1]" not in s.observation(1)["variables"]
+
+
+def test_state_var_reads_a_per_team_variable_by_team_number() -> None:
+    g = partners(5, "declarer")
+    s = State.initial(g, 1)
+    assert [s.var("huddle", t) for t in range(5)] == [s.v[g.var_names.index(f"huddle[{t}]")] for t in range(5)]
+    assert s.var("huddle", 1) == 11
+    with pytest.raises(GameError, match="'huddle' is per team: give a team number from 0 to 4, not None"):
+        s.var("huddle")
 
 
 def test_sitting_out_is_not_elimination_and_is_told_in_the_log() -> None:

@@ -14,7 +14,7 @@ import pytest
 from cardsmith.engine import tensors
 from cardsmith.engine.observation import _var_viewers, _zone_viewers
 from cardsmith.engine.state import State
-from conftest import FEATURE_CASES, GAME_CASES, game_for, play_random
+from conftest import FEATURE_CASES, GAME_CASES, TESTS, game_for, play_random
 from hypothesis import given
 from hypothesis import strategies as st
 from test_observation import hidden_places, permute_hidden
@@ -64,7 +64,11 @@ def test_shapes_are_fixed(rule_file: str, num_players: int) -> None:
         s.apply_action(rng.choice(s.legal_actions()))
 
 
-@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES)
+# The team features' game too: its per-team variables have a slot per team number.
+PARTNERS = [pytest.param(str(TESTS / "games" / "partners.yaml"), n, id=f"partners-{n}p") for n in (4, 6)]
+
+
+@pytest.mark.parametrize("rule_file,num_players", GAME_CASES + FEATURE_CASES + PARTNERS)
 def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> None:
     g = game_for(rule_file, num_players)
     n, c = g.n, g.num_cards
@@ -88,8 +92,10 @@ def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> N
                 assert block[0] == 0.0 and not any(block[2:])
         for vi in range(len(g.var_names)):
             spec, owner = g.var_specs[vi]
-            width = len(b[f"var:{spec.name}"]) // (n if spec.per_player else 1)
-            slot = 0 if owner is None else (owner - p) % n
+            width = len(b[f"var:{spec.name}"]) // (n if spec.per_player or spec.per_team else 1)
+            # A per-player value is in its seat's slot counted from p; a per-team value in the slot of its team
+            # number (a team is not a seat).
+            slot = 0 if owner is None else owner if spec.per_team else (owner - p) % n
             block = b[f"var:{spec.name}"][slot * width:(slot + 1) * width]
             viewers = _var_viewers(s, vi)
             if viewers is None or p in viewers:

@@ -25,7 +25,7 @@ from .statements import StatementWriter
 @dataclass
 class ParamInfo:
     name: str
-    kind: str  # card, player, suit, rank, bool, int, str, cards (a list of cards, numbered by `ids`)
+    kind: str  # card, player, suit, rank, bool, int (a range), str (listed texts or numbers), cards (by `ids`)
     span: Span
     values: list[Any] | None = None  # str: literal choices
     bounds: tuple[str, str] | None = None  # int: generated functions giving lo, hi
@@ -54,7 +54,11 @@ class ActionWriter(StatementWriter):
                 self.efunc(info.ids, [], p.ids)
             # The checker accepted the domain's shape (C005): names listed, or range(a, b) fixed for the game.
             d = p.domain
-            if kind == "str":
+            if kind == "int" and not isinstance(d, A.Call):
+                kind = info.kind = "str"  # a list of numbers: its values are listed, as texts are
+                info.values = [i.value for i in d.items if isinstance(i, A.Const)] if isinstance(d, A.ListLit) \
+                    else list(self.spec.constants[d.id][0]) if isinstance(d, A.Name) else []
+            elif kind == "str":
                 if isinstance(d, A.ListLit):
                     info.values = [i.value for i in d.items if isinstance(i, A.Const)]
                 elif isinstance(d, A.Name):

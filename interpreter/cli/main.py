@@ -40,7 +40,7 @@ from . import replay as replay_cmd
 from . import schema as schema_cmd
 from .deep import BUDGET as DEEP_BUDGET
 from .deep import MATCH_FLOOR as DEEP_MATCH_FLOOR
-from .narrate import narrate
+from .narrate import header, narrate
 
 # Output: every line that holds text from a rule or scenario file (names, labels, messages, paths) is
 # printed with `say`, which escapes it; diagnostics come from `render_all` / `render`, which escape
@@ -197,10 +197,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     specs = parse_bots(args.bots, g.n, strategy_names(g))
     bots = [make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in enumerate(specs)]
     s = State.initial(g, seed, log=True)
-    def shown(v: Any) -> str:
-        return ("yes" if v else "no") if isinstance(v, bool) else str(v)
-    out: list[str] = [f"{g.name}, {count_of(g.n, 'player')}, seed {seed}" + (
-        f", options {', '.join(f'{k}={shown(v)}' for k, v in g.options.items())}" if g.options else "")]
+    out: list[str] = [header(g, seed)]
     records: list[dict[str, Any]] = []
 
     def played() -> Iterator[State]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..dsl.diagnostics import count_of
 from ..engine.game import Game
 from ..engine.runtime import _shown
 from ..engine.state import State
@@ -42,6 +43,13 @@ def describe_event(g: Game, ev: tuple[Any, ...]) -> list[str]:
             "The match is over: no winner"
         return ["", over, returns_line(g, ev[2])]
     return []
+
+
+def header(g: Game, seed: int | None) -> str:
+    """The first line of a match's log (run and replay): the game, the players, the seed and the options."""
+    shown = ", ".join(f"{k}={('yes' if v else 'no') if isinstance(v, bool) else v}" for k, v in g.options.items())
+    return f"{g.name}, {count_of(g.n, 'player')}, seed {seed if seed is not None else 'none'}" + (
+        f", options {shown}" if g.options else "")
 
 
 def returns_line(g: Game, rets: Sequence[float]) -> str:

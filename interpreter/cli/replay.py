@@ -13,7 +13,7 @@ from ..dsl.diagnostics import count_of
 from ..engine.state import State
 from ..engine.text import say
 from ..table.record import BadRecord, open_record, read_record, steps
-from .narrate import narrate
+from .narrate import header, narrate
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -34,9 +34,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             say(f"cardsmith: error: {args.record}: {e}", file=sys.stderr)
             return 1
         return Table(g, args.seat, list(rec.seats), rec.seed or 0, rec.source, None, args.plain).replay(states)
-    shown_opts = ", ".join(f"{k}={('yes' if v else 'no') if isinstance(v, bool) else v}" for k, v in g.options.items())
-    out = [f"{g.name}, {count_of(g.n, 'player')}, seed {rec.seed if rec.seed is not None else 'none'}"
-           + (f", options {shown_opts}" if g.options else ""),
+    out = [header(g, rec.seed),
            "seats: " + ", ".join(f"{g.player_name(p)} {name}" + (" (bot)" if rec.bots and rec.bots[p] else "")
                                  for p, name in enumerate(rec.seats))]
     records: list[dict[str, Any]] = []

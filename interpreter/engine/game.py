@@ -403,13 +403,20 @@ class Game:
         return deserialize(self, text)
 
     def slot_of(self, kind: str, name: Any, player: int | None) -> int:
-        """The slot of zone or variable `name` (kind "zone" or "variable"), of `player` if it is per player."""
+        """The slot of zone or variable `name` (kind "zone" or "variable"), of `player` if it is per player (of
+        the team numbered `player` if it is per team)."""
         specs = self.spec.zones if kind == "zone" else self.spec.variables
         found = next((x for x in specs if x.name == name), None)
         if found is None:
             known = ", ".join(x.name for x in specs) or "none"
             raise GameError(f"{self.spec.name} has no {kind} {name!r} ({kind}s: {known})")
         base = self.ns[abi.zone(found.name) if kind == "zone" else abi.var(found.name)]
+        if getattr(found, "per_team", False):
+            # One slot per team number a seat could take (0 to n - 1), as `team[p]` numbers them.
+            if type(player) is not int or not 0 <= player < self.n:
+                raise GameError(f"variable '{found.name}' is per team: give a team number from 0 to {self.n - 1}, "
+                                f"not {player!r}")
+            return int(base) + player
         if not found.per_player:
             if player is not None:
                 raise GameError(f"{kind} '{found.name}' is not per player: give no player")

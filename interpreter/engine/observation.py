@@ -56,22 +56,61 @@ def _show(g: Any, value: Any, ty: Any) -> Any:
     return value
 
 
-def _visible(s: Any, player: int) -> dict[str, Any]:
-    """The zones and variables `player` sees in `s`."""
-    g = s.game
-    zones: dict[str, Any] = {}
+# How each zone and variable is shown, worked out once per game: EVERYONE and NOBODY need no call,
+# OWNER only the slot's owner, RULE the rule file's `visible` expression at the state.
+EVERYONE, NOBODY, OWNER, TEAM, RULE = range(5)
+
+
+def _plan(g: Any) -> tuple[list[tuple[str, int, int | None, Any]], list[tuple[str, int, int | None, Any, Any]]]:
+    plan = g.__dict__.get("_observation_plan")
+    if plan is not None:
+        return plan  # type: ignore[no-any-return]
+    kinds = {"everyone": EVERYONE, "nobody": NOBODY, "owner": OWNER}
+    zones = []
     for zi, name in enumerate(g.zone_names):
-        viewers = _zone_viewers(s, zi)
-        cards = s.z[zi]
-        if viewers is None or player in viewers:
-            zones[name] = [g.card_names[c] for c in cards]
+        spec, owner = g.zone_specs[zi], g.zone_owner[zi]
+        how = kinds.get(spec.visible, RULE) if isinstance(spec.visible, str) else RULE
+        zones.append((name, how, owner, g.ns[abi.zone_visible(spec.name)] if how == RULE else None))
+    variables = []
+    for vi, name in enumerate(g.var_names):
+        spec, owner = g.var_specs[vi]
+        how = kinds.get(spec.visible, RULE) if isinstance(spec.visible, str) else RULE
+        if how == OWNER and spec.per_team:
+            how = TEAM  # the players on the team this slot belongs to, as the teams are now
+        variables.append((name, how, owner, g.ns[abi.var_visible(spec.name)] if how == RULE else None, spec.ty))
+    plan = g._observation_plan = (zones, variables)
+    return plan
+
+
+def _sees(s: Any, player: int, how: int, owner: int | None, rule: Any) -> bool:
+    if how == EVERYONE:
+        return True
+    if how == NOBODY:
+        return False
+    if how == OWNER:
+        return player == owner
+    if how == TEAM:
+        return bool(s.team[player] == owner)
+    return player in rule(s, owner)
+
+
+def _visible(s: Any, player: int) -> dict[str, Any]:
+    """The zones and variables `player` sees in `s` (the same as `_zone_viewers` and `_var_viewers` say, by
+    a plan made once per game: this runs at every step of a resample)."""
+    g = s.game
+    names, sz, sv = g.card_names, s.z, s.v
+    zplan, vplan = _plan(g)
+    zones: dict[str, Any] = {}
+    for zi, (name, how, owner, rule) in enumerate(zplan):
+        cards = sz[zi]
+        if _sees(s, player, how, owner, rule):
+            zones[name] = [names[c] for c in cards]
         else:
             zones[name] = len(cards)
     variables: dict[str, Any] = {}
-    for vi, name in enumerate(g.var_names):
-        viewers = _var_viewers(s, vi)
-        if viewers is None or player in viewers:
-            variables[name] = _show(g, s.v[vi], g.var_specs[vi][0].ty)
+    for vi, (name, how, owner, rule, ty) in enumerate(vplan):
+        if _sees(s, player, how, owner, rule):
+            variables[name] = _show(g, sv[vi], ty)
     return {"zones": zones, "variables": variables}
 
 

@@ -57,13 +57,16 @@ class Deal:
     """What one deal must give. `cards`: zone name (`hand[0]`, `stock`) -> cards, bottom to top, by name
     (`A of clubs`) or id. `exact`: the zones hold exactly these cards (else they are the top cards the
     deal gives the zone, the others random). `rest`: with `exact`, where the dealt cards of named zones
-    that are not listed go (default: the first zone). `values`: variables (`lives`, `lives[1]`),
-    `dealer` or `current`, set after the deal's steps."""
+    that are not listed go, at the bottom (default: the first zone). `top`: zone name -> cards, bottom to
+    top, that are the top cards the deal gives the zone, the others staying under them, even with `exact`
+    (the next card drawn from a stock). `values`: variables (`lives`, `lives[1]`), `dealer` or
+    `current`, set after the deal's steps."""
 
     cards: Mapping[str, Sequence[str | int]] = field(default_factory=dict)
     exact: bool = False
     rest: str | None = None
     values: Mapping[str, Any] = field(default_factory=dict)
+    top: Mapping[str, Sequence[str | int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,11 @@ class Fixed:
     exact: bool
     rest: int
     values: tuple[tuple[str, int, Any], ...]  # ('var', slot, value), ('dealer'/'current', 0, player)
+    tops: frozenset[int] = frozenset()  # zones of `zones` given only their top cards (never exact)
+
+    def whole(self, zi: int) -> bool:
+        """Whether zone `zi` holds exactly its listed cards once the deal's steps have run."""
+        return self.exact and zi not in self.tops
 
 
 @dataclass(frozen=True)
@@ -141,12 +149,17 @@ def _card(g: Game, c: Any, zone: str, deal: int) -> int:
 
 
 def _fixed(g: Game, d: Deal, k: int) -> Fixed:
-    if not isinstance(d.cards, Mapping):
-        raise BadSetup(f"deal {k}: 'cards' maps zone names to lists of cards", k)
+    if not isinstance(d.cards, Mapping) or not isinstance(d.top, Mapping):
+        raise BadSetup(f"deal {k}: 'cards' and 'top' map zone names to lists of cards", k)
     zones: list[tuple[int, tuple[int, ...]]] = []
     where: dict[int, str] = {}
-    for name, cards in d.cards.items():
+    tops: set[int] = set()
+    for name, cards in [*d.cards.items(), *d.top.items()]:
         zi = _zone(g, name, k)
+        if any(zi == z for z, _ in zones):
+            raise BadSetup(f"deal {k}: zone '{name}' is given its cards twice (whole and top)", k, name)
+        if name in d.top:
+            tops.add(zi)
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             raise BadSetup(f"deal {k}: zone '{name}' is given a list of cards, not {type(cards).__name__}", k, name)
         ids = []
@@ -165,7 +178,7 @@ def _fixed(g: Game, d: Deal, k: int) -> Fixed:
     if not isinstance(d.values, Mapping):
         raise BadSetup(f"deal {k}: 'values' maps variable names to values", k)
     values = [v for key, val in d.values.items() for v in _values(g, key, val, k)]
-    return Fixed(k, tuple(zones), bool(d.exact), rest, tuple(values))
+    return Fixed(k, tuple(zones), bool(d.exact), rest, tuple(values), frozenset(tops))
 
 
 def _values(g: Game, key: Any, val: Any, k: int) -> list[tuple[str, int, Any]]:
@@ -299,16 +312,18 @@ def _plan(probe: State, stack: Stack, fx: Fixed) -> tuple[list[dict[int, int]], 
     for zi, cards in fx.zones:
         slots = [origin[c] for c in probe.z[zi] if c in origin]
         name = g.zone_names[zi]
-        if len(cards) > len(slots) and not fx.exact:
+        top = not fx.whole(zi)
+        if len(cards) > len(slots) and top:
             got = "no shuffled card" if not slots else f"only {count_of(len(slots), 'shuffled card')}"
             problem = problem or BadSetup(f"deal {fx.deal}: the deal's steps put {got} in zone '{name}', so "
                            f"{count_of(len(cards), 'card')} cannot be fixed there", fx.deal, name)
-        cut = max(0, len(cards) - len(slots))
+        cut = 0 if top else max(0, len(cards) - len(slots))
         late.update(cards[:cut])
-        spare.extend(slots[:len(slots) - (len(cards) - cut)])
+        if not top:  # the cards under a zone's top cards stay there
+            spare.extend(slots[:len(slots) - (len(cards) - cut)])
         for c, (j, p) in zip(cards[cut:], slots[len(slots) - (len(cards) - cut):]):
             if c not in members[j]:
-                if not fx.exact:
+                if top:
                     problem = problem or BadSetup(f"deal {fx.deal}: '{g.card_names[c]}' is not among the cards "
                                                   f"the deal shuffles into zone '{name}'", fx.deal, name)
                 late.add(c)
@@ -335,10 +350,12 @@ def _missed(s: State, fx: Fixed, late: set[int]) -> tuple[int, int] | None:
 
 
 def _hold_exactly(s: State, fx: Fixed) -> None:
-    """Each named zone holds exactly its cards; the others it was dealt go on top of the rest zone."""
+    """Each zone named whole holds exactly its cards; the others it was dealt go to the bottom of the rest
+    zone, so its top card (a face-up discard, the next card drawn) stays the one the deal gave it."""
     g = s.game
-    named = {zi for zi, _ in fx.zones}
-    placed = {c for _, cards in fx.zones for c in cards}
+    whole = [(zi, cards) for zi, cards in fx.zones if fx.whole(zi)]
+    named = {zi for zi, _ in whole}
+    placed = {c for _, cards in whole for c in cards}
     leftovers = sorted(c for zi in named for c in s.z[zi] if c not in placed)
     if leftovers and fx.rest in named:
         name = g.zone_names[fx.rest]
@@ -348,14 +365,14 @@ def _hold_exactly(s: State, fx: Fixed) -> None:
     for zi in range(len(s.z)):
         if zi not in named:
             s.z[zi] = [c for c in s.z[zi] if c not in placed]
-    for zi, cards in fx.zones:
+    for zi, cards in whole:
         s.z[zi] = list(cards)
         for c in cards:
             if s.loc[c] != zi:
                 s.loc[c] = zi
                 s.by[c] = s.dealer
+    s.z[fx.rest][:0] = leftovers
     for c in leftovers:
-        s.z[fx.rest].append(c)
         s.loc[c] = fx.rest
         s.by[c] = s.dealer
 
@@ -371,8 +388,10 @@ def to_data(g: Game, r: Resolved) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for kind, slot, val in fx.values:
             values[g.var_names[slot] if kind == "var" else kind] = val
-        deals[str(k)] = {"cards": {g.zone_names[zi]: list(ids) for zi, ids in fx.zones}, "exact": fx.exact,
-                         "rest": g.zone_names[fx.rest] if fx.exact else None, "values": values}
+        deals[str(k)] = {"cards": {g.zone_names[zi]: list(ids) for zi, ids in fx.zones if zi not in fx.tops},
+                         "exact": fx.exact, "rest": g.zone_names[fx.rest] if fx.exact else None, "values": values}
+        if fx.tops:
+            deals[str(k)]["top"] = {g.zone_names[zi]: list(ids) for zi, ids in fx.zones if zi in fx.tops}
     return {"dealer": r.dealer, "deals": deals}
 
 
@@ -384,12 +403,12 @@ def from_data(g: Game, data: Any) -> Resolved:
     for key, d in data.get("deals", {}).items():
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and 1 <= int(key) <= MAX_DEALS):
             raise BadSetup(f"a setup's deals are numbered 1 to {MAX_DEALS:,}, not {str(key)[:20]!r}")
-        if not isinstance(d, dict) or set(d) - {"cards", "exact", "rest", "values"}:
-            raise BadSetup(f"deal {key} of a setup has 'cards', 'exact', 'rest' and 'values' only", int(key))
+        if not isinstance(d, dict) or set(d) - {"cards", "exact", "rest", "values", "top"}:
+            raise BadSetup(f"deal {key} of a setup has 'cards', 'exact', 'rest', 'values' and 'top' only", int(key))
         if not isinstance(d.get("exact", False), bool):
             raise BadSetup(f"deal {key}: 'exact' is true or false", int(key))
         given[int(key)] = Deal(cards=d.get("cards", {}), exact=d.get("exact", False), rest=d.get("rest"),
-                               values=d.get("values", {}))
+                               values=d.get("values", {}), top=d.get("top", {}))
     deals = [given.get(k) for k in range(1, max(given, default=0) + 1)]
     resolved = resolve(g, Setup(dealer=data.get("dealer"), deals=deals))
     assert resolved is not None

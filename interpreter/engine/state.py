@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..dsl.abi import END_DEAL
-from ..dsl.diagnostics import Span, count_of
+from ..dsl.diagnostics import count_of
 from ..dsl.library import BudgetExceeded, RuleRuntimeError
 from .budget import over
 from .chance import NeedChance
+from .context import DEALING, ENDING_DEAL, IN_PHASE, OVER, STARTING, designer_view, public_view, span_of, where
 from .errors import IllegalAction, RuleError, describe_failure
 from .history import entries
 from .observation import Ended
@@ -33,10 +34,6 @@ TERMINAL = -4
 # A step that passes through more phase entries than this is a goto loop.
 MAX_TRANSFERS = 10_000
 
-# Where a match is between decisions, for the context of a rule error: the phase of `State.phase` is
-# where the game is only once it has been entered (`match: start` and `match: deal` run before any
-# phase of the deal, `end_deal` after the last one), so the stage says which of these is running.
-IN_PHASE, STARTING, DEALING, ENDING_DEAL, OVER = "phase", "start", "deal", "end_deal", "over"
 # What compiled rule code raises when a rule fails (the library's own errors and Python's, from a
 # division by zero, an index out of range, ...): each becomes a located RuleError.
 RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, ValueError, RecursionError,
@@ -282,7 +279,8 @@ class State:
         return list(self.z[self.game.slot_of("zone", name, player)])
 
     def var(self, name: str, player: int | None = None) -> Any:
-        """A variable's value (a per-player variable needs the player); cards by id, as the rules hold them."""
+        """A variable's value (a per-player variable needs the player, a per-team one the team number); cards by
+        id, as the rules hold them."""
         v = self.v[self.game.slot_of("variable", name, player)]
         return list(v) if isinstance(v, list) else v
 
@@ -556,7 +554,7 @@ class State:
 
     # ------------------------------------------------------------ errors
     def _rule_error(self, e: BaseException) -> RuleError:
-        span = _span_of(self.game, e) or (e.at if isinstance(e, RuleRuntimeError) else None)
+        span = span_of(self.game, e) or (e.at if isinstance(e, RuleRuntimeError) else None)
         g = self.game
         ctx = f"{self.where()}; {self.public_view()}"
         code = "R004" if isinstance(e, BudgetExceeded) else "R001"
@@ -566,91 +564,13 @@ class State:
         return err
 
     def where(self) -> str:
-        """Where the match is, in words any player may read: the phase and the player to act once a phase has
-        been entered; otherwise the stage of the match that is running (no phase of the deal is entered yet
-        while dealing, and `State.phase` still names the previous deal's)."""
-        g = self.game
-        stage = self.stage
-        if stage == IN_PHASE:
-            return f"in phase '{g.phases[self.phase].name}', {g.player_name(self.cur)} to play, deal {self.deal_no}"
-        if stage == STARTING:
-            return "while the match starts, before the first deal"
-        if stage == DEALING:
-            return f"while dealing deal {self.deal_no} (dealer {g.player_name(self.dealer)})"
-        if stage == ENDING_DEAL:
-            return f"at the end of deal {self.deal_no}"
-        return f"after the match ended, in deal {self.deal_no}"
+        """Where the match is, in words any player may read (context.where)."""
+        return where(self)
 
     def public_view(self) -> str:
-        """One line of the state for error messages any player may read: the top cards of zones that every
-        player sees, and how many cards the others hold (a count is in every observation)."""
-        g = self.game
-        parts = []
-        for zi, name in enumerate(g.zone_names):
-            owner = g.zone_owner[zi]
-            if owner is not None and owner != self.cur:
-                continue
-            cards = self.z[zi]
-            if g.zone_specs[zi].visible == "everyone" and cards:
-                more = f"{len(cards) - 4} more, " if len(cards) > 4 else ""
-                parts.append(f"{name}: {more}{', '.join(g.card_names[c] for c in cards[-4:])}")
-            else:
-                parts.append(f"{name}: {_cards(len(cards))}")
-        return "; ".join(parts)
+        """One line of the state for error messages any player may read (context.public_view)."""
+        return public_view(self)
 
     def designer_view(self) -> str:
         """Every zone's cards (the top eight), whoever may see them: for the designer's own tools only."""
-        g = self.game
-        parts = []
-        for zi, name in enumerate(g.zone_names):
-            cards = self.z[zi]
-            if cards:
-                more = f"{len(cards) - 8} more, " if len(cards) > 8 else ""
-                parts.append(f"{name}: {more}{', '.join(g.card_names[c] for c in cards[-8:])}")
-        return "; ".join(parts) or "every zone is empty"
-
-
-def _cards(n: int) -> str:
-    return "empty" if n == 0 else count_of(n, "card")
-
-
-def _span_of(game: Game, e: BaseException) -> Span | None:
-    """The rule-file span of the innermost generated code in the traceback: the innermost AST node around
-    the instruction that failed (the compiler's positions map), else the span of its line."""
-    comp = game.compiled
-    tb = e.__traceback__
-    last = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == comp.filename:
-            last = tb
-        tb = tb.tb_next
-    if last is None:
-        return None
-    found = _node_at(comp, last.tb_frame.f_code, last.tb_lasti)
-    if found is not None:
-        return found
-    # The nearest mapped line at or above the failing one.
-    for ln in range(last.tb_lineno, 0, -1):
-        if ln in comp.line_map:
-            return comp.line_map[ln]
-    return None
-
-
-def _node_at(comp: Any, code: Any, lasti: int) -> Span | None:
-    """The span of the smallest recorded node whose code holds the instruction at `lasti` of `code`."""
-    if lasti < 0 or not comp.positions:
-        return None
-    try:
-        line0, line1, col0, col1 = list(code.co_positions())[lasti // 2]
-    except (IndexError, ValueError):
-        return None
-    if line0 is None or line1 is None or col0 is None or col1 is None:
-        return None
-    best: Span | None = None
-    size = None
-    for l0, c0, l1, c1, span in comp.positions:
-        if (l0, c0) <= (line0, col0) and (line1, col1) <= (l1, c1):
-            extent = (l1 - l0, c1 - c0 if l1 == l0 else c1)
-            if size is None or extent < size:
-                best, size = span, extent
-    return best
+        return designer_view(self)

@@ -134,18 +134,25 @@ class DealValues:
         return names.index(name) if name in names else None
 
     def deal_of(self, node: YNode) -> Deal:
-        """The engine's setup of one deal from a `set:` map: its zones hold exactly the listed cards."""
+        """The engine's setup of one deal from a `set:` map: its zones hold exactly the listed cards, a
+        `top of ZONE` key's zone those cards on top of the others the deal gave it."""
         if not isinstance(node, YMap):
             raise self.fail(node, "'set' must map zones and variables to values")
         g = self.game
         placed: dict[int, YNode] = {}
         cards: dict[str, list[int]] = {}
+        top: dict[str, list[int]] = {}
         values: dict[str, Any] = {}
         rest: str | None = None
         for key, (ks, vn) in node.items.items():
-            if self.zone_index(key) is not None:
+            zone = key[len("top of "):].strip() if key.startswith("top of ") else None
+            if zone is not None and self.zone_index(zone) is None:
+                raise self.fail(ks, f"'{key}': the game has no zone '{zone}'")
+            if (zone is not None and zone in cards) or key in top:
+                raise self.fail(ks, f"zone '{zone or key}' is given whole and by its top cards: give one")
+            if zone is not None or self.zone_index(key) is not None:
                 if not isinstance(vn, YList):
-                    raise self.fail(vn, f"zone '{key}' must be given a list of cards")
+                    raise self.fail(vn, f"zone '{zone or key}' must be given a list of cards")
                 ids = []
                 for item in vn.items:
                     c = self.card(item)
@@ -154,14 +161,14 @@ class DealValues:
                                         f"{placed[c].span.line})")
                     placed[c] = item
                     ids.append(c)
-                cards[key] = ids
+                (top if zone is not None else cards)[zone or key] = ids
             elif key == "rest":
                 rest = str(self.scalar(vn, "'rest' names one zone"))
                 if self.zone_index(rest) is None:
                     raise self.fail(vn, f"unknown zone '{plain(vn)}'")
             else:
                 values.update(self.var_values(ks, key, vn))
-        return Deal(cards=cards, exact=True, rest=rest, values=values)
+        return Deal(cards=cards, exact=True, rest=rest, values=values, top=top)
 
     def var_values(self, ks: YScalar, key: str, vn: YNode) -> dict[str, Any]:
         g = self.game

@@ -13,9 +13,11 @@ so a match saved and resumed plays on exactly as it would have without the break
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -373,6 +375,12 @@ class Table:
                 return False
             i = int(arg)
         keys = sys.stdin.isatty() and os.name == "posix"
+        # Key by key for the whole browse, set before the first screen is drawn: a key pressed while the
+        # screen is drawn would otherwise reach a terminal still reading lines, echoed and lost.
+        with _cbreak() if keys else contextlib.nullcontext():
+            return self._browse(i, last, keys)
+
+    def _browse(self, i: int, last: int, keys: bool) -> bool:
         while True:
             if keys:
                 self.screen.clear()
@@ -421,23 +429,30 @@ _KEYS = {b"\x1b[D": "left", b"\x1b[C": "right", b"\x1b[A": "up", b"\x1b[B": "dow
          b"\x1bOH": "home", b"\x1bOF": "end", b"\x1b": "esc", b"\r": "enter", b"\n": "enter"}
 
 
-def _read_key() -> str:
-    """One key press from the terminal, arrow keys by name; Ctrl-C still interrupts (cbreak, not raw)."""
-    import select
+@contextlib.contextmanager
+def _cbreak() -> Iterator[None]:
+    """The terminal reads key by key (cbreak, not raw: Ctrl-C still interrupts) until the block ends."""
     import termios
     import tty
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     try:
         tty.setcbreak(fd)
-        data = os.read(fd, 1)
-        if data == b"\x1b":
-            while select.select([fd], [], [], 0.05)[0] and len(data) < 8:
-                data += os.read(fd, 1)
-        if data == b"\x04":
-            raise EOFError
+        yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def _read_key() -> str:
+    """One key press from a terminal in cbreak mode (`_cbreak`), arrow keys by name."""
+    import select
+    fd = sys.stdin.fileno()
+    data = os.read(fd, 1)
+    if data == b"\x1b":
+        while select.select([fd], [], [], 0.05)[0] and len(data) < 8:
+            data += os.read(fd, 1)
+    if data == b"\x04":
+        raise EOFError
     if data in _KEYS:
         return _KEYS[data]
     return data.decode("utf-8", "replace").lower()

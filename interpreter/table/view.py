@@ -157,11 +157,11 @@ class TableView:
             "returns_name": g.returns_name,
             "returns": s.returns() if over else None,
             "zones": self._zones(obs["zones"]),
-            "variables": self._variables(obs["variables"]),
+            "variables": self._variables(obs["variables"], set(obs["teams"])),
             # The last deal as it ended: the cards the rules showed then (hands turned up) and the values
             # just counted; None before the first deal ends.
             "deal_end": None if end is None else {"deal": end["deal"], "zones": self._zones(end["zones"]),
-                                                   "variables": self._variables(end["variables"])},
+                                                   "variables": self._variables(end["variables"], set(obs["teams"]))},
             "moves": self.moves(s, seat) if turn == seat and not over else [],
             "log": perceived_log(g, s.log or [], seat, self.names),
         }
@@ -188,12 +188,14 @@ class TableView:
             out.append(z)
         return out
 
-    def _variables(self, seen: dict[str, Any]) -> list[dict[str, Any]]:
+    def _variables(self, seen: dict[str, Any], teams: set[int]) -> list[dict[str, Any]]:
         out = []
         for vname, value in seen.items():
             spec = self.var_spec[vname]
             if not self.game.shown[f"var:{spec.name}"]:
                 continue
+            if self.var_per_team[vname] and self.var_owner[vname] not in teams:
+                continue  # a team number no player is on now: a row nobody at the table could read as theirs
             rec = {"name": spec.name, "label": shown_name(spec), "doc": spec.doc, "owner": self.var_owner[vname],
                    "team": bool(self.var_per_team[vname]), "value": self._value(vname, value)}
             if T.card_lists(spec.ty) and value is not None:

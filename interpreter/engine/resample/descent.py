@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .info import cards_of, differing, distance
+from .info import cards_of, differing, distance, legal
 from .search import Search, Shuffle, swap_outcomes, swap_places
 
 if TYPE_CHECKING:
@@ -112,9 +112,9 @@ class Descent(Search):
         f = self.frames[i]
         if f.action is not None and self.info.known[i] is not None and not f.base.pending and \
                 not f.base.terminal:
-            legal = f.base.legal_actions()
-            if f.action not in legal:
-                return (1, len(legal)), None, []
+            moves = legal(f.base)
+            if f.action not in moves:
+                return (1, len(moves)), None, []
         t, shuffles = self._run(f.base, f, i)
         if t is None or (t.pending is not None and not self._ends_right(t, i)):
             # The exchanged cards changed what the step does (it ends a deal and deals the next, or no
@@ -141,10 +141,10 @@ class Descent(Search):
             if self.work >= self.budget:
                 return False
             base = f.base
-            legal = base.legal_actions()
-            if a in legal:
+            moves = legal(base)
+            if a in moves:
                 return True
-            forcing = {c for b in legal for _, c in cards_of(g, b)} - set(cards)
+            forcing = {c for b in moves for _, c in cards_of(g, b)} - set(cards)
             here = [(x, o) for x in sorted(forcing) if (o := self._origin(i, x, False)) is not None]
             if not here:
                 return False
@@ -158,8 +158,8 @@ class Descent(Search):
             y = there[rng.randrange(len(there))]
             t = base.clone()
             swap_places(t, x, y)
-            after = t.legal_actions()
-            if a not in after and len(after) >= len(legal):
+            after = legal(t)
+            if a not in after and len(after) >= len(moves):
                 continue
             fj = self.frames[j]
             before = fj.outcomes[:]

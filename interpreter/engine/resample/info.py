@@ -3,8 +3,10 @@ observations compare."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
+from ..errors import GameError
 from ..history import blank, entries, explicit, groups, play_group
 
 if TYPE_CHECKING:
@@ -36,9 +38,34 @@ class Info:
             view = t.observation(p)
             self.views.append(view)
             self.view_cards.append(cards_in(view, names))
+        # For each card, the steps whose view or fully seen action holds it, in order: whether a card was
+        # seen between two steps is a bisection, not a scan of the history (asked for many cards each try).
+        self.seen_at: list[list[int]] = [[] for _ in range(g.num_cards)]
+        self.acted_at: list[list[int]] = [[] for _ in range(g.num_cards)]
+        for m, cards in enumerate(self.view_cards):
+            for c in cards:
+                self.seen_at[c].append(m)
+        for m, cards in enumerate(self.act_cards):
+            for c in cards:
+                self.acted_at[c].append(m)
         self.ends_pending = t.pending is not None
         # How far the last step's chance had gone: a state at a chance node stays one, at the same point.
         self.tail = len(steps[-1][2]) if self.ends_pending else None
+
+
+def any_in(steps: list[int], lo: int, hi: int) -> bool:
+    """Whether the sorted `steps` hold one in [lo, hi)."""
+    k = bisect_left(steps, lo)
+    return k < len(steps) and steps[k] < hi
+
+
+def legal(t: State) -> list[int]:
+    """The legal actions of a state the search made; none where its rules fail (a rule error): an exchange
+    of cards can make a state no history reaches, and the rules need not hold up there."""
+    try:
+        return t.legal_actions()
+    except GameError:
+        return []
 
 
 def is_public(g: Any, a: int) -> bool:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
 from ..history import CHANCE, blank, explicit, play_group
-from .info import Info, cards_of, differing
+from .info import Info, any_in, cards_of, differing, legal
 
 if TYPE_CHECKING:
     from ..state import State
@@ -115,7 +115,7 @@ class Search:
             base = f.base
             if base.pending is not None or base.terminal:
                 return
-            actions = [a for a in base.legal_actions() if g.public_action_string(a) == text]
+            actions = [a for a in legal(base) if g.public_action_string(a) == text]
             rng.shuffle(actions)
         fills = 0
         while True:
@@ -174,7 +174,7 @@ class Search:
             if self.work >= self.budget or (info.who[i] is not None and f.base.cur != info.who[i]):
                 return None
             if f.action is not None and info.known[i] is not None and not f.base.pending and \
-                    not f.base.terminal and f.action not in f.base.legal_actions():
+                    not f.base.terminal and f.action not in legal(f.base):
                 cards = [c for _, c in cards_of(g, f.action)]
                 if not self._legalize(i, cards) and not self._gather(i, cards) and not self._unforce(i, cards):
                     return self._probe(i)
@@ -222,9 +222,7 @@ class Search:
 
     def _unseen(self, c: int, j: int, i: int, after: bool) -> bool:
         info = self.info
-        if any(c in info.view_cards[m] for m in range(j, i)):
-            return False
-        return not any(c in info.act_cards[m] for m in range(j + 1, i + 1 if after else i))
+        return not any_in(info.seen_at[c], j, i) and not any_in(info.acted_at[c], j + 1, i + 1 if after else i)
 
     def _mend(self, i: int, pairs: list[tuple[int, int, bool]]) -> bool:
         """Swap each card the player must see at a place with the card there, in the shuffle both went
@@ -281,7 +279,7 @@ class Search:
             for d in others:
                 t = f.base.clone()
                 swap_places(t, c, d)
-                if f.action not in t.legal_actions():
+                if f.action not in legal(t):
                     continue
                 fj = self.frames[j]
                 before = fj.outcomes[:]
@@ -333,7 +331,7 @@ class Search:
                 return undo()
             swap_places(t, c, d)
             swaps.append((j, c, d))
-        if not swaps or f.action not in t.legal_actions():
+        if not swaps or f.action not in legal(t):
             return undo()
         return self._replay(i, changed, swaps, False)
 
@@ -396,7 +394,7 @@ class Search:
             return [sorted(v) if prm.kind == "cards" else v for prm, v in zip(info.params, values)]
 
         want = key(new)
-        for b in base.legal_actions():
+        for b in legal(base):
             if g.action_for(b) is info and key(list(info.decode(b - info.offset))) == want:
                 return b
         return None
