@@ -308,6 +308,11 @@ RESAMPLED = [
     pytest.param("hearts.yaml", 4, 107, 100, 3, 107, id="hearts-two-voids"),
     pytest.param("hearts.yaml", 4, 308, 60, 0, 308, id="hearts-void-forced"),
     pytest.param("hearts.yaml", 4, 61, 61, 2, 3485052, id="hearts-late-deep"),
+    # Go Fish: an ask tells the others the asker holds the rank (an action that names no card: `_supply`), a
+    # hand-over or a "go fish" how many of it the other player held (counts only: the descent's `_focus`).
+    # Before those two repairs the resampler gave up on both after 400,000 replayed steps.
+    pytest.param("go-fish.yaml", 2, 16, 92, 1, 16, id="go-fish-2p-asks"),
+    pytest.param("go-fish.yaml", 6, 10, 146, 0, 10, id="go-fish-6p-asks"),
 ]
 
 

@@ -283,7 +283,9 @@ def test_what_a_seat_is_sent_does_not_change_when_hidden_cards_do(client: TestCl
         if room.state.deal_no != deals and ended < 3:
             ended += 1
             check()
-    assert room.over and check(), "the end of the match was not reached, or not checked"
+    # At the end every card a seat saw may pin the others (Go Fish: every card is in a book): a few draws of
+    # the resampler, each checked in full, for one state to compare with.
+    assert room.over and any(check() for _ in range(4)), "the end of the match was not reached, or not checked"
     assert checks >= 2 + min(ended, 1)
 
 

@@ -13,10 +13,12 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    that a public action uses is swapped, in the shuffle it last went through, with a card the player has
    not seen since that shuffle: the card at the place, or one whose place makes the action legal. The
    history from that shuffle on is replayed and checked again. An action refused because other cards
-   force another choice (a suit to follow) gets those cards exchanged away, one at a time (`Descent`).
+   force another choice (a suit to follow) gets those cards exchanged away, one at a time (`Descent`); one
+   that names no card (a rank asked for) gets a card of the acting player exchanged for one elsewhere.
 4. What no swap mends (who leads, a lost life, a deal a hand ended at once) is a descent (`Descent`):
    cards the player has not seen are exchanged, within one shuffle of the history (mostly those whose cards
-   are still in play): two, three in a cycle, or all the unseen cards of two places at once. An exchange is
+   are still in play): two, three in a cycle, or all the unseen cards of two places at once; half the time
+   a card the step is about (moved by it, seen differently after it, held by a player it names) with another. An exchange is
    kept if the steps before still fit and the step comes no further from what the player saw (`_gap`), and
    now and then (`NOISE`) even if it comes further, so that a near miss does not hold the descent. It runs
    each time the step fails and once more before the step is given up. Past that, a depth-first search:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .info import cards_of, differing, distance, legal
+from .info import cards_in, cards_of, differing, distance, legal
 from .search import Search, Shuffle, swap_outcomes, swap_places
 
 if TYPE_CHECKING:
@@ -48,7 +48,8 @@ class Descent(Search):
                 last.update((c, (j, k)) for c in shuffled)
         weights = {key: 0.5 ** (len(earlier) - n) * (1 if any(last.get(c) == key for c in cards) else 1 / 64)
                    for n, (key, cards) in enumerate(earlier)}
-        gap, _, f.shuffles = self._gap(i)
+        gap, t0, f.shuffles = self._gap(i)
+        focus = self._focus(i, t0)
         # A few exchanges each time the step fails, between which backtracking tries the step's other
         # choices and earlier steps' (another secret choice, another deal): many exchanges at once starve it.
         for _ in range(PROBES):
@@ -60,7 +61,7 @@ class Descent(Search):
                 return None
             n = rng.choices(range(len(pools)), [weights.setdefault(key, 1.0) for key, _ in pools])[0]
             (j, k), cards = pools[n]
-            swaps = [(j, c, d) for c, d in self._exchange(cards, f.base)]
+            swaps = [(j, c, d) for c, d in self._exchange(cards, f.base, focus)]
             fj = self.frames[j]
             before = fj.outcomes[:]
             if not swaps or not all(swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) for _, c, d in swaps):
@@ -90,9 +91,39 @@ class Descent(Search):
             gap = new
         return None
 
-    def _exchange(self, cards: list[int], base: State) -> list[tuple[int, int]]:
-        """A random exchange among unseen cards of one shuffle, as pairs of cards to swap in turn."""
+    def _focus(self, i: int, t: State | None) -> set[int]:
+        """The cards step i is about: those it moved in its last run, those the player's observation after it
+        shows at a place in one run and not in the other, and those of the zones of the acting player and of
+        each player its action names. Where the observations differ in what no card names (how many cards a
+        hidden hand holds, who is to act), exchanging one of these with any card is far likelier to mend it
+        than exchanging two cards at random."""
+        f, info, g = self.frames[i], self.info, self.info.game
+        base = f.base
+        out: set[int] = set()
+        if t is not None:
+            out.update(c for c in range(len(base.loc)) if base.loc[c] != t.loc[c])
+            if t.pending is None:
+                out.update(info.view_cards[i] ^ cards_in(t.observation(self.p), info.names))
+        players = {info.who[i]}
+        if f.action is not None:
+            a = g.action_for(f.action)
+            players.update(v for prm, v in zip(a.params, a.decode(f.action - a.offset)) if prm.kind == "player")
+        for zi, owner in enumerate(g.zone_owner):
+            if owner is not None and owner in players:
+                out.update(base.z[zi])
+        return out
+
+    def _exchange(self, cards: list[int], base: State, focus: set[int]) -> list[tuple[int, int]]:
+        """A random exchange among unseen cards of one shuffle, as pairs of cards to swap in turn: half the
+        time a card step i is about (`_focus`) with any other."""
         rng = self.rng
+        near = [c for c in cards if c in focus]
+        if near and rng.random() < 0.5:
+            c = near[rng.randrange(len(near))]
+            # The other card from the focus too, half the time: a card seen after the step into the acting
+            # player's hand, or into the place of the card the step drew (two cards of one pile count).
+            others = [d for d in (near if len(near) > 1 and rng.random() < 0.5 else cards) if d != c]
+            return [(c, others[rng.randrange(len(others))])] if others else []
         r = rng.random()
         if r < 1 / 3:
             # The unseen cards of two places (at step i) traded as a whole: who holds a winning hand, say.

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 MAX_FILLS = 64  # fresh draws of chance tried at one step
 MAX_ROUNDS = 24  # repairs tried at one step before it counts as failed
 MAX_SWAPS = 8  # cards tried in turn to make one action legal
+MAX_CHECKS = 64  # exchanges checked on a copy of the state (no replay) to make one action legal
 
 _DONE: Any = object()  # no more choices at a step
 Shuffle = tuple[int, tuple[int, ...]]  # (where its outcomes start in the step's outcomes, the cards it shuffled)
@@ -176,7 +177,8 @@ class Search:
             if f.action is not None and info.known[i] is not None and not f.base.pending and \
                     not f.base.terminal and f.action not in legal(f.base):
                 cards = [c for _, c in cards_of(g, f.action)]
-                if not self._legalize(i, cards) and not self._gather(i, cards) and not self._unforce(i, cards):
+                if not self._legalize(i, cards) and not self._gather(i, cards) and not self._unforce(i, cards) \
+                        and not self._supply(i):
                     return self._probe(i)
                 continue
             if drawn is None:
@@ -290,6 +292,47 @@ class Search:
                 tries += 1
                 if tries >= MAX_SWAPS:
                     return False
+        return False
+
+    def _supply(self, i: int) -> bool:
+        """Make step i's action legal by bringing an unseen card into the acting player's zones, in exchange
+        for one of theirs from the same shuffle: an action that names no card (ask for a rank, say) may need
+        the player to hold some card, and no card of the action tells which. Each exchange is tried on a copy
+        of the state before the step (a cheap check) before the history is replayed with it."""
+        info, g, f = self.info, self.info.game, self.frames[i]
+        actor = info.who[i]
+        if actor is None:
+            return False
+        t = f.base
+        own = {zi for zi, owner in enumerate(g.zone_owner) if owner == actor}
+        mine: dict[tuple[int, int], list[int]] = {}
+        for zi in own:
+            for c in t.z[zi]:
+                o = self._origin(i, c, False)
+                if o is not None:
+                    mine.setdefault(o, []).append(c)
+        if not mine:
+            return False
+        theirs = [(d, o) for o in mine for d in self.frames[o[0]].shuffles[o[1]][1]
+                  if t.loc[d] not in own and self._origin(i, d, False) == o]
+        self.rng.shuffle(theirs)
+        tries = 0
+        for d, o in theirs[:MAX_CHECKS]:
+            c = mine[o][self.rng.randrange(len(mine[o]))]
+            u = t.clone()
+            swap_places(u, c, d)
+            self.work += 1
+            if f.action not in legal(u):
+                continue
+            j, k = o
+            fj = self.frames[j]
+            before = fj.outcomes[:]
+            if swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) and self._replay(i, {j: before}, [(j, c, d)], False):
+                return True
+            fj.outcomes = before
+            tries += 1
+            if tries >= MAX_SWAPS:
+                return False
         return False
 
     def _gather(self, i: int, cards: list[int]) -> bool:
