@@ -6,7 +6,8 @@
 `random`: the bot of SPEC (default `ismcts`, its default settings) at one seat and random players at the
 others, the seat taken in turn; its win share (a shared win counts 1/k) with a 95% Wilson interval, the
 fair share 1/N, its mean return with a 95% interval (for games scored in chips), and the CPU milliseconds
-per decision; in a partnership game also how often its side won (its partners play at random). Default: every bundled game at its fewest players.
+per decision; in a partnership game also how often its side won (its partners play at random). Default:
+every bundled game at its fewest players.
 
 `openspiel`: cardsmith's `ismcts(iterations=N)` against OpenSpiel's `ISMCTSBot` with the same number of
 iterations (random rollouts, its default of a fresh resample per iteration, UCT c = 2 on the raw returns

@@ -18,9 +18,10 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
 4. What no swap mends (who leads, a lost life, a deal a hand ended at once) is a descent (`Descent`):
    cards the player has not seen are exchanged, within one shuffle of the history (mostly those whose cards
    are still in play): two, three in a cycle, or all the unseen cards of two places at once; half the time
-   a card the step is about (moved by it, seen differently after it, held by a player it names) with another. An exchange is
-   kept if the steps before still fit and the step comes no further from what the player saw (`_gap`), and
-   now and then (`NOISE`) even if it comes further, so that a near miss does not hold the descent. It runs
+   a card the step is about (moved by it, seen differently after it, held by a player it names) with
+   another. An exchange is kept if the steps before still fit and the step comes no further from what the
+   player saw (`_gap`), and now and then (`NOISE`) even if it comes further, so that a near miss does not
+   hold the descent. It runs
    each time the step fails and once more before the step is given up. Past that, a depth-first search:
    the step's next choice, then the steps before it; and past a share of the budget, a fresh search
    (`RESTARTS`). Searches take turns with and without the forced-choice repair and the descent, the
