@@ -51,6 +51,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import Numbering  # noqa: E402
 
 GAMES = int(os.environ.get("CRAZY_EIGHTS_GAMES", "400"))
 OTHER_GAMES = max(1, GAMES // 15)
@@ -75,10 +76,8 @@ SETTINGS: list[tuple[int, dict[str, Any]]] = [
 ]
 
 
-def os_card(name: str) -> int:
-    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs', '10 of clubs #2')."""
-    rank, suit = name.split(" #")[0].split(" of ")
-    return RANKS.index(rank) * 4 + SUITS.index(suit)
+CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=True, suit_first=True)
+os_card = CARDS.id  # OpenSpiel's id of a card named as cardsmith names it ('10 of clubs', '10 of clubs #2')
 
 
 class Mapping:
@@ -108,9 +107,7 @@ def test_card_and_action_ids_match_openspiels() -> None:
         m = Mapping(g)
         assert sorted(Counter(m.card.values()).items()) == [(c, decks) for c in range(52)]
         for c, name in enumerate(g.card_names):
-            rank, suit = name.split(" #")[0].split(" of ")
-            os_name = OS_SUITS[SUITS.index(suit)] + OS_RANKS[RANKS.index(rank)]
-            assert ref.action_to_string(0, m.card[c]) == f"Play {os_name}"
+            assert ref.action_to_string(0, m.card[c]) == f"Play {CARDS.text_of(name)}"
         for a, b in m.action.items():
             text = g.action_to_string(None, a)
             if b >= DRAW:

@@ -41,6 +41,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import Numbering  # noqa: E402
 
 GAMES = int(os.environ.get("CRIBBAGE_GAMES", "150"))
 OTHER_GAMES = max(1, GAMES // 10)
@@ -61,14 +62,9 @@ SETTINGS: list[tuple[int, dict[str, Any]]] = [
 ]
 
 
-def os_card(name: str) -> int:
-    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')."""
-    rank, suit = name.split(" of ")
-    return SUITS.index(suit) * 13 + RANKS.index(rank)
-
-
-def os_name(card: int) -> str:
-    return OS_RANKS[card % 13] + OS_SUITS[card // 13]
+CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=False)
+os_card = CARDS.id  # OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')
+os_name = CARDS.text  # OpenSpiel's text of its card id ('TC')
 
 
 class Mapping:

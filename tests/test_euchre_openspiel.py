@@ -38,6 +38,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import Numbering  # noqa: E402
 
 GAMES = int(os.environ.get("EUCHRE_GAMES", "1000"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
@@ -59,10 +60,8 @@ def euchre(options: dict[str, Any] | None = None) -> Game:
     return Game(compiled(str(ROOT / "games" / "euchre.yaml")), 4, options)
 
 
-def os_card(name: str) -> int:
-    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')."""
-    rank, suit = name.split(" of ")
-    return RANKS.index(rank) * 4 + SUITS.index(suit)
+CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=True, suit_first=True)
+os_card = CARDS.id  # OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')
 
 
 class Mapping:
@@ -95,8 +94,7 @@ def test_card_ids_match_openspiel_card_strings() -> None:
     m = Mapping(g)
     assert sorted(m.card.values()) == list(range(24))
     for c, name in enumerate(g.card_names):
-        rank, suit = name.split(" of ")
-        assert ref.action_to_string(m.card[c]) == OS_SUITS[SUITS.index(suit)] + OS_RANKS[RANKS.index(rank)]
+        assert ref.action_to_string(m.card[c]) == CARDS.text_of(name)
     assert {m.action(a, 0) for a in range(g.num_distinct_actions())} == set(range(31))
     assert [ref.action_to_string(a) for a in range(24, 31)] == [
         "Pass", "Clubs", "Diamonds", "Hearts", "Spades", "Alone", "Partner"]

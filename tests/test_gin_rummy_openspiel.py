@@ -52,6 +52,7 @@ from cardsmith.dsl import abi  # noqa: E402
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import Numbering  # noqa: E402
 
 GAMES = int(os.environ.get("GIN_RUMMY_GAMES", "300"))
 OTHER_GAMES = max(1, GAMES // 10)
@@ -72,14 +73,9 @@ SETTINGS: list[dict[str, Any]] = [
 ]
 
 
-def os_card(name: str) -> int:
-    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs'), with 13 ranks."""
-    rank, suit = name.split(" of ")
-    return SUITS.index(suit) * 13 + RANKS.index(rank)
-
-
-def os_string(card: int) -> str:
-    return OS_RANKS[card % 13] + OS_SUITS[card // 13]
+CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=False)
+os_card = CARDS.id  # OpenSpiel's id of a card named as cardsmith names it ('10 of clubs'), with 13 ranks
+os_string = CARDS.text  # OpenSpiel's text of its card id ('Tc')
 
 
 class Mapping:

@@ -29,6 +29,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import Numbering  # noqa: E402
 
 GAMES = int(os.environ.get("HEARTS_GAMES", "200"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
@@ -41,10 +42,8 @@ def hearts() -> Game:
     return Game(compiled(str(ROOT / "games" / "hearts.yaml")), 4)
 
 
-def os_card(name: str) -> int:
-    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')."""
-    rank, suit = name.split(" of ")
-    return RANKS.index(rank) * 4 + SUITS.index(suit)
+CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=True)
+os_card = CARDS.id  # OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')
 
 
 class Mapping:
@@ -66,8 +65,7 @@ def test_card_ids_match_openspiel_card_strings() -> None:
     m = Mapping(g)
     assert sorted(m.card.values()) == list(range(52))
     for c, name in enumerate(g.card_names):
-        rank, suit = name.split(" of ")
-        assert ref.action_to_string(m.card[c]) == OS_RANKS[RANKS.index(rank)] + OS_SUITS[SUITS.index(suit)]
+        assert ref.action_to_string(m.card[c]) == CARDS.text_of(name)
     assert sorted(m.action.values()) == sorted((kind, c) for kind in ("pass", "play") for c in range(52))
 
 

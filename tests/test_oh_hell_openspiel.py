@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -42,6 +43,7 @@ from cardsmith.engine.errors import BadOption  # noqa: E402
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import Numbering  # noqa: E402
 
 GAMES = int(os.environ.get("OH_HELL_GAMES", "500"))
 SUITS = ["clubs", "diamonds", "spades", "hearts"]
@@ -83,10 +85,12 @@ def games(players: int, items: tuple[tuple[str, Any], ...]) -> tuple[Game, Any]:
     return g, pyspiel.load_game("oh_hell", {"players": players, **params})
 
 
+CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=True, suit_first=True)
+
+
 def os_card(name: str, num_suits: int) -> int:
-    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')."""
-    rank, suit = name.split(" of ")
-    return RANKS.index(rank) * num_suits + SUITS.index(suit)
+    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs'), in a pack of the first suits."""
+    return replace(CARDS, suits=CARDS.suits[:num_suits]).id(name)
 
 
 class Mapping:
@@ -116,8 +120,7 @@ def test_card_ids_and_actions_match_openspiels() -> None:
         ref.apply_action(ref.chance_outcomes()[0][0])
         ref.apply_action(0)  # once the dealer is chosen, actions print as cards
         for c, name in enumerate(g.card_names):
-            rank, suit = name.split(" of ")
-            assert ref.action_to_string(m.card[c]) == OS_SUITS[SUITS.index(suit)] + OS_RANKS[RANKS.index(rank)]
+            assert ref.action_to_string(m.card[c]) == CARDS.text_of(name)
         # Every OpenSpiel action is one of the rule file's: the cards, and the bids 0 to the most tricks.
         assert sorted(m.action.values()) == list(range(ref_game.num_distinct_actions())), config_id(players, params)
 

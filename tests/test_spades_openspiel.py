@@ -37,6 +37,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import Numbering  # noqa: E402
 
 GAMES = int(os.environ.get("SPADES_GAMES", "300"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
@@ -66,10 +67,9 @@ def spades(options: dict[str, Any] | None = None) -> Game:
     return Game(compiled(str(ROOT / "games" / "spades.yaml")), 4, options)
 
 
-def os_card(name: str) -> int:
-    """OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')."""
-    rank, suit = name.split(" of ")
-    return SUITS.index(suit) * 13 + RANKS.index(rank)
+CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=False, suit_first=True)
+os_card = CARDS.id  # OpenSpiel's id of a card named as cardsmith names it ('10 of clubs')
+os_string = CARDS.text_of  # OpenSpiel's text of a card named as cardsmith names it ('CT' for '10 of clubs')
 
 
 def os_action(text: str) -> int:
@@ -87,12 +87,6 @@ class Mapping:
         self.card = {c: os_card(name) for c, name in enumerate(g.card_names)}
         self.action = {a: os_action(g.action_to_string(None, a)) for a in range(g.num_distinct_actions())}
         self.back = {v: k for k, v in self.action.items()}
-
-
-def os_string(name: str) -> str:
-    """OpenSpiel's text of a card named as cardsmith names it ('CT' for '10 of clubs')."""
-    rank, suit = name.split(" of ")
-    return OS_SUITS[SUITS.index(suit)] + OS_RANKS[RANKS.index(rank)]
 
 
 def test_card_and_action_texts_match_openspiels() -> None:
