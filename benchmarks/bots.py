@@ -1,6 +1,6 @@
 """How strong the bots are: ISMCTS against random players, and against OpenSpiel's ISMCTSBot.
 
-    python benchmarks/bots.py random [--games K] [--spec SPEC] [GAME:PLAYERS[:GAMES] ...]
+    python benchmarks/bots.py random [--games K] [--first K] [--spec SPEC] [GAME:PLAYERS[:GAMES] ...]
     python benchmarks/bots.py openspiel [--games K] [--first K] [--iterations N] [GAME:PLAYERS[:GAMES] ...]
 
 `random`: the bot of SPEC (default `ismcts`, its default settings) at one seat and random players at the
@@ -14,7 +14,8 @@ iterations (random rollouts, its default of a fresh resample per iteration, UCT 
 as in its examples), both playing the game through `cardsmith.openspiel`, seats taken in turn; cardsmith's
 win share with its interval, its mean return with a 95% interval (the chips it takes from OpenSpiel's bot
 in a zero-sum game), and each bot's CPU milliseconds per decision. Matches are seeded by their index, so
-runs compare, and `--first K` extends an earlier run with matches K, K+1, ...
+runs compare, and `--first K` extends an earlier run with matches K, K+1, ... (in both modes). Both print a
+line per match on stderr.
 """
 
 from __future__ import annotations
@@ -61,12 +62,12 @@ def _cases(given: list[str], games: int) -> list[tuple[str, int, int]]:
     return out
 
 
-def vs_random(name: str, n: int, games: int, spec: str) -> None:
+def vs_random(name: str, n: int, games: int, spec: str, first: int = 0) -> None:
     g = cardsmith.load(name, n)
     wins, sides, decisions, cpu = 0.0, 0, 0, 0.0
     rets: list[float] = []
     teams = g.teams_of is not None
-    for i in range(games):
+    for i in range(first, first + games):
         seat = i % n
         specs = [parse_bots("random")[0]] * n
         specs[seat] = parse_bots(spec, strategies=strategy_names(g))[0]
@@ -85,6 +86,8 @@ def vs_random(name: str, n: int, games: int, spec: str) -> None:
         # In a partnership game the bot's side is the measure: its partners are random players.
         sides += any(s.team[w] == s.team[seat] for w in s.winners)
         rets.append(s.returns()[seat])
+        print(f"match {i}: {spec} in seat {seat}, share {(1 / len(s.winners)) if seat in s.winners else 0:.3f}, "
+              f"return {rets[-1]:.3f}", file=sys.stderr, flush=True)
     lo, hi = wilson(wins, games)
     mean = statistics.fmean(rets)
     half = 1.96 * statistics.stdev(rets) / math.sqrt(games) if games > 1 else math.inf
@@ -155,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for name, n, games in _cases(args.cases, args.games):
         if args.mode == "random":
-            vs_random(name, n, games, args.spec)
+            vs_random(name, n, games, args.spec, args.first)
         else:
             vs_openspiel(name, n, games, args.iterations, args.first)
     return 0
