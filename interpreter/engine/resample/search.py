@@ -283,15 +283,22 @@ class Search:
                 swap_places(t, c, d)
                 if f.action not in legal(t):
                     continue
-                fj = self.frames[j]
-                before = fj.outcomes[:]
-                if swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) and \
-                        self._replay(i, {j: before}, [(j, c, d)], False):
+                if self._swap_before(i, o, c, d):
                     return True
-                fj.outcomes = before
                 tries += 1
                 if tries >= MAX_SWAPS:
                     return False
+        return False
+
+    def _swap_before(self, i: int, o: tuple[int, int], c: int, d: int) -> bool:
+        """Swap cards c and d in shuffle o (step, shuffle) and replay the steps from there up to step i; on a
+        failure, nothing is changed."""
+        j, k = o
+        fj = self.frames[j]
+        before = fj.outcomes[:]
+        if swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) and self._replay(i, {j: before}, [(j, c, d)], False):
+            return True
+        fj.outcomes = before
         return False
 
     def _supply(self, i: int) -> bool:
@@ -324,12 +331,8 @@ class Search:
             self.work += 1
             if f.action not in legal(u):
                 continue
-            j, k = o
-            fj = self.frames[j]
-            before = fj.outcomes[:]
-            if swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) and self._replay(i, {j: before}, [(j, c, d)], False):
+            if self._swap_before(i, o, c, d):
                 return True
-            fj.outcomes = before
             tries += 1
             if tries >= MAX_SWAPS:
                 return False
