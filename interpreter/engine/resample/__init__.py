@@ -21,11 +21,10 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    a card the step is about (moved by it, seen differently after it, held by a player it names) with
    another. An exchange is kept if the steps before still fit and the step comes no further from what the
    player saw (`_gap`), and now and then (`NOISE`) even if it comes further, so that a near miss does not
-   hold the descent. It runs
-   each time the step fails and once more before the step is given up. Past that, a depth-first search:
-   the step's next choice, then the steps before it; and past a share of the budget, a fresh search
-   (`RESTARTS`). Searches take turns with and without the forced-choice repair and the descent, the
-   descent first.
+   hold the descent. It runs each time the step fails and once more before the step is given up. Past
+   that, a depth-first search: the step's next choice, then the steps before it; and past a share of the
+   budget, a fresh search (`RESTARTS`). Searches take turns with and without the forced-choice repair and
+   the descent, the descent first.
 
 Modules: `info` (step 1), `search` (steps 2 and 3, and the backtracking), `descent` (step 4); this one
 runs the searches.
