@@ -269,25 +269,34 @@ class Search:
     def _legalize(self, i: int, cards: list[int]) -> bool:
         """Make step i's action legal by swapping one of its cards with an unseen card of the same shuffle
         whose place makes it so."""
+        def swaps() -> Iterator[tuple[tuple[int, int], int, int]]:
+            for c in cards:
+                o = self._origin(i, c, False)
+                if o is None:
+                    continue
+                j, k = o
+                others = [d for d in self.frames[j].shuffles[k][1] if d != c and self._origin(i, d, False) == o]
+                self.rng.shuffle(others)
+                yield from ((o, c, d) for d in others)
+        return self._first_legal(i, swaps(), False)
+
+    def _first_legal(self, i: int, swaps: Iterator[tuple[tuple[int, int], int, int]], charge: bool) -> bool:
+        """The first swap (shuffle, c, d) that makes step i's action legal on a copy of the state before it
+        (each check counted as work with `charge`) and replays as the player saw it; at most MAX_SWAPS legal
+        ones are replayed."""
         f = self.frames[i]
         tries = 0
-        for c in cards:
-            o = self._origin(i, c, False)
-            if o is None:
+        for o, c, d in swaps:
+            t = f.base.clone()
+            swap_places(t, c, d)
+            self.work += charge
+            if f.action not in legal(t):
                 continue
-            j, k = o
-            others = [d for d in self.frames[j].shuffles[k][1] if d != c and self._origin(i, d, False) == o]
-            self.rng.shuffle(others)
-            for d in others:
-                t = f.base.clone()
-                swap_places(t, c, d)
-                if f.action not in legal(t):
-                    continue
-                if self._swap_before(i, o, c, d):
-                    return True
-                tries += 1
-                if tries >= MAX_SWAPS:
-                    return False
+            if self._swap_before(i, o, c, d):
+                return True
+            tries += 1
+            if tries >= MAX_SWAPS:
+                return False
         return False
 
     def _swap_before(self, i: int, o: tuple[int, int], c: int, d: int) -> bool:
@@ -323,20 +332,8 @@ class Search:
         theirs = [(d, o) for o in mine for d in self.frames[o[0]].shuffles[o[1]][1]
                   if t.loc[d] not in own and self._origin(i, d, False) == o]
         self.rng.shuffle(theirs)
-        tries = 0
-        for d, o in theirs[:MAX_CHECKS]:
-            c = mine[o][self.rng.randrange(len(mine[o]))]
-            u = t.clone()
-            swap_places(u, c, d)
-            self.work += 1
-            if f.action not in legal(u):
-                continue
-            if self._swap_before(i, o, c, d):
-                return True
-            tries += 1
-            if tries >= MAX_SWAPS:
-                return False
-        return False
+        swaps = ((o, mine[o][self.rng.randrange(len(mine[o]))], d) for d, o in theirs[:MAX_CHECKS])
+        return self._first_legal(i, swaps, True)
 
     def _gather(self, i: int, cards: list[int]) -> bool:
         """Make step i's action of a list of cards (a meld) legal by bringing each of its cards into the acting
