@@ -25,7 +25,8 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
     spec = parse_bot(" ismcts( iterations = 50 , c=1.5,rollout=first ) ")
     assert spec == BotSpec("ismcts", (("iterations", 50), ("c", 1.5), ("rollout", "first")))
     assert str(spec) == "ismcts(iterations=50, c=1.5, rollout=first)"
-    assert spec.settings() == {"iterations": 50, "seconds": 0.0, "c": 1.5, "worlds": 0, "rollout": "first"}
+    assert spec.settings() == {"iterations": 50, "seconds": 0.0, "c": 1.5, "worlds": 0, "rollout": "first",
+                               "carry": 32, "carry_below": 8}
     assert parse_bots("ismcts(iterations=5, worlds=2), first", 4) == [
         BotSpec("ismcts", (("iterations", 5), ("worlds", 2))), BotSpec("first"), BotSpec("first"), BotSpec("first")]
 
@@ -33,7 +34,8 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("rando", "no bot named 'rando'; the bots are first, greedy, ismcts, random; the rule file has no strategies"),
     ("greedy(by=1x)", "greedy: by must be a name, not '1x'"),
-    ("ismcts(iter=3)", "ismcts has no parameter 'iter'; its parameters: c, iterations, rollout, seconds, worlds"),
+    ("ismcts(iter=3)",
+     "ismcts has no parameter 'iter'; its parameters: c, carry, carry_below, iterations, rollout, seconds, worlds"),
     ("ismcts(iterations=0)", "ismcts: iterations must be from 1 to 1,000,000, not 0"),
     ("ismcts(iterations=1_000)", "ismcts: iterations must be a whole number, not '1_000'"),
     ("ismcts(c=1e3)", "ismcts: c must be a number, not '1e3'"),
@@ -153,3 +155,46 @@ def test_a_bot_decides_alike_whatever_the_cards_it_cannot_see(path: str, spec: s
     other = s.resample_from_infostate(p, 9)  # another history p cannot tell from this one
     assert other.z != s.z or other.history() != s.history() or other.rng != s.rng
     assert real == _search(other, 3, spec)
+
+
+CARRYING = "ismcts(iterations=16, carry=4, carry_below=1000)"  # every decision after the first carries
+
+
+def _two_decisions(path: str, players: int, seed: int) -> tuple[State, State]:
+    """Two states of one seeded match, each a decision of the same seat with hidden cards, the second after
+    the first (and the first seat's decision taken between them)."""
+    g = game_for(path, players)
+    rng = random.Random(seed)
+    s = State.initial(g, seed)
+    first: State | None = None
+    while not s.is_terminal():
+        la = s.legal_actions()
+        p = s.current_player()
+        if len(la) > 1 and hidden_places(s, p) and (first is None or p == first.current_player()):
+            if first is None:
+                if rng.random() < 0.3:
+                    first = s.clone()
+            elif s.moves > first.moves:
+                return first, s
+        s.apply_action(la[rng.randrange(len(la))])
+    pytest.skip("no two decisions of one seat with hidden cards in this match")
+
+
+@pytest.mark.parametrize("path", [pytest.param(str(p), id=p.stem) for p in GAME_FILES])
+def test_worlds_carried_forward_decide_alike_whatever_the_cards_the_bot_cannot_see(path: str) -> None:
+    """A bot that carries its worlds from one decision to the next (`carry`) decides the second alike in two
+    matches that differ only in what its seat cannot see, at both decisions."""
+    players = min(GAME_PLAYERS[path])
+    a1, a2 = _two_decisions(path, players, 12)
+    p = a1.current_player()
+    b1 = permute_hidden(a1, p, random.Random(4))
+    b2 = a2.resample_from_infostate(p, 9)  # a whole other history p cannot tell from the real one
+    decisions = []
+    for first, second in ((a1, a2), (b1, b2)):
+        bot = make_bot(CARRYING, first.game, p, 3)
+        bot.choose(SeatView(first, p))
+        a = bot.choose(SeatView(second, p))
+        decisions.append((a, bot.last_worlds,
+                          sorted((k, ch.visits, round(ch.total, 9), ch.avail) for k, ch in bot.last.items())))
+    assert decisions[0] == decisions[1]
+

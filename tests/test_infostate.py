@@ -20,6 +20,7 @@ import random
 import pytest
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.game import Game
+from cardsmith.engine.resample import carry_with_work
 from cardsmith.engine.state import CHANCE, State
 from conftest import FEATURE_CASES, GAME_CASES, GAMES_DIR, game_for
 from hypothesis import given, note, settings
@@ -240,6 +241,45 @@ def test_resampling_ignores_where_hidden_cards_were_dealt(rule_file: str, num_pl
             continue  # the player can tell
         b = t.resample_from_infostate(p, second)
         assert a.full_history() == b.full_history()
+
+
+@cases
+@fewer
+@given(seed=SEEDS, steps=st.integers(0, 80), more=st.integers(1, 30), seeded=st.booleans(),
+       player=st.integers(0, 7), first=SEEDS, second=SEEDS)
+def test_a_state_carried_forward_keeps_the_information_state_and_ignores_hidden_cards(
+        rule_file: str, num_players: int, seed: int, steps: int, more: int, seeded: bool, player: int,
+        first: int, second: int) -> None:
+    """A state resampled earlier in the match, carried forward to what the player knows now (the search
+    bot's cheap world, resample/carry.py): the player cannot tell it from the real state, and the result
+    depends only on what the player knows (the same from another state it cannot tell from this one)."""
+    g = game_for(rule_file, num_players)
+    s = play(g, seeded, seed, steps + more)
+    p = player % g.n
+    earlier = play(g, seeded, seed, steps)  # the same match, `more` events before
+    hint = earlier.resample_from_infostate(p, first)
+    a, _ = carry_with_work(s, p, second, hint)
+    other = s.resample_from_infostate(p, first)  # differs from s only in what p cannot see
+    b, _ = carry_with_work(other, p, second, hint)
+    assert (a is None) == (b is None)
+    if a is None or b is None:
+        return  # (the caller then draws a fresh state)
+    note(f"real: {s.designer_view()}\ncarried: {a.designer_view()}")
+    assert a.information_state_string(p) == s.information_state_string(p)
+    assert a.observation(p) == s.observation(p)
+    assert a.full_history() == b.full_history() and a.z == b.z and a.v == b.v
+    same(a, g.deserialize_state(a.serialize()))
+
+
+def test_a_state_carried_forward_from_another_match_is_none() -> None:
+    g = game_for(str(GAMES_DIR / "go-fish.yaml"), 2)
+    s, elsewhere = play(g, True, 1, 40), play(g, True, 2, 20)
+    assert carry_with_work(s, 0, 5, elsewhere.resample_from_infostate(0, 5))[0] is None
+    # And a hint that already is a state the player cannot tell from this one is one.
+    same_info = s.resample_from_infostate(0, 6)
+    found, work = carry_with_work(s, 0, 7, same_info)
+    assert found is not None and found.information_state_string(0) == s.information_state_string(0)
+    assert work == len(s.history()) + 1  # the hint replayed once, a step per action and the start
 
 
 # ---------------------------------------------------------------- accessors

@@ -21,6 +21,9 @@ turns among the worlds it has (`_wants_world`). Drawing few worlds where resampl
 a fixed 16 worlds in a one-card poker game put the opponent's card at the two values in uneven proportions, and the
 bot took a third of the chips OpenSpiel's took from random players. If the resampler gives up on a
 world (its work is bounded), the bot searches the worlds it has; with none, it chooses at random.
+Where the budget affords fewer than `carry_below` fresh worlds, the next decision first carries up to `carry`
+of them forward (`SeatView.carry_with_work`: the resampler extends each to what the seat knows then, at a
+small fraction of a fresh search's cost), so a game whose worlds are dear is not searched in one or two.
 """
 
 from __future__ import annotations
@@ -58,7 +61,8 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, rng: random.Random, *, game: Game, seat: int, iterations: int = 200,
-                 seconds: float = 0.0, c: float = 0.7, worlds: int = 0, rollout: str = "random") -> None:
+                 seconds: float = 0.0, c: float = 0.7, worlds: int = 0, rollout: str = "random",
+                 carry: int = 32, carry_below: int = 8) -> None:
         self.rng = rng
         self.game = game
         self.seat = seat
@@ -67,9 +71,17 @@ class IsmctsBot:
         self.c = c
         self.worlds = worlds
         self.rollout = rollout
+        # A decision that affords fewer fresh worlds than `carry_below` (resampling is dear: Go Fish late in a
+        # match) has the next one carry `carry` of its worlds forward. Where fresh worlds are many, the bot
+        # draws as it always did, to the same random numbers.
+        self.carry = carry
+        self.carry_below = carry_below
+        self._kept: list[State] = []  # worlds of the last decision, to carry forward (`_draw`)
+        self._dear = False  # whether the last decision could afford fewer than carry_below fresh worlds
         lo, hi = game.min_utility, game.max_utility
         self._scale = (float(lo), float(hi) - float(lo)) if lo is not None and hi is not None and hi > lo else None
         self.last: dict[Any, _Child] = {}  # the root's children after the last decision (for tests and logs)
+        self.last_worlds = 0  # the worlds it searched
 
     # ---------------------------------------------------------------- the decision
     def choose(self, view: SeatView) -> int:
@@ -82,13 +94,32 @@ class IsmctsBot:
         self._root: Any = None
         deadline = time.process_time() + self.seconds if self.seconds > 0 else None
         it = failed = drawn = played = 0
+        # Where the last decision could afford few fresh worlds, its worlds are carried forward first.
+        hints = self._kept if self._dear else []
+        self._kept = []
+        carried: list[State] = []
+        tries = fresh = 0
         while True:
             if deadline is None:
                 if it >= self.iterations:
                     break
             elif it > 0 and time.process_time() >= deadline:
                 break
-            if self._wants_world(len(worlds) + failed, drawn, played):
+            if hints and len(carried) < self.carry and tries < 2 * self.carry:
+                # Each world of the last decision in turn, then again those carried so far (another draw
+                # of what happened since), until `carry` worlds are carried.
+                hint = hints[tries] if tries < len(hints) else carried[(tries - len(hints)) % len(carried)] \
+                    if carried else None
+                tries += 1
+                if hint is None:
+                    continue
+                world, work = view.carry_with_work(self.rng.getrandbits(64), hint)
+                drawn += work
+                if world is None:
+                    continue
+                carried.append(world)
+                worlds.append(world)
+            elif self._wants_world(len(worlds) + failed, drawn, played):
                 try:
                     world, work = view.resample_with_work(self.rng.getrandbits(64))
                 except GameError:
@@ -98,12 +129,17 @@ class IsmctsBot:
                     continue
                 worlds.append(world)
                 drawn += work
+                fresh += 1
             elif not worlds:
                 break
             else:
                 world = worlds[it % len(worlds)]
             played += self._iterate(world.clone(), tree)
             it += 1
+        self.last_worlds = len(worlds)
+        if self.carry and not self.worlds:
+            self._kept = worlds[-self.carry:]
+            self._dear = fresh < self.carry_below
         # The root is the bot's information now, the first node of every iteration (its observation in each
         # world is the one it has).
         root: dict[int, _Child] = tree.get(self._root, {}) if self._root is not None else {}

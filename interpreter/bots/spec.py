@@ -69,6 +69,10 @@ BOTS: dict[str, BotKind] = {
                         "iterations taking turns among them (0: a new one while resampling has cost no more "
                         "steps than the playouts)", 0, 100_000),
         "rollout": Param(str, "random", "how a simulation plays on past the tree", choices=("random", "first")),
+        "carry": Param(int, 32, "worlds carried forward to the next decision (extended to what the seat "
+                       "knows then) where fresh ones are dear (0: never)", 0, 10_000),
+        "carry_below": Param(int, 8, "fresh worlds are dear when a decision affords fewer than this",
+                             0, 1_000_000),
     }),
 }
 

@@ -63,3 +63,10 @@ class SeatView:
         """`resample(rng)` and the steps the resampler replayed to find it."""
         from ..engine.resample import resample_with_work
         return resample_with_work(self._state, self.seat, rng)
+
+    def carry_with_work(self, rng: random.Random | int, hint: State) -> tuple[State | None, int]:
+        """A state like `resample`'s, found by extending `hint`, a state `resample` gave this seat earlier in
+        the match (cheap where a fresh one is dear); None if that fails. And the steps replayed."""
+        from ..engine.resample import carry_with_work
+        return carry_with_work(self._state, self.seat, rng, hint)
+

@@ -27,7 +27,8 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    the descent, the descent first.
 
 Modules: `info` (step 1), `search` (steps 2 and 3, and the backtracking), `descent` (step 4); this one
-runs the searches.
+runs the searches. `carry` extends a state found earlier in the match to what the player knows now, for a
+search bot whose fresh states are dear.
 
 The result depends on the player's information state and the random numbers only, since nothing else of
 the real history is read; so a search bot built on it cannot cheat. Tries and replayed steps are bounded;
@@ -42,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
 from ..history import RESEED
+from .carry import carry
 from .descent import Descent
 from .info import Info
 from .search import Search
@@ -82,6 +84,34 @@ def resample(s: State, p: Any, rng: Any) -> State:
 def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     """The resampled state and the steps replayed to find it (a search bot weighs that against its
     playouts to decide how many states to draw, in a measure that does not depend on the machine)."""
+    info, r = _start(s, p, rng)
+    work = 0
+    for k in range(MAX_TRIES):
+        if work >= MAX_WORK:
+            break
+        kind, share = schedule(k)
+        search = kind(info, p, r, min(MAX_WORK - work, share))
+        found = search.run()
+        work += search.work
+        if found is not None:
+            return _finish(s, found, r), work
+    raise GameError(f"found no state {s.game.player_name(p)} cannot tell from this one in {work:,} replayed "
+                    "steps; its information rules out almost every arrangement of the cards it has not seen")
+
+
+def carry_with_work(s: State, p: Any, rng: Any, hint: State) -> tuple[State | None, int]:
+    """A state found as `resample_with_work` finds one, but by extending `hint`, a state the resampler found
+    for the same player earlier in the match (carry.py); None if that fails within a small budget, and the
+    steps replayed either way."""
+    info, r = _start(s, p, rng)
+    if hint.game is not s.game:
+        return None, 0
+    found, work = carry(info, p, r, hint)
+    return (None if found is None else _finish(s, found, r)), work
+
+
+def _start(s: State, p: Any, rng: Any) -> tuple[Info, random.Random]:
+    """What player p knows of s (step 1), and the random numbers; a GameError for what cannot be resampled."""
     g = s.game
     if s.setup is not None:
         # Resampling redraws hidden cards as chance outcomes of the history; a setup fixed some of them
@@ -96,24 +126,16 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
         r = random.Random(rng)
     else:
         raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
-    info = s._evaluating(Info, p)
-    work = 0
-    for k in range(MAX_TRIES):
-        if work >= MAX_WORK:
-            break
-        kind, share = schedule(k)
-        search = kind(info, p, r, min(MAX_WORK - work, share))
-        found = search.run()
-        work += search.work
-        if found is not None:
-            if s.rng is not None:
-                # The real state's seed holds its future shuffles: the new state draws its own.
-                seed = r.getrandbits(64)
-                found.rng = seed
-                found.trail = (found.trail, RESEED, seed)
-            return found, work
-    raise GameError(f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed steps; "
-                    "its information rules out almost every arrangement of the cards it has not seen")
+    return s._evaluating(Info, p), r
 
 
-__all__ = ["resample", "resample_with_work"]
+def _finish(s: State, found: State, r: random.Random) -> State:
+    if s.rng is not None:
+        # The real state's seed holds its future shuffles: the new state draws its own.
+        seed = r.getrandbits(64)
+        found.rng = seed
+        found.trail = (found.trail, RESEED, seed)
+    return found
+
+
+__all__ = ["carry_with_work", "resample", "resample_with_work"]

@@ -78,7 +78,8 @@ class Search:
 
     def run(self) -> State | None:
         frames = self.frames
-        frames.append(self._frame(blank(self.info.game, None), 0))
+        if not frames:  # (a carried search starts with the steps of its hint: carry.py)
+            frames.append(self._frame(blank(self.info.game, None), 0))
         while frames and self.work < self.budget:
             i = len(frames) - 1
             f = frames[-1]
