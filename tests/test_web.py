@@ -160,6 +160,8 @@ def test_creating_a_room_gives_each_person_an_unguessable_token(client: TestClie
       "seat 3: random has no parameter 'x'"]),
     ({"game": "stichln", "players": 3, "seats": [{"bot": "ismcts(seconds=60)"}, {}, {}]}, 400,
      ["seat 1: ismcts: seconds of at most 10 at this table"]),
+    ({"game": "stichln", "players": 3, "seats": [{"bot": "ismcts(carry=5000)"}, {}, {}]}, 400,
+     ["seat 1: ismcts: carry of at most 2,000 at this table"]),
     ({"game": "stichln", "players": 3, "seed": -1, "seats": [{}, {}, {}]}, 400, ["the seed must be"]),
     ({"game": "stichln", "players": 3, "seats": [{"bot": "random"}] * 3}, 400, ["give at least one seat to a person"]),
     (["not", "an", "object"], 400, ["expected a JSON object"]),

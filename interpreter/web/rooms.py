@@ -30,7 +30,7 @@ MAX_NAME = 24
 MAX_SEED = 2**63 - 1
 # Bots a browser may put at a table: a search that thinks for minutes per move would hold a core for every
 # room that asks for it, so the parameters that buy time are capped below the command line's ranges.
-BOT_CAPS: dict[str, int] = {"iterations": 20_000, "seconds": 10, "worlds": 2_000}
+BOT_CAPS: dict[str, int] = {"iterations": 20_000, "seconds": 10, "worlds": 2_000, "carry": 2_000}
 
 
 class RoomRefused(GameError):
