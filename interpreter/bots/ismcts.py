@@ -76,7 +76,7 @@ class IsmctsBot:
         # draws as it always did, to the same random numbers.
         self.carry = carry
         self.carry_below = carry_below
-        self._kept: list[State] = []  # worlds of the last decision, to carry forward (`_draw`)
+        self._kept: list[State] = []  # the last decision's worlds, to carry forward
         self._dear = False  # whether the last decision could afford fewer than carry_below fresh worlds
         lo, hi = game.min_utility, game.max_utility
         self._scale = (float(lo), float(hi) - float(lo)) if lo is not None and hi is not None and hi > lo else None

@@ -69,4 +69,3 @@ class SeatView:
         the match (cheap where a fresh one is dear); None if that fails. And the steps replayed."""
         from ..engine.resample import carry_with_work
         return carry_with_work(self._state, self.seat, rng, hint)
-
