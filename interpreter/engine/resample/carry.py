@@ -19,8 +19,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..history import blank, entries, explicit, groups
-from .search import Frame, Search
+from .search import Search
 
 if TYPE_CHECKING:
     from ..state import State
@@ -34,45 +33,11 @@ CARRY_WORK = 500
 MAX_SEED = 1_000_000  # (the hint's replay is bounded by the length of the history)
 
 
-def seed(search: Search, hint: State) -> State | None:
-    """Fill `search.frames` with the hint's steps while each fits what the player knows, and a frame for the
-    next step; the state after the last step if the whole hint fits (nothing the player saw happened since
-    it was found), else None."""
-    info: Info = search.info
-    g = info.game
-    steps = groups(explicit(entries(hint.trail)))
-    base = blank(g, None)
-    frames = search.frames
-    for i, (who, action, outcomes, _) in enumerate(steps):
-        if i > search.last or who != info.who[i] or search.work >= search.budget:
-            break
-        if action is not None:
-            known, text = info.known[i], info.text[i]
-            if (known is not None and action != known) or \
-                    (text is not None and g.public_action_string(action) != text):
-                break
-        f = Frame(base)
-        f.action, f.outcomes, f.ran = action, list(outcomes), True
-        frames.append(f)
-        t, f.shuffles = search._run(base, f, i)
-        if t is None or not search._fits(t, i):
-            frames.pop()
-            break
-        # Backtracking into a step taken from the hint tries its other choices, as for any other step.
-        f.choices = search._choices(f, i)
-        base = t
-    if len(frames) > search.last:
-        return base
-    if frames:
-        frames.append(search._frame(base, len(frames)))
-    return None
-
-
 def carry(info: Info, p: int, rng: random.Random, hint: State) -> tuple[State | None, int]:
     """A state the player cannot tell from the real one, found by extending `hint` (None if the search gave
     up within CARRY_WORK), and the steps replayed."""
     search = Search(info, p, rng, MAX_SEED)
-    whole = seed(search, hint)
+    whole = search.seed(hint)
     search.budget = search.work + CARRY_WORK
     if whole is not None:
         return whole, search.work

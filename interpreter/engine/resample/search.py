@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from ..history import CHANCE, blank, explicit, play_group
+from ..history import CHANCE, blank, entries, explicit, groups, play_group
 from .info import Info, any_in, cards_of, differing, legal
 
 if TYPE_CHECKING:
@@ -99,6 +99,39 @@ class Search:
             if i == self.last:
                 return t
             frames.append(self._frame(t, i + 1))
+        return None
+
+    def seed(self, hint: State) -> State | None:
+        """Fill `self.frames` with the hint's steps while each fits what the player knows, and a frame for the
+        next step; the state after the last step if the whole hint fits (nothing the player saw happened since
+        it was found), else None. For a carried search (carry.py)."""
+        info = self.info
+        g = info.game
+        steps = groups(explicit(entries(hint.trail)))
+        base = blank(g, None)
+        frames = self.frames
+        for i, (who, action, outcomes, _) in enumerate(steps):
+            if i > self.last or who != info.who[i] or self.work >= self.budget:
+                break
+            if action is not None:
+                known, text = info.known[i], info.text[i]
+                if (known is not None and action != known) or \
+                        (text is not None and g.public_action_string(action) != text):
+                    break
+            f = Frame(base)
+            f.action, f.outcomes, f.ran = action, list(outcomes), True
+            frames.append(f)
+            t, f.shuffles = self._run(base, f, i)
+            if t is None or not self._fits(t, i):
+                frames.pop()
+                break
+            # Backtracking into a step taken from the hint tries its other choices, as for any other step.
+            f.choices = self._choices(f, i)
+            base = t
+        if len(frames) > self.last:
+            return base
+        if frames:
+            frames.append(self._frame(base, len(frames)))
         return None
 
     def _frame(self, base: State, i: int) -> Frame:
