@@ -55,6 +55,7 @@ from cardsmith.engine.errors import BadOption  # noqa: E402
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
+from openspiel_cards import config_id, load_both  # noqa: E402
 
 GAMES = int(os.environ.get("GO_FISH_GAMES", "300"))
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -83,17 +84,10 @@ OPTION_OF = {"ranks": "num_ranks", "suits": "num_suits", "initial_cards": "hand_
              "most_books_wins": "most_books_wins"}
 
 
-def config_id(players: int, params: dict[str, Any]) -> str:
-    return ",".join([f"{players}p"] + [f"{k}={v}" for k, v in params.items()])
-
-
 @cache
 def games(players: int, items: tuple[tuple[str, Any], ...]) -> tuple[Game, Any]:
     """cardsmith's game and OpenSpiel's for a player count and OpenSpiel's parameters."""
-    params = dict(items)
-    options = {OPTION_OF[k]: v for k, v in params.items()}
-    g = Game(compiled(str(ROOT / "games" / "go-fish.yaml")), players, options)
-    return g, pyspiel.load_game("go_fish", {"players": players, **params})
+    return load_both("go-fish.yaml", "go_fish", OPTION_OF, players, dict(items))
 
 
 class Mapping:

@@ -43,7 +43,7 @@ from cardsmith.engine.errors import BadOption  # noqa: E402
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
-from openspiel_cards import Numbering  # noqa: E402
+from openspiel_cards import Numbering, config_id, deal_card, load_both  # noqa: E402
 
 GAMES = int(os.environ.get("OH_HELL_GAMES", "500"))
 SUITS = ["clubs", "diamonds", "spades", "hearts"]
@@ -72,17 +72,10 @@ OPTION_OF = {"num_suits": "num_suits", "num_cards_per_suit": "cards_per_suit", "
              "off_bid_penalty": "off_bid_penalty", "points_per_trick": "points_per_trick"}
 
 
-def config_id(players: int, params: dict[str, Any]) -> str:
-    return ",".join([f"{players}p"] + [f"{k}={v}" for k, v in params.items()])
-
-
 @cache
 def games(players: int, items: tuple[tuple[str, Any], ...]) -> tuple[Game, Any]:
     """cardsmith's game and OpenSpiel's for a player count and OpenSpiel's parameters."""
-    params = dict(items)
-    options = {OPTION_OF[k]: v for k, v in params.items()}
-    g = Game(compiled(str(ROOT / "games" / "oh-hell.yaml")), players, options)
-    return g, pyspiel.load_game("oh_hell", {"players": players, **params})
+    return load_both("oh-hell.yaml", "oh_hell", OPTION_OF, players, dict(items))
 
 
 CARDS = Numbering(tuple(SUITS), tuple(RANKS), OS_SUITS, OS_RANKS, rank_major=True, suit_first=True)
@@ -187,12 +180,7 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any) -> tuple[int, int]:
                 s.apply_action(d)
                 ref.apply_action(d)
             elif s.is_chance_node():  # a card dealt: the next card of the shuffle, from the top
-                mine = s.chance_outcomes()
-                assert sorted(m.card[c] for c, _ in mine) == sorted(a for a, _ in outcomes), where
-                assert [p for _, p in mine] == pytest.approx([p for _, p in outcomes]), where
-                a = rng.choice([a for a, _ in outcomes])
-                s.apply_action(next(c for c, _ in mine if m.card[c] == a))
-                ref.apply_action(a)
+                ref.apply_action(deal_card(s, ref, m.card, rng, where))
             else:  # the last card of the pack: forced in the rule file's shuffle
                 assert len(outcomes) == 1, where
                 ref.apply_action(outcomes[0][0])

@@ -37,7 +37,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
-from openspiel_cards import Numbering  # noqa: E402
+from openspiel_cards import Numbering, deal_card  # noqa: E402
 
 GAMES = int(os.environ.get("SPADES_GAMES", "300"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
@@ -151,12 +151,7 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any, seen: Counter[str])
         if ref.is_chance_node():
             outcomes = ref.chance_outcomes()
             if s.is_chance_node():
-                mine = s.chance_outcomes()
-                assert sorted(m.card[c] for c, _ in mine) == sorted(a for a, _ in outcomes), where
-                assert [p for _, p in mine] == pytest.approx([p for _, p in outcomes]), where
-                a = rng.choice([a for a, _ in outcomes])
-                s.apply_action(next(c for c, _ in mine if m.card[c] == a))
-                ref.apply_action(a)
+                ref.apply_action(deal_card(s, ref, m.card, rng, where))
             else:  # the last card of the deal: forced in the rule file's shuffle
                 assert len(outcomes) == 1, where
                 ref.apply_action(outcomes[0][0])
