@@ -26,7 +26,7 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
     assert spec == BotSpec("ismcts", (("iterations", 50), ("c", 1.5), ("rollout", "first")))
     assert str(spec) == "ismcts(iterations=50, c=1.5, rollout=first)"
     assert spec.settings() == {"iterations": 50, "seconds": 0.0, "c": 1.5, "worlds": 0, "rollout": "first",
-                               "carry": 32, "carry_below": 8}
+                               "by": "", "carry": 32, "carry_below": 8}
     assert parse_bots("ismcts(iterations=5, worlds=2), first", 4) == [
         BotSpec("ismcts", (("iterations", 5), ("worlds", 2))), BotSpec("first"), BotSpec("first"), BotSpec("first")]
 
@@ -35,7 +35,7 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
     ("rando", "no bot named 'rando'; the bots are first, greedy, ismcts, random; the rule file has no strategies"),
     ("greedy(by=1x)", "greedy: by must be a name, not '1x'"),
     ("ismcts(iter=3)",
-     "ismcts has no parameter 'iter'; its parameters: c, carry, carry_below, iterations, rollout, seconds, worlds"),
+     "ismcts has no parameter 'iter'; its parameters: by, c, carry, carry_below, iterations, rollout, seconds, worlds"),
     ("ismcts(iterations=0)", "ismcts: iterations must be from 1 to 1,000,000, not 0"),
     ("ismcts(iterations=1_000)", "ismcts: iterations must be a whole number, not '1_000'"),
     ("ismcts(c=1e3)", "ismcts: c must be a number, not '1e3'"),
@@ -44,7 +44,8 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
     ("ismcts(worlds=-1)", "ismcts: worlds must be from 0 to 100,000, not -1"),
     ("ismcts(iterations=2.5)", "ismcts: iterations must be a whole number, not '2.5'"),
     ("ismcts(c=nan)", "ismcts: c must be a number, not 'nan'"),
-    ("ismcts(rollout=smart)", "ismcts: rollout must be one of random, first, not 'smart'"),
+    ("ismcts(rollout=smart)", "ismcts: rollout must be one of random, first, greedy, not 'smart'"),
+    ("ismcts(rollout=1x)", "ismcts: rollout must be one of random, first, greedy, not '1x'"),
     ("ismcts(c=1, c=2)", "ismcts: c is given twice"),
     ("ismcts(c)", "ismcts: expected key=value, not 'c'"),
     ("random(seed=1)", "random has no parameter 'seed'; its parameters: none"),
@@ -79,12 +80,61 @@ def test_greedy_values_what_the_rule_file_reports() -> None:
         assert value(s, [c for c in hand if c != give] + [take]) == best
 
 
+def test_a_rollout_is_a_policy_or_a_strategy_of_the_rule_file() -> None:
+    g = game_for(str(next(p for p in GAME_FILES if p.stem == "schwimmen")), 3)
+    names = ["steady", "hasty"]
+    assert parse_bot("ismcts(rollout=steady)", names) == BotSpec("ismcts", (("rollout", "steady"),))
+    with pytest.raises(BadBotSpec) as e:
+        parse_bot("ismcts(rollout=calm)", names)
+    assert str(e.value) == "ismcts: rollout must be one of random, first, greedy, steady, hasty, not 'calm'"
+    # With the game not known yet, any name is taken; making the bot checks it.
+    spec = parse_bot("ismcts(rollout=calm)", None)
+    for text, message in [
+        (spec, "ismcts: rollout must be one of random, first, greedy, steady, hasty, not 'calm'"),
+        ("ismcts(by=hand)", "ismcts: by is for rollout=greedy (what the greedy rollout maximises), not rollout=random"),
+        ("ismcts(rollout=greedy, by=lives)",
+         "ismcts: by must name a number the rule file reports for each player: returns, hand; not 'lives'"),
+    ]:
+        with pytest.raises(BadBotSpec) as e:
+            make_bot(text, g, 0, 1)
+        assert str(e.value) == message
+    make_bot("ismcts(rollout=greedy, by=hand)", g, 0, 1)
+
+
+def test_a_greedy_or_strategy_rollout_plays_the_world_as_that_bot_plays() -> None:
+    """In a rollout's world, `greedy` takes an action of the highest value for the seat to act, and a strategy
+    the action the strategy takes there."""
+    from cardsmith.bots.greedy import value_after, value_of
+    from cardsmith.bots.rollout import policy
+    from cardsmith.bots.strategy import StrategyBot
+    g = game_for(str(next(p for p in GAME_FILES if p.stem == "schwimmen")), 3)
+    rng = random.Random(2)
+    s = State.initial(g, 6)
+    checked = 0
+    while not s.is_terminal() and s.deal_no < 5:
+        la = s.legal_actions()
+        if not s.is_chance_node() and len(la) > 1:
+            p = s.current_player()
+            a, looked = policy("greedy", g, random.Random(1))(s, la)
+            value = value_of(g, "")
+            assert looked == len(la)
+            assert value_after(s, a, value, p) == max(value_after(s, b, value, p) for b in la)
+            world = s.clone()
+            b, _ = policy("steady", g, random.Random(1))(world, la)
+            assert world.history() == s.history()  # the strategy reads the world, it does not play on it
+            assert b == StrategyBot(random.Random(1), game=g, seat=p, strategy="steady").decide(s, la)
+            checked += 1
+        s.apply_action(la[rng.randrange(len(la))])
+    assert checked > 10
+
+
 def test_the_bots_command_lists_bots_and_strategies(capsys: pytest.CaptureFixture[str]) -> None:
     from cardsmith.cli.main import main
     assert main(["bots", "schwimmen"]) == 0
     out = capsys.readouterr().out
     assert "  ismcts: information-set Monte Carlo tree search" in out
-    assert "      rollout (default random): how a simulation plays on past the tree, one of random, first" in out
+    assert "      rollout (default random): how a simulation plays on past the tree, one of random, first, greedy " \
+           "or a strategy of the rule file" in out
     assert "  steady: keeps a hand of 24 or more" in out
     assert main(["bots", "stichln"]) == 0
     assert "Stichln has no strategies" in capsys.readouterr().out
@@ -144,7 +194,7 @@ def _search(s: State, seed: int, spec: str = SMALL) -> tuple[int, list[tuple[int
     return a, sorted((k, ch.visits, round(ch.total, 9), ch.avail) for k, ch in getattr(bot, "last", {}).items())
 
 
-@pytest.mark.parametrize("spec", [SMALL, "greedy"])
+@pytest.mark.parametrize("spec", [SMALL, "greedy", "ismcts(iterations=8, worlds=2, rollout=greedy)"])
 @pytest.mark.parametrize("path", [pytest.param(str(p), id=p.stem) for p in GAME_FILES])
 def test_a_bot_decides_alike_whatever_the_cards_it_cannot_see(path: str, spec: str) -> None:
     players = min(GAME_PLAYERS[path])
@@ -155,6 +205,16 @@ def test_a_bot_decides_alike_whatever_the_cards_it_cannot_see(path: str, spec: s
     other = s.resample_from_infostate(p, 9)  # another history p cannot tell from this one
     assert other.z != s.z or other.history() != s.history() or other.rng != s.rng
     assert real == _search(other, 3, spec)
+
+
+def test_a_strategy_rollout_decides_alike_whatever_the_cards_the_bot_cannot_see() -> None:
+    path = str(next(p for p in GAME_FILES if p.stem == "schwimmen"))
+    s = _decision_point(path, 3, 11)
+    p = s.current_player()
+    spec = "ismcts(iterations=24, worlds=3, rollout=steady)"
+    real = _search(s, 3, spec)
+    assert real == _search(permute_hidden(s, p, random.Random(4)), 3, spec)
+    assert real == _search(s.resample_from_infostate(p, 9), 3, spec)
 
 
 CARRYING = "ismcts(iterations=16, carry=4, carry_below=1000)"  # every decision after the first carries

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..dsl import types as T
@@ -35,26 +36,7 @@ class GreedyBot:
         self.rng = rng
         self.seat = seat
         self.game = game
-        self.value = self._value_of(game, by)
-
-    @staticmethod
-    def _value_of(game: Game, by: str) -> Any:
-        numeric = [(label, fn) for (label, fn, _kind, _span), (_, e) in zip(game.reports, game.spec.match.report)
-                   if T.compatible(getattr(e, "ty", T.ANY), T.NUM)]
-        has_returns = game.spec.match.returns is not None
-        if not by:
-            by = "returns" if has_returns or not numeric else numeric[0][0]
-        if by == "returns":
-            if has_returns:
-                return game.returns_fn
-            return lambda s, p: 1.0 / len(s.winners) if s.winners and p in s.winners else 0.0
-        for label, fn in numeric:
-            if label == by:
-                return fn
-        from .spec import BadBotSpec
-        labels = ", ".join(["returns"] + [label for label, _ in numeric])
-        raise BadBotSpec(f"greedy: by must name a number the rule file reports for each player: {labels}; "
-                         f"not '{by}'")
+        self.value = value_of(game, by)
 
     def choose(self, view: SeatView) -> int:
         legal = view.legal_actions()
@@ -63,22 +45,45 @@ class GreedyBot:
         m = view.masked(self.rng)
         best, top = -math.inf, []
         for a in legal:
-            v = self._after(m, a)
+            v = value_after(m, a, self.value, self.seat)
             if v > best:
                 best, top = v, [a]
             elif v == best:
                 top.append(a)
         return int(top[self.rng.randrange(len(top))])
 
-    def _after(self, m: State, a: int) -> float:
-        t = m.clone()
-        try:
-            t.apply_action(a)
-            if t.is_terminal():
-                return float(t.returns()[self.seat])
-            v = t._evaluating(self.value, self.seat)
-        except (IllegalAction, GameError):
-            # The masked copy is not always a state the rules allow (a hidden card may sit where it could
-            # not): an action that fails there is valued like no other.
-            return -math.inf
-        return float(v) if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) else -math.inf
+
+def value_of(game: Game, by: str, bot: str = "greedy") -> Callable[[State, int], Any]:
+    """The value `by` names, as a function of a state and a seat (see the module's docstring); `bot` names
+    who asks, for the message if it names nothing."""
+    numeric = [(label, fn) for (label, fn, _kind, _span), (_, e) in zip(game.reports, game.spec.match.report)
+               if T.compatible(getattr(e, "ty", T.ANY), T.NUM)]
+    has_returns = game.spec.match.returns is not None
+    if not by:
+        by = "returns" if has_returns or not numeric else numeric[0][0]
+    if by == "returns":
+        if has_returns:
+            return game.returns_fn  # type: ignore[no-any-return]
+        return lambda s, p: 1.0 / len(s.winners) if s.winners and p in s.winners else 0.0
+    for label, fn in numeric:
+        if label == by:
+            return fn  # type: ignore[no-any-return]
+    from .spec import BadBotSpec
+    labels = ", ".join(["returns"] + [label for label, _ in numeric])
+    raise BadBotSpec(f"{bot}: by must name a number the rule file reports for each player: {labels}; "
+                     f"not '{by}'")
+
+
+def value_after(s: State, a: int, value: Callable[[State, int], Any], seat: int) -> float:
+    """What `seat` has after `a` is played on a copy of `s`: its returns if that ends the match, else `value`."""
+    t = s.clone()
+    try:
+        t.apply_action(a)
+        if t.is_terminal():
+            return float(t.returns()[seat])
+        v = t._evaluating(value, seat)
+    except (IllegalAction, GameError):
+        # A masked copy is not always a state the rules allow (a hidden card may sit where it could not): an
+        # action that fails there is valued like no other.
+        return -math.inf
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) else -math.inf

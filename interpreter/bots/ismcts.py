@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import GameError
 from ..engine.resample import MAX_WORK
+from .rollout import policy
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -61,7 +62,7 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, rng: random.Random, *, game: Game, seat: int, iterations: int = 200,
-                 seconds: float = 0.0, c: float = 0.7, worlds: int = 0, rollout: str = "random",
+                 seconds: float = 0.0, c: float = 0.7, worlds: int = 0, rollout: str = "random", by: str = "",
                  carry: int = 32, carry_below: int = 8) -> None:
         self.rng = rng
         self.game = game
@@ -71,6 +72,7 @@ class IsmctsBot:
         self.c = c
         self.worlds = worlds
         self.rollout = rollout
+        self._policy = policy(rollout, game, rng, by)
         # A decision that affords fewer fresh worlds than `carry_below` (resampling is dear: Go Fish late in a
         # match) has the next one carry `carry` of its worlds forward. Where fresh worlds are many, the bot
         # draws as it always did, to the same random numbers.
@@ -154,7 +156,7 @@ class IsmctsBot:
     # ---------------------------------------------------------------- one iteration
     def _wants_world(self, count: int, drawn: int, played: int) -> bool:
         """Whether the next iteration draws a new world: with `worlds` set, until there are that many; by
-        default, while the steps the resampler replayed are no more than the actions the iterations played
+        default, while the steps the resampler replayed are no more than the steps the iterations played
         (so at most about half the work goes to resampling, and where resampling is cheap nearly every
         iteration has a world of its own). Counted in steps, not seconds, so a seed replays exactly."""
         if count == 0:
@@ -164,7 +166,7 @@ class IsmctsBot:
         return drawn <= played
 
     def _iterate(self, s: State, tree: dict[Any, dict[int, _Child]]) -> int:
-        """One iteration from the world `s`; the number of actions it played."""
+        """One iteration from the world `s`; the steps it played (its actions, and a greedy rollout's lookahead)."""
         rng = self.rng
         start = s.moves
         path: list[tuple[_Child, int]] = []  # (child chosen, the seat that chose it)
@@ -203,12 +205,12 @@ class IsmctsBot:
             else:
                 seen = [(k, a) for k in seen]
             s.apply_action(a)
-        self._play_out(s)
+        looked = self._play_out(s)
         rets = self._scaled(s.returns())
         for ch, who in path:
             ch.visits += 1
             ch.total += rets[who]
-        return s.moves - start + 1
+        return s.moves - start + 1 + looked
 
     def _ucb(self, node: dict[int, _Child], legal: list[int]) -> int:
         c = self.c
@@ -223,15 +225,19 @@ class IsmctsBot:
                 top.append(a)
         return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
 
-    def _play_out(self, s: State) -> None:
-        rng = self.rng
-        first = self.rollout == "first"
+    def _play_out(self, s: State) -> int:
+        """Play `s` to its end by the rollout policy; the steps its choices played besides (a greedy one's
+        lookahead), counted as search work."""
+        rng, choose = self.rng, self._policy
+        looked = 0
         while not s.is_terminal():
             if s.is_chance_node():
                 _draw_chance(s, rng)
                 continue
-            la = s.legal_actions()
-            s.apply_action(la[0] if first else la[rng.randrange(len(la))])
+            a, n = choose(s, s.legal_actions())
+            looked += n
+            s.apply_action(a)
+        return looked
 
     def _scaled(self, rets: list[float]) -> list[float]:
         if self._scale is not None:

@@ -18,6 +18,7 @@ from ..dsl.diagnostics import clipped
 from ..engine.errors import GameError
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
+from .rollout import ROLLOUTS
 from .simple import FirstBot, RandomBot
 from .strategy import StrategyBot
 
@@ -44,6 +45,7 @@ class Param:
     lo: float | None = None
     hi: float | None = None
     choices: tuple[str, ...] = ()
+    strategies_too: bool = False  # the rule file's strategies are choices too
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,9 @@ BOTS: dict[str, BotKind] = {
         "worlds": Param(int, 0, "states resampled from the seat's information per decision, the "
                         "iterations taking turns among them (0: a new one while resampling has cost no more "
                         "steps than the playouts)", 0, 100_000),
-        "rollout": Param(str, "random", "how a simulation plays on past the tree", choices=("random", "first")),
+        "rollout": Param(str, "random", "how a simulation plays on past the tree", choices=ROLLOUTS,
+                         strategies_too=True),
+        "by": Param(str, "", "with rollout=greedy, what it maximises (as greedy's by)"),
         "carry": Param(int, 32, "worlds carried forward to the next decision (extended to what the seat "
                        "knows then) where fresh ones are dear (0: never)", 0, 10_000),
         "carry_below": Param(int, 8, "fresh worlds are dear when a decision affords fewer than this",
@@ -123,15 +127,16 @@ def _split(text: str) -> list[str]:
     return parts
 
 
-def _value(bot: str, key: str, p: Param, text: str) -> Any:
+def _value(bot: str, key: str, p: Param, text: str, strategies: Collection[str] | None) -> Any:
     text = text.strip()
     if p.kind is str:
-        if not p.choices:
+        if not p.choices or (p.strategies_too and strategies is None):  # (None: the game is not known yet)
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
                 raise BadBotSpec(f"{bot}: {key} must be a name, not '{clipped(text, 40)}'")
             return text
-        if text not in p.choices:
-            raise BadBotSpec(f"{bot}: {key} must be one of {', '.join(p.choices)}, not '{clipped(text, 40)}'")
+        choices = [*p.choices, *(strategies if p.strategies_too and strategies else ())]
+        if text not in choices:
+            raise BadBotSpec(f"{bot}: {key} must be one of {', '.join(choices)}, not '{clipped(text, 40)}'")
         return text
     # Digits 0-9 only, as every number on the command line (float() would take 'nan', '1e999' and '١').
     if not (_WHOLE if p.kind is int else _DECIMAL).fullmatch(text):
@@ -174,7 +179,7 @@ def parse_bot(text: str, strategies: Collection[str] | None = ()) -> BotSpec:
             raise BadBotSpec(f"{name} has no parameter '{clipped(key, 40)}'; its parameters: {has}")
         if key in params:
             raise BadBotSpec(f"{name}: {key} is given twice")
-        params[key] = _value(name, key, p, value)
+        params[key] = _value(name, key, p, value, strategies)
     return BotSpec(name, tuple(params.items()))
 
 
@@ -225,5 +230,7 @@ def describe_bots() -> list[str]:
         for key, p in kind.params.items():
             default = f" (default {p.default})" if p.default != "" else ""
             choices = f", one of {', '.join(p.choices)}" if p.choices else ""
+            if p.strategies_too:
+                choices += " or a strategy of the rule file"
             lines.append(f"    {key}{default}: {p.doc}{choices}")
     return lines

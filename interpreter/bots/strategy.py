@@ -57,10 +57,12 @@ class StrategyBot:
             return int(legal[0])
         m = view.masked(self.rng)
         m.actor = self.seat
-        a = m._evaluating(self._decide, legal)
+        a = m._evaluating(self.decide, legal)
         return int(a)
 
-    def _decide(self, m: State, legal: list[int]) -> int:
+    def decide(self, m: State, legal: list[int]) -> int:
+        """The strategy's choice among `legal` for the state's actor, reading `m` (a masked copy, or a rollout's
+        world)."""
         codec = self.game.codec
         decoded = [(a, *codec.decode(a)) for a in legal]
         rng = self.rng
