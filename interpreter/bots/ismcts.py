@@ -71,7 +71,6 @@ class IsmctsBot:
         self.seconds = seconds
         self.c = c
         self.worlds = worlds
-        self.rollout = rollout
         self._policy = policy(rollout, game, rng, by)
         # A decision that affords fewer fresh worlds than `carry_below` (resampling is dear: Go Fish late in a
         # match) has the next one carry `carry` of its worlds forward. Where fresh worlds are many, the bot
