@@ -312,6 +312,14 @@ def test_resume_of_a_bad_file_is_one_error_line(tmp_path: Path) -> None:
     assert code == 2 and err == "cardsmith: error: play needs a game (or --resume FILE)\n"
 
 
+def test_a_bot_the_game_cannot_take_is_one_error_line() -> None:
+    # Parsing alone cannot tell that Schwimmen reports no `lives`; the game can, before the table opens.
+    code, out, err = play(["schwimmen", "--players", "2", "--bots", "greedy(by=lives)"], "")
+    assert (code, out) == (2, "")
+    assert err == "cardsmith: error: argument --bots: greedy: by must name a number the rule file reports for " \
+                  "each player: returns, hand; not 'lives'\n"
+
+
 # ---------------------------------------------------------------- on a real terminal
 def _pane(session: str) -> str:
     return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True,

@@ -273,6 +273,8 @@ def test_a_rule_error_is_reported_as_run_reports_it(tmp_path: Path, capsys: pyte
     ["simulate", "schwimmen", "--workers", "0"],
     ["simulate", "schwimmen", "--bots", "nosuchbot"],
     ["simulate", "schwimmen", "--bots", "ismcts(iterations=0)"],
+    ["simulate", "schwimmen", "--bots", "greedy(by=lives)"],  # found with the game, before any match
+    ["simulate", "schwimmen", "--bots", "ismcts(rollout=calm)"],
     ["simulate", "schwimmen", "-n", "2", "--bots", "random, first, random"],
     ["simulate", "stichln", "-n", "4", "--score", "pionts"],
     ["simulate", "kuhn-poker", "--score", "card"],

@@ -158,6 +158,9 @@ def test_creating_a_room_gives_each_person_an_unguessable_token(client: TestClie
       "seats": [{"bot": "nosuch"}, {"bot": "ismcts(iterations=0)"}, {"bot": "random(x=1)"}]}, 400,
      ["seat 1: no bot named 'nosuch'", "seat 2: ismcts: iterations must be from 1",
       "seat 3: random has no parameter 'x'"]),
+    ({"game": "stichln", "players": 3, "seats": [{"bot": "greedy(by=lives)"}, {"bot": "ismcts(by=points)"}, {}]},
+     400, ["seat 1: greedy: by must name a number the rule file reports for each player: returns, points; "
+           "not 'lives'", "seat 2: ismcts: by is for rollout=greedy"]),
     ({"game": "stichln", "players": 3, "seats": [{"bot": "ismcts(seconds=60)"}, {}, {}]}, 400,
      ["seat 1: ismcts: seconds of at most 10 at this table"]),
     ({"game": "stichln", "players": 3, "seats": [{"bot": "ismcts(carry=5000)"}, {}, {}]}, 400,

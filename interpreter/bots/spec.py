@@ -217,6 +217,13 @@ def make_bot(spec: BotSpec | str, game: Game, seat: int, seed: int) -> Any:
     return kind.make(random.Random(seed), game=game, seat=seat, **spec.settings())
 
 
+def check_bots(specs: Collection[BotSpec], game: Game) -> None:
+    """Raise BadBotSpec for a spec the game cannot take (greedy's `by`, an ismcts rollout or its `by`): what
+    parsing alone cannot tell, found by making the bot, which costs no search."""
+    for spec in dict.fromkeys(specs):
+        make_bot(spec, game, 0, 0)
+
+
 def strategy_names(game: Game) -> list[str]:
     """The strategies the game's rule file writes (`strategies:`), each a bot of its name."""
     return [s.name for s in game.spec.strategies]

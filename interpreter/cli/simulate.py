@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..bots import BadBotSpec, parse_bots, strategy_names
+from ..bots.spec import check_bots
 from ..dsl.diagnostics import clipped, count_of
 from ..dsl.files import quoted
 from ..dsl.spec import MAX_PLAYERS
@@ -120,6 +121,7 @@ def _setup(args: argparse.Namespace, game: str, options: list[str]) -> tuple[Gam
     g = _instance(ns)
     try:
         specs = parse_bots(args.bots, g.n, strategy_names(g))
+        check_bots(specs, g)
     except BadBotSpec as e:
         _fail(args, f"argument --bots: {e}")
     reports = tuple((label, kind) for label, _fn, kind, _span in g.reports)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import SeatView, make_bot, parse_bots, seat_seed, strategy_names
-from ..bots.spec import BadBotSpec, parse_bot
+from ..bots.spec import BadBotSpec, check_bots, parse_bot
 from ..dsl.diagnostics import clipped
 from ..engine.bundled import bundled_game, resolve
 from ..engine.game import Game
@@ -71,7 +71,12 @@ def play(g: Game, seat: int | None, seed: int | None, bots_spec: str, source: st
         print(f"cardsmith: error: --seat must be 0 to {g.n - 1}", file=sys.stderr)
         return 2
     seed = seed if seed is not None else random.randrange(2**31)
-    specs = parse_bots(bots_spec, g.n - 1, strategy_names(g)) if g.n > 1 else []
+    try:
+        specs = parse_bots(bots_spec, g.n - 1, strategy_names(g)) if g.n > 1 else []
+        check_bots(specs, g)
+    except BadBotSpec as e:
+        print(f"cardsmith: error: argument --bots: {e}", file=sys.stderr)
+        return 2
     others = iter(specs)
     seats = [HUMAN if p == seat else str(next(others)) for p in range(g.n)]
     s = State.initial(g, seed, log=True)

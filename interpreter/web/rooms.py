@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import BadBotSpec, BotSpec, SeatView, make_bot, parse_bots, seat_seed, strategy_names
+from ..bots.spec import check_bots
 from ..dsl.diagnostics import clipped
 from ..engine.errors import GameError, RuleError
 from ..engine.game import Game
@@ -216,6 +217,7 @@ def _bot_spec(text: Any, game: Game, where: str) -> BotSpec:
         raise RoomRefused(f"{where}: a bot spec of at most 200 characters")
     try:
         specs = parse_bots(text, strategies=strategy_names(game))
+        check_bots(specs, game)
     except BadBotSpec as e:
         raise RoomRefused(f"{where}: {e}") from None
     if len(specs) != 1:
