@@ -1,0 +1,343 @@
+"""cardsmith against OpenSpiel's own C++ games, driven from the same Python loop, alternated in one process.
+
+    python benchmarks/openspiel.py playouts [GAME ...] [--rounds R] [--seconds T]
+    python benchmarks/openspiel.py cfr [--rounds R] [--iterations N]
+    python benchmarks/openspiel.py adapters [--rounds R] [--seconds T]
+    python benchmarks/openspiel.py import [--rounds R]
+    python benchmarks/openspiel.py all --markdown   # every table, as docs/performance.md prints them
+
+`playouts`: random matches of each bundled classic (`CLASSICS`) and of pyspiel's game of the same name
+and parameters. Both sides run the same loop (`legal_actions`, a uniform choice, `apply_action`) in
+alternating rounds of T seconds, the order swapped each round, so a machine that speeds up or slows down
+affects both alike. Two loops:
+- `seeded`: cardsmith's state is made with a seed and draws its own chance (as `cardsmith bench`, the
+  simulations and the bots' own playouts run it); pyspiel's chance nodes are drawn by the loop.
+- `chance`: both states are made without a seed and every chance outcome is drawn by the loop (as the
+  OpenSpiel adapter, CFR and ISMCTS over `chance_outcomes` run it).
+
+`cfr`: seconds per iteration of OpenSpiel's Python `CFRSolver` on cardsmith's Kuhn and Leduc poker
+(through `cardsmith.openspiel`) and on pyspiel's `kuhn_poker` and `leduc_poker`, and of outcome-sampling
+MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated as above.
+
+`adapters`: random games/s of Hearts through cardsmith's own API against the pyspiel-wrapped game
+(`cardsmith.openspiel`, chance drawn by the loop, so against the own API's chance loop) and the
+PettingZoo env (chance drawn inside from the seed, so against the own API's seeded loop).
+
+`import`: `python -c "import cardsmith"` against `python -c "import pyspiel"`, fresh processes alternated;
+wall time of the whole process, the median of the rounds.
+
+Rates are per second of this process's CPU time. Each table gives the ratio cardsmith/pyspiel of games/s
+(or of iterations/s) as the median of the rounds with the lowest..highest round. Needs the `rl` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cardsmith
+import pyspiel
+
+
+@dataclass(frozen=True)
+class Classic:
+    title: str
+    rule_file: str  # a bundled game's name
+    openspiel: str
+    players: int
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+# The bundled games that OpenSpiel also has, at OpenSpiel's default parameters and player counts.
+CLASSICS = [
+    Classic("Hearts", "hearts", "hearts", 4),
+    Classic("Spades", "spades", "spades", 4),
+    Classic("Euchre", "euchre", "euchre", 4),
+    Classic("Oh Hell", "oh-hell", "oh_hell", 3),
+    Classic("Crazy Eights", "crazy-eights", "crazy_eights", 5),
+    Classic("Gin Rummy", "gin-rummy", "gin_rummy", 2),
+    Classic("Go Fish", "go-fish", "go_fish", 2),
+    Classic("Cribbage", "cribbage", "cribbage", 2),
+    Classic("Kuhn poker", "kuhn-poker", "kuhn_poker", 2),
+    Classic("Leduc poker", "leduc-poker", "leduc_poker", 2),
+]
+
+Play = Callable[[random.Random], int]
+
+
+def _bundled(name: str) -> bool:
+    from cardsmith.engine.bundled import resolve
+    try:
+        return resolve(name).exists()
+    except Exception:  # noqa: BLE001 (a game not bundled yet is left out of the tables)
+        return False
+
+
+def pyspiel_play(game: Any) -> Play:
+    def play(rng: random.Random) -> int:
+        s = game.new_initial_state()
+        moves = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+            moves += 1
+        return moves
+    return play
+
+
+def seeded_play(game: cardsmith.Game) -> Play:
+    def play(rng: random.Random) -> int:
+        s = game.new_initial_state(seed=rng.getrandbits(31))
+        moves = 0
+        while not s.is_terminal():
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+            moves += 1
+        return moves
+    return play
+
+
+def chance_play(game: cardsmith.Game) -> Play:
+    return pyspiel_play(game)  # the same loop: a state without a seed stops at every chance node
+
+
+def rate(play: Play, rng: random.Random, seconds: float) -> float:
+    """Whole games/s of CPU time, for `seconds` of CPU time (at least one game)."""
+    n = 0
+    c0 = time.process_time()
+    end = c0 + seconds
+    while True:
+        play(rng)
+        n += 1
+        now = time.process_time()
+        if now >= end:
+            return n / max(now - c0, 1e-9)
+
+
+@dataclass
+class Ratio:
+    """A comparison over alternating rounds: the rates of each side and the ratio per round."""
+    mine: list[float] = field(default_factory=list)
+    theirs: list[float] = field(default_factory=list)
+
+    @property
+    def ratios(self) -> list[float]:
+        return [a / b for a, b in zip(self.mine, self.theirs)]
+
+    def text(self, fmt: str = ".2f") -> str:
+        r = self.ratios
+        return f"{statistics.median(r):{fmt}} ({min(r):{fmt}}..{max(r):{fmt}})"
+
+
+def alternate(mine: Callable[[], float], theirs: Callable[[], float], rounds: int) -> Ratio:
+    """Both measurements, `rounds` times, the order swapped each round."""
+    out = Ratio()
+    for r in range(rounds):
+        if r % 2 == 0:
+            out.theirs.append(theirs())
+            out.mine.append(mine())
+        else:
+            out.mine.append(mine())
+            out.theirs.append(theirs())
+    return out
+
+
+def alternate_rates(mine: Play, theirs: Play, rng: random.Random, seconds: float, rounds: int) -> Ratio:
+    """Games/s of both random loops, alternated."""
+    return alternate(lambda: rate(mine, rng, seconds), lambda: rate(theirs, rng, seconds), rounds)
+
+
+def _median(xs: list[float]) -> str:
+    return f"{statistics.median(xs):,.0f}"
+
+
+def playouts(names: list[str], rounds: int, seconds: float, seed: int) -> list[list[str]]:
+    rows = [["game", "players", "loop", "cardsmith games/s", "pyspiel games/s", "cardsmith/pyspiel"]]
+    for c in CLASSICS:
+        if names and c.rule_file not in names and c.openspiel not in names:
+            continue
+        if not _bundled(c.rule_file):
+            print(f"{c.title}: not bundled, left out", file=sys.stderr)
+            continue
+        mine = cardsmith.load(c.rule_file, c.players)
+        ref = pyspiel.load_game(c.openspiel, {**c.params, **({"players": c.players}
+                                                               if "players" in pyspiel.load_game(c.openspiel)
+                                                               .get_parameters() else {})})
+        for loop, make in (("seeded", seeded_play), ("chance", chance_play)):
+            rng = random.Random(seed)
+            a, b = make(mine), pyspiel_play(ref)
+            a(rng), b(rng)  # warm up: memo tables, imports
+            res = alternate_rates(a, b, rng, seconds, rounds)
+            row = [c.title, str(c.players), loop, _median(res.mine), _median(res.theirs), res.text()]
+            print(" | ".join(row), file=sys.stderr)
+            rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- CFR
+
+
+def _per_iteration(solver: Any, step: Callable[[Any], None], iterations: int) -> Callable[[], float]:
+    """Iterations/s of CPU time of `step(solver)` run `iterations` times."""
+    def measure() -> float:
+        c0 = time.process_time()
+        for _ in range(iterations):
+            step(solver)
+        return iterations / max(time.process_time() - c0, 1e-9)
+    return measure
+
+
+def cfr(rounds: int, iterations: int) -> list[list[str]]:
+    import cardsmith.openspiel as cs_openspiel
+    from open_spiel.python.algorithms import cfr as os_cfr
+    from open_spiel.python.algorithms import outcome_sampling_mccfr as os_mccfr
+
+    rows = [["algorithm", "game", "cardsmith s/iteration", "pyspiel s/iteration", "cardsmith/pyspiel time"]]
+    runs: list[tuple[str, str, str, str, int]] = [
+        ("CFR", "Kuhn poker", "kuhn-poker", "kuhn_poker", iterations),
+        ("CFR", "Leduc poker", "leduc-poker", "leduc_poker", max(1, iterations // 10)),
+        ("outcome-sampling MCCFR", "Go Fish", "go-fish", "go_fish", 1000),
+    ]
+    for algo, title, rule_file, name, n in runs:
+        if not _bundled(rule_file):
+            print(f"{title}: not bundled, left out", file=sys.stderr)
+            continue
+        mine_game, ref_game = cs_openspiel.load(rule_file, 2), pyspiel.load_game(name)
+        if algo == "CFR":
+            mine_solver, ref_solver = os_cfr.CFRSolver(mine_game), os_cfr.CFRSolver(ref_game)
+
+            def step(s: Any) -> None:
+                s.evaluate_and_update_policy()
+        else:
+            mine_solver = os_mccfr.OutcomeSamplingSolver(mine_game)
+            ref_solver = os_mccfr.OutcomeSamplingSolver(ref_game)
+
+            def step(s: Any) -> None:
+                s.iteration()
+        step(mine_solver), step(ref_solver)  # warm up (CFR builds its tree of information states here)
+        res = alternate(_per_iteration(mine_solver, step, n), _per_iteration(ref_solver, step, n), rounds)
+        slower = [1 / r for r in res.ratios]
+        row = [algo, title, f"{1 / statistics.median(res.mine):.4g}", f"{1 / statistics.median(res.theirs):.4g}",
+               f"{statistics.median(slower):.2f} ({min(slower):.2f}..{max(slower):.2f})"]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- adapters
+
+
+def pettingzoo_play(env: Any) -> Play:
+    import numpy as np
+
+    def play(rng: random.Random) -> int:
+        env.reset(seed=rng.getrandbits(31))
+        moves = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            moves += 1
+        return moves
+    return play
+
+
+def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
+    import cardsmith.openspiel as cs_openspiel
+    from cardsmith.pettingzoo import env as pz_env
+
+    game = cardsmith.load("hearts", 4)
+    rows = [["adapter", "loop", "adapter games/s", "own API games/s", "adapter/own API"]]
+    sides = [("pyspiel game (`cardsmith.openspiel`)", "chance", pyspiel_play(cs_openspiel.load("hearts", 4)),
+              chance_play(game)),
+             ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded", pettingzoo_play(pz_env(game)), seeded_play(game))]
+    for title, loop, a, b in sides:
+        rng = random.Random(seed)
+        a(rng), b(rng)
+        res = alternate_rates(a, b, rng, seconds, rounds)
+        row = [title, loop, _median(res.mine), _median(res.theirs), res.text()]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- start-up
+
+
+def _wall(code: str) -> float:
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - t
+
+
+def startup(rounds: int) -> list[list[str]]:
+    res = alternate(lambda: _wall("import cardsmith"), lambda: _wall("import pyspiel"), rounds)
+    slower = res.ratios  # times, not rates: cardsmith's time over pyspiel's
+    row = ["`import cardsmith` / `import pyspiel`", f"{statistics.median(res.mine) * 1000:.0f}",
+           f"{statistics.median(res.theirs) * 1000:.0f}",
+           f"{statistics.median(slower):.2f} ({min(slower):.2f}..{max(slower):.2f})"]
+    print(" | ".join(row), file=sys.stderr)
+    return [["import", "cardsmith ms", "pyspiel ms", "cardsmith/pyspiel time"], row]
+
+
+def markdown(rows: list[list[str]]) -> str:
+    head, *body = rows
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in body]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=["playouts", "cfr", "adapters", "import", "all"])
+    ap.add_argument("games", nargs="*", help="playouts: the games to play (default: every classic)")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
+    ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each side in a round (default 2)")
+    ap.add_argument("--iterations", type=int, default=20,
+                    help="cfr: CFR iterations on Kuhn poker per round, a tenth of them on Leduc (default 20)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    args = ap.parse_args(argv)
+    if args.rounds < 1 or args.seconds <= 0 or args.iterations < 1:
+        ap.error("--rounds, --seconds and --iterations must be positive")
+    print(f"Python {sys.version.split()[0]}, open_spiel {_openspiel_version()}, {args.rounds} alternating rounds, "
+          f"{time.strftime('%Y-%m-%d')}", file=sys.stderr)
+    tables = []
+    if args.what in ("playouts", "all"):
+        tables.append(playouts(args.games, args.rounds, args.seconds, args.seed))
+    if args.what in ("cfr", "all"):
+        tables.append(cfr(args.rounds, args.iterations))
+    if args.what in ("adapters", "all"):
+        tables.append(adapters(args.rounds, args.seconds, args.seed))
+    if args.what in ("import", "all"):
+        tables.append(startup(max(args.rounds, 5)))
+    for t in tables:
+        print(markdown(t) if args.markdown else "\n".join("  ".join(r) for r in t))
+        print()
+    return 0
+
+
+def _openspiel_version() -> str:
+    from importlib.metadata import version
+    try:
+        return version("open_spiel")
+    except Exception:  # noqa: BLE001
+        return "?"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
