@@ -24,7 +24,8 @@ def load_game(name: str, n: int):
 CASES = sorted([(p.stem, GAME_PLAYERS[str(p)][0]) for p in GAME_FILES] + [("schwimmen", 4)])
 
 def _replayed(g, history):
-    t = State.initial(g, None, log=True)
+    # A resampled state's history is an explicit replay: every shuffle's outcomes at once (engine/chance.py).
+    t = State.initial(g, None, log=True, lazy=False)
     for _who, a in history:
         t.apply_action(a)
     return t

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
-from .history import CHANCE, entries, explicit, groups, replay
+from .history import CHANCE, entries, explicit, groups, lazy_from_start, replay
 from .text import one_line
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ def _replayed(s: State, p: int) -> tuple[str, ...]:
             if obs != last[0]:
                 out.extend(("observation:", *changes(last[0], obs)))
                 last[0] = obs
-    t = replay(g, None if setup is None else s.seed0, steps, after, setup)
+    t = replay(g, None if setup is None else s.seed0, steps, after, setup, lazy=lazy_from_start(s, items))
     lines = tuple(out)
     if t.pending is None:
         _remember(s, p, (s.trail, lines, last[0]))
