@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -138,3 +140,45 @@ def test_the_tables_parse_every_text_as_the_grammar_does(monkeypatch: pytest.Mon
             assert results[0] == results[1], (text, start)
     assert parser.KEYWORDS == frozenset(t.pattern.value for t in built.terminals
                                         if t.pattern.type == "str" and t.pattern.value.isidentifier())
+
+
+# ---------------------------------------------------------------- what is imported
+def _modules(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running `code` (its own output goes to stderr)."""
+    script = ("import sys\nsys.stdout, out = sys.stderr, sys.stdout\n" + code +
+              "\nout.write('\\n'.join(sorted(sys.modules)))\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=TESTS)
+    assert r.returncode == 0, r.stderr
+    return set(r.stdout.split())
+
+
+def _under(modules: set[str], *packages: str) -> set[str]:
+    return {m for m in modules if any(m == p or m.startswith(p + ".") for p in packages)}
+
+
+# Compiling a rule file needs these; `import cardsmith` does not.
+COMPILER = ("lark", "yaml", "cardsmith.dsl.parser", "cardsmith.dsl.grammar_tables", "cardsmith.dsl.pipeline",
+            "cardsmith.dsl.checker", "cardsmith.dsl.compiler", "cardsmith.dsl.codegen", "cardsmith.dsl.yaml_loader")
+# What only some commands use.
+COMMANDS = ("cardsmith.cli.simulate", "cardsmith.cli.serve", "cardsmith.cli.explain", "cardsmith.cli.schema",
+            "cardsmith.cli.new", "cardsmith.cli.replay", "cardsmith.cli.bench", "cardsmith.cli.emit",
+            "cardsmith.cli.bots", "cardsmith.cli.deep", "cardsmith.cli.validate", "cardsmith.cli.listing",
+            "cardsmith.cli.scenarios", "cardsmith.sim", "cardsmith.web", "cardsmith.rulebook", "cardsmith.table.play",
+            "cardsmith.scenario", "cardsmith.dsl.json_schema")
+
+
+def test_import_cardsmith_loads_no_grammar_compiler_or_command() -> None:
+    modules = _modules("import cardsmith")
+    assert not _under(modules, *COMPILER, *COMMANDS, "cardsmith.engine", "cardsmith.bots", "cardsmith.cli")
+
+
+def test_the_public_names_are_there_when_asked_for() -> None:
+    modules = _modules("import cardsmith\nfrom cardsmith import Limits, GameError\nassert cardsmith.Limits is Limits")
+    assert {"cardsmith.dsl.limits", "cardsmith.engine.errors"} <= modules
+    assert not _under(modules, *COMPILER)
+    import cardsmith
+    for name in cardsmith.__all__:
+        assert getattr(cardsmith, name) is not None, name
+    assert set(cardsmith.__all__) <= set(dir(cardsmith))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        cardsmith.nothing  # noqa: B018
