@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -182,3 +183,30 @@ def test_the_public_names_are_there_when_asked_for() -> None:
     assert set(cardsmith.__all__) <= set(dir(cardsmith))
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         cardsmith.nothing  # noqa: B018
+
+
+def test_help_imports_no_command() -> None:
+    modules = _modules("from cardsmith.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert not _under(modules, *COMPILER, *COMMANDS, "cardsmith.bots", "cardsmith.engine.game")
+
+
+def test_a_command_imports_only_itself() -> None:
+    modules = _modules("from cardsmith.cli import main\nmain(['run', 'kuhn-poker', '--players', '2', '--seed', '1'])")
+    assert "cardsmith.cli.run" in modules and "cardsmith.dsl.pipeline" in modules
+    assert not _under(modules, *COMMANDS)
+    modules = _modules("from cardsmith.cli import main\nmain(['list'])")
+    assert not _under(modules, *(c for c in COMMANDS if c != "cardsmith.cli.listing"), "cardsmith.bots")
+
+
+def test_each_command_runs_from_its_own_module(tmp_path: Path) -> None:
+    """Every command the parser knows names a module of cli/ with its function (a typo would only show when
+    that command is run)."""
+    import importlib
+
+    from cardsmith.cli.commands import HOMES
+    from cardsmith.cli.main import build_parser
+    p = build_parser()
+    (sub,) = [a for a in p._actions if a.__class__.__name__ == "_SubParsersAction"]
+    assert set(HOMES) == set(sub.choices)  # type: ignore[attr-defined]
+    for name, home in HOMES.items():
+        assert callable(getattr(importlib.import_module(f"cardsmith.cli.{home}"), f"cmd_{name}")), name
