@@ -1,7 +1,8 @@
 """Expression and statement parsing: Lark (LALR) into the typed AST.
 
-The grammar lives in `grammar.lark`. Positions reported by Lark are relative
-to the expression text; `ScalarText.span_at` maps them into the rule file.
+The grammar lives in `grammar.lark`; its parse tables are generated once into `grammar.json` and loaded
+from there (`grammar_tables.py`: regenerate them after editing the grammar). Positions reported by Lark
+are relative to the expression text; `ScalarText.span_at` maps them into the rule file.
 """
 
 from __future__ import annotations
