@@ -42,6 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import cardsmith
@@ -321,11 +322,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="cfr: CFR iterations on Kuhn poker per round, a tenth of them on Leduc (default 20)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    ap.add_argument("--write", metavar="FILE",
+                    help="also put the tables, as Markdown, in FILE between the lines BEGIN and END (the table of "
+                         "docs/performance.md)")
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0 or args.iterations < 1:
         ap.error("--rounds, --seconds and --iterations must be positive")
-    print(f"Python {sys.version.split()[0]}, open_spiel {_openspiel_version()}, {args.rounds} alternating rounds, "
-          f"{time.strftime('%Y-%m-%d')}", file=sys.stderr)
+    heading = (f"Measured on {time.strftime('%Y-%m-%d')} at commit {_commit()} by `python benchmarks/openspiel.py "
+               f"{' '.join(sys.argv[1:] if argv is None else argv)}`: Python {sys.version.split()[0]}, open_spiel "
+               f"{_openspiel_version()}, {args.rounds} alternating rounds.")
+    print(heading, file=sys.stderr)
     tables = []
     if args.what in ("playouts", "all"):
         tables.append(playouts(args.games, args.rounds, args.seconds, args.seed))
@@ -338,7 +344,32 @@ def main(argv: list[str] | None = None) -> int:
     for t in tables:
         print(markdown(t) if args.markdown else "\n".join("  ".join(r) for r in t))
         print()
+    if args.write:
+        write(args.write, heading + "\n\n" + "\n\n".join(markdown(t) for t in tables))
     return 0
+
+
+BEGIN = "<!-- benchmarks/openspiel.py: begin (generated; do not edit) -->"
+END = "<!-- benchmarks/openspiel.py: end -->"
+
+
+def write(path: str, text: str) -> None:
+    """Put `text` between the BEGIN and END lines of the file at `path`."""
+    doc = Path(path).read_text(encoding="utf-8")
+    if BEGIN not in doc or END not in doc:
+        raise SystemExit(f"{path} has no lines {BEGIN!r} and {END!r} to write between")
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    Path(path).write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}", encoding="utf-8")
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                             cwd=str(Path(__file__).parent))
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
 
 
 def _openspiel_version() -> str:

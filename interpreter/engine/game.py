@@ -118,7 +118,7 @@ class Game:
         ns["NC"] = 0  # no card before the pack is built (a rule of the setup reading one gets a rule error)
         self.steps = budget if budget is not None else [self.step_limit]
         ns.update(budget_.helpers(self.steps, self.step_limit))
-        ns["PLAYERS"] = list(range(num_players))
+        self.seats = ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
         ns["SUIT_POS"] = {s: i for i, s in enumerate(spec.suits)}

@@ -237,6 +237,9 @@ def _next_in_match(s: Any, p: int) -> int:
 
 def _active(s: Any) -> list[int]:
     out, sit = s.out, s.sit
+    g = s.game
+    if out is g.none_out and sit is g.all_seated:
+        return g.seats[:]  # everyone takes part
     return [p for p in range(len(out)) if not out[p] and not sit[p]]
 
 
