@@ -316,27 +316,27 @@ def plan(a: ActionSpec, kinds: list[str], parts: list[A.Expr]) -> Plan:
     plain_level = _plain_levels(names, parts)
     out = Plan([], [Level(home=i) for i in range(len(names))])
     moving = True  # still in the parts before the first one that might fail
-    for k, p in enumerate(parts):
-        moving = moving and _judge(p, env).total
+    for k, part in enumerate(parts):
+        moving = moving and _judge(part, env).total
         if not moving:
             lvl = plain_level[k]
-            (out.levels[lvl - 1].checks if lvl else out.first).append(p)
+            (out.levels[lvl - 1].checks if lvl else out.first).append(part)
             continue
-        used = _reads(p, names)
+        used = _reads(part, names)
         own = max([names.index(n) + 1 for n in used], default=0)
         # Not earlier than a loop whose domain might fail: whether it is reached must not change.
         lvl = max([own] + [b for b in barriers if b <= plain_level[k]])
         if lvl == 0:
-            out.first.append(p)
+            out.first.append(part)
             continue
         at = out.levels[lvl - 1]
-        gen = _generator(p, names[lvl - 1], kinds[lvl - 1], a) if lvl == own else None
+        gen = _generator(part, names[lvl - 1], kinds[lvl - 1], a) if lvl == own else None
         if gen is not None:
             at.generators.append(gen)
         elif used == {names[lvl - 1]}:
-            at.prefilters.append(p)
+            at.prefilters.append(part)
         else:
-            at.checks.append(p)
+            at.checks.append(part)
     for i, (lv, p) in enumerate(zip(out.levels, a.params)):
         deps = _reads(p.domain, names)
         for g in lv.generators:

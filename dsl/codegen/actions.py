@@ -194,7 +194,7 @@ class ActionWriter(StatementWriter):
         name = f"_g{self._next()}"
         at = g.part.span
         if g.value is None:
-            self.w.line(f"{name} = set(_it({self.ex(g.source)}))", at)
+            self.w.line(f"{name} = set({self._charged(g.source)})", at)  # charged as `in` charges it
             return name
         cond = f" if {' and '.join(self.ex(c) for c in g.conds)}" if g.conds else ""
         self.w.line(f"{name} = {{{self.ex(g.value)} for l_{g.var} in _it({self.ex(g.source)}, {g.work}){cond}}}", at)
