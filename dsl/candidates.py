@@ -88,7 +88,8 @@ def _judge(e: A.Expr, env: Env, depth: int = 0) -> _Fact:
         o = _judge(e.obj, env, d)
         if not (o.total and o.sure and e.obj.ty == T.CARD):  # otherwise checked by `_card`, or a none
             return _NO
-        return _SURE if e.name in CARD_FIELDS else _Fact(True)  # a property may be none
+        # A property may be none, and so may the suit of a card the pack names alone (a joker).
+        return _SURE if e.name in CARD_FIELDS and e.name != "suit" else _Fact(True)
     if isinstance(e, A.Index):
         return _index(e, env, d)
     if isinstance(e, A.Compare):

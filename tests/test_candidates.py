@@ -165,6 +165,9 @@ def test_candidate_lists_are_charged_to_the_step_budget() -> None:
     ("asked < target", False),                     # so may not be ordered
     ("hand[target][0].rank == rank", False),       # a position that may not exist
     ("holds(player, rank)", True),                 # inlined: its body is judged
+    ("hand[player][0].suit < 'b'", False),         # a joker has no suit: none cannot be ordered
+    ("count(hand[player], c => c.suit < 'b') > 0", False),
+    ("count(hand[player], c => c.rank_index < 2) > 0", True),
     ("big(player)", False),                        # not inlined (it begins with let): a call may fail
 ])
 def test_the_parts_that_cannot_fail(part: str, total: bool) -> None:
