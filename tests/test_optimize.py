@@ -18,10 +18,11 @@ from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
 from conftest import GAME_FILES, GAME_PLAYERS, ROOT
 
-# Every rule file of the repository that compiles: the bundled games, the test games and the docs' examples.
+# Every rule file of the repository that compiles: the bundled games, the test games, the docs' examples and
+# the actions whose legal ids are built from what is there (tests/candidates/, dsl/candidates.py).
 RULE_FILES = GAME_FILES + sorted((ROOT / "tests" / "scenarios" / "rules").glob("*.yaml")) + \
     sorted((ROOT / "tests" / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml")) + \
-    sorted((ROOT / "benchmarks").glob("*.yaml"))
+    sorted((ROOT / "benchmarks").glob("*.yaml")) + sorted((ROOT / "tests" / "candidates").glob("*.yaml"))
 MATCHES = 3
 
 

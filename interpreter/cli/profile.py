@@ -38,7 +38,9 @@ class Sampler:
         filename = self.game.filename
         while f is not None:
             if f.f_code.co_filename == filename:
-                self.lines[f.f_lineno] += 1
+                # Python 3.11 knows no line for a few instructions (a frame just entered): its function's line.
+                line = f.f_lineno
+                self.lines[line if line is not None else f.f_code.co_firstlineno] += 1
                 return
             f = f.f_back
         if frame is not None:
