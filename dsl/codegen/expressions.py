@@ -159,8 +159,7 @@ class ExpressionWriter(A.NodeVisitor):
         """`e`, charged to the budget for its items (every nested item, unless it is a list of plain values)."""
         if work == 1 and weights.flat_list(e.ty) and isinstance(e, A.Comp | A.ListLit):
             return self.ex(e)  # a list just built was charged for its items as it was built
-        helper = "_it" if weights.flat_list(e.ty) else "_itd"
-        return f"{helper}({self.ex(e)}{f', {work}' if work != 1 else ''})"
+        return f"{weights.charge_helper(e.ty)}({self.ex(e)}{f', {work}' if work != 1 else ''})"
 
     def _seat(self, e: A.Expr) -> str:
         """A player index into per-player zones and variables. A value typed player is a seat (the engine's
@@ -251,7 +250,9 @@ class ExpressionWriter(A.NodeVisitor):
             # A function applied to every item: charge the walk times the function's size.
             args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
         elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
-            args[0] = self._charged(e.args[0]) if name != "flatten" else f"_itd({args[0]})"
+            # flatten walks every nested item: even a list of plain lists is charged for its items
+            args[0] = self._charged(e.args[0]) if name != "flatten" else \
+                f"{'_itl' if weights.nested_flat(e.args[0].ty) else '_itd'}({args[0]})"
         if name in BUILDS:
-            return f"_itd({ref.spec.py}({', '.join(args)}))"
+            return f"{weights.charge_helper(e.ty)}({ref.spec.py}({', '.join(args)}))"
         return f"{ref.spec.py}({', '.join(args)})"
