@@ -10,6 +10,8 @@ or a body is compiled, and the counter that makes local names unique.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import abi, weights
@@ -59,6 +61,9 @@ class ExpressionWriter(A.NodeVisitor):
         self.cached: set[int] = set()
         self.cache_vars: dict[str, str] = {}
         self.uid = 0
+        # Locals that hold a team number read from `teams` (a comprehension's or `for` step's variable
+        # over it): the engine checked every team number when it was set, so `_team` need not again.
+        self.team_vars: set[str] = set()
 
     def ex(self, e: A.Expr) -> str:
         code = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
@@ -104,13 +109,34 @@ class ExpressionWriter(A.NodeVisitor):
         return f"{self.ex(o)}[{self.ex(e.index)}]"
 
     def visit_Lambda(self, e: A.Lambda) -> str:
-        return f"(lambda l_{e.param}: {self.ex(e.body)})"
+        with self.binding(e.param, over=None):
+            return f"(lambda l_{e.param}: {self.ex(e.body)})"
 
     def visit_Let(self, e: A.Let) -> str:
-        out = self.ex(e.body)
-        for name, val in reversed(e.bindings):
-            out = f"(lambda l_{name}: {out})({self.ex(val)})"
+        with self.binding(*[name for name, _ in e.bindings], over=None):
+            out = self.ex(e.body)
+        for k in range(len(e.bindings) - 1, -1, -1):
+            name, val = e.bindings[k]
+            # each value sees the names bound before it
+            with self.binding(*[n for n, _ in e.bindings[:k]], over=None):
+                out = f"(lambda l_{name}: {out})({self.ex(val)})"
         return out
+
+    @contextmanager
+    def binding(self, *names: str, over: A.Expr | None) -> Iterator[None]:
+        """While code in the scope of new local `names` is written: a name bound to the items of `teams`
+        (`over`) holds a checked team number; any other binding hides an outer one of that name."""
+        saved = set(self.team_vars)
+        is_teams = isinstance(over, A.Name) and over.ref == R.Builtin("teams")
+        for name in names:
+            if is_teams:
+                self.team_vars.add(name)
+            else:
+                self.team_vars.discard(name)
+        try:
+            yield
+        finally:
+            self.team_vars = saved
 
     def visit_IfExpr(self, e: A.IfExpr) -> str:
         return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.other)})"
@@ -136,10 +162,13 @@ class ExpressionWriter(A.NodeVisitor):
         return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
 
     def visit_Comp(self, e: A.Comp) -> str:
-        cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
+        with self.binding(e.var, over=e.iter):
+            cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
+            elem = self.ex(e.elem)
+        items = self.ex(e.iter)
         # _it charges the walk times the code run per item: nested loops cannot run away.
         work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
-        return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}, {work}){cond}]"
+        return f"[{elem} for l_{e.var} in _it({items}, {work}){cond}]"
 
     def _charge_line(self, amount: str, span: Span | None = None) -> None:
         """Charge the budget in statement context, inline: this runs on every move, and a call costs more
@@ -172,7 +201,8 @@ class ExpressionWriter(A.NodeVisitor):
         """A team number indexing a per-team variable: checked to be 0 to N - 1, unless it was read from `team`
         (whose every value the engine checked when it was set)."""
         code = self.ex(e)
-        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == R.Builtin("team")
+        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == R.Builtin("team") or \
+            isinstance(e, A.Name) and isinstance(e.ref, R.Local) and e.id in self.team_vars
         return code if read else f"_team({code}, N)"
 
     def _card(self, e: A.Expr) -> str:
@@ -244,6 +274,14 @@ class ExpressionWriter(A.NodeVisitor):
             return f"s.by[{self._card(e.args[0])}]"
         if name == "range":
             return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}))"
+        if name == "count" and len(e.args) == 2 and isinstance(e.args[1], A.Lambda):
+            # Counted in a comprehension of its own: no call of the function per item. Charged as any
+            # function applied to every item.
+            lam = e.args[1]
+            items = self.ex(e.args[0])
+            with self.binding(lam.param, over=e.args[0]):
+                test = self.ex(lam.body)
+            return f"len([0 for l_{lam.param} in _it({items}, {weights.size(lam.body)}) if {test}])"
         args = [self.ex(a) for a in e.args]
         lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
         if lambdas:

@@ -127,7 +127,8 @@ class StatementWriter(ExpressionWriter):
         items = self._walked(s.iter, weights.size(s.body), s.span)
         w.line(f"for l_{s.var} in list({items}):", s.span)
         w.indent += 1
-        self.block(s.body)
+        with self.binding(s.var, over=s.iter):
+            self.block(s.body)
         w.indent -= 1
 
     def _sx(self, e: A.Expr) -> str:

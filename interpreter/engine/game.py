@@ -154,6 +154,9 @@ class Game:
         # `players: teams` (None: every seat is a team of its own); lists shared by states until one is written.
         self.teams_of = ns.get(abi.TEAMS_OF)
         self.own_teams = list(range(num_players))
+        # The `teams` of the last team list asked about (engine/runtime.py `_teams`): lists of teams are
+        # shared by states until one is written, so most questions are about the same list.
+        self.teams_seen: tuple[list[int] | None, list[int]] = (None, [])
         self.all_seated = [False] * num_players
         self.reports = [(label, ns[abi.report(k)], compiled.report_kinds[k], e.span)
                         for k, (label, e) in enumerate(m.report)]
