@@ -20,6 +20,7 @@ from .. import refs as R
 from .. import types as T
 from ..diagnostics import Span
 from ..optimize import INLINE_DEPTH, Inliner
+from .charges import hoisted
 from .writer import CLOSE, END, MID, OPEN, POP, PUSH, _Writer, plain
 
 # Nodes whose code cannot fail (a constant, a name, a lambda itself) or that are placed otherwise (an inlined
@@ -64,6 +65,9 @@ class ExpressionWriter(A.NodeVisitor):
         # Locals that hold a team number read from `teams` (a comprehension's or `for` step's variable
         # over it): the engine checked every team number when it was set, so `_team` need not again.
         self.team_vars: set[str] = set()
+        # Comprehensions and library calls whose walk was charged before the expression ran (charges.py),
+        # by node id, while the expression is compiled.
+        self.precharged: set[int] = set()
 
     def ex(self, e: A.Expr) -> str:
         code = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
@@ -166,9 +170,20 @@ class ExpressionWriter(A.NodeVisitor):
             cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
             elem = self.ex(e.elem)
         items = self.ex(e.iter)
+        if id(e) in self.precharged:
+            return f"[{elem} for l_{e.var} in {items}{cond}]"
         # _it charges the walk times the code run per item: nested loops cannot run away.
         work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
         return f"[{elem} for l_{e.var} in _it({items}, {work}){cond}]"
+
+    def _hoist(self, e: A.Expr) -> str:
+        """The charges of the walks `e` is sure to make over lists known before it runs (charges.py), as
+        terms to add to a charge in statement context (" + len(l_h) * 2"); their code then charges nothing."""
+        terms = ""
+        for node, code, work in hoisted(e):
+            self.precharged.add(id(node))
+            terms += f" + len({code})" + (f" * {work}" if work != 1 else "")
+        return terms
 
     def _charge_line(self, amount: str, span: Span | None = None) -> None:
         """Charge the budget in statement context, inline: this runs on every move, and a call costs more
@@ -281,10 +296,14 @@ class ExpressionWriter(A.NodeVisitor):
             items = self.ex(e.args[0])
             with self.binding(lam.param, over=e.args[0]):
                 test = self.ex(lam.body)
-            return f"len([0 for l_{lam.param} in _it({items}, {weights.size(lam.body)}) if {test}])"
+            if id(e) not in self.precharged:
+                items = f"_it({items}, {weights.size(lam.body)})"
+            return f"len([0 for l_{lam.param} in {items} if {test}])"
         args = [self.ex(a) for a in e.args]
         lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
-        if lambdas:
+        if id(e) in self.precharged:
+            pass  # its walk was charged before the expression ran
+        elif lambdas:
             # A function applied to every item: charge the walk times the function's size.
             args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
         elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):

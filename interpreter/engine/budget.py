@@ -12,8 +12,12 @@ A rule file may come from a stranger, so every evaluation is bounded. The compil
   `_itd` for a list that may hold lists at any depth, which charges every nested item);
 * moving, dealing and shuffling cards charges the cards moved.
 
-So the work of one move is at most a fixed multiple of `limits.steps`, whatever the rules do. When the
-counter runs out, `BudgetExceeded` stops the move and the engine reports a located rule error (R004).
+A charge may be made earlier than the work, never later than the work it pays for begins and never for
+less: the compiler charges the walks an expression is sure to make over lists it can read beforehand
+when the expression starts (dsl/codegen/charges.py), inline, where a call per walk would cost more than
+the charge. So the work of one move is at most a fixed multiple of `limits.steps`, whatever the rules
+do. When the counter runs out, `BudgetExceeded` stops the move and the engine reports a located rule
+error (R004).
 The memo tables of pure functions are bounded the same way, by the items they hold (`_remember`).
 """
 
