@@ -325,7 +325,8 @@ def _units(step: str, define: str, function: str | None = None) -> int:
 def test_a_walk_charged_before_its_step_costs_what_it_costs_where_it_runs() -> None:
     """A walk an expression is sure to make over a list known before it runs is charged in statement
     context (dsl/codegen/charges.py); the same walk where it may not run is charged as it starts."""
-    for walk in ("sum([x * 2 for x in xs])", "count(xs, x => x > 5)", "max(xs)", "len([p for p in players])"):
+    for walk in ("sum([x * 2 for x in xs])", "count(xs, x => x > 5)", "max(xs)", "len([p for p in players])",
+                 "len(xs + [1, 2])", "len([x + 1 for x in xs + xs])", "if 7 in xs then 1 else 0"):
         sure = _units(f'"n = {walk}"', "unused(x): x")
         maybe = _units(f'"n = if n > -1 then {walk} else 0"', "unused(x): x")
         assert sure == maybe, walk
@@ -335,3 +336,11 @@ def test_a_walk_charged_on_entry_to_a_function_costs_what_it_costs_where_it_runs
     sure = _units('"n = f(xs)"', "f(zs): sum([z * 2 for z in zs]) + n", "f")
     maybe = _units('"n = f(xs)"', "f(zs): if n > -1 then sum([z * 2 for z in zs]) else 0", "f")
     assert sure == maybe > 3000
+
+
+def test_a_range_walked_is_charged_once_for_its_numbers_and_once_per_item_walked() -> None:
+    """`_it(f_range(a, b), w + 1)`: the range's own charge and the walk's, in one call."""
+    plain = _units('"n = 0"', "unused(x): x")
+    assert _units('"n = len([x for x in range(0, 100)])"', "unused(x): x") - plain == 100 + 100 * 1
+    assert _units('"n = len([x * 2 for x in range(0, 100)])"', "unused(x): x") - plain == 100 + 100 * 3
+    assert _units('"n = count(range(0, 100), x => x > 5)"', "unused(x): x") - plain == 100 + 100 * 3

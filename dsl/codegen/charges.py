@@ -9,9 +9,10 @@ same amount, when both hold:
 * it is sure to run, once: it is not inside a comprehension's item or condition, a `x => ...` function,
   a branch of `if ... then ... else`, an operand of `and`/`or` after the first, or a comparison after its
   second operand (Python stops a chain of comparisons at the first false one);
-* its list is known before the expression runs, and reading it cannot fail: a parameter or a name of an
-  earlier step (not one the expression binds itself), `players`, `pack`, `suits`, `ranks`, a zone or a
-  list variable, of a seat given by a name typed player, `player`, `current` or `dealer`.
+* the length of its list is known before the expression runs, and reading it cannot fail: a parameter or
+  a name of an earlier step (not one the expression binds itself), `players`, `pack`, `suits`, `ranks`, a
+  zone or a list variable, of a seat given by a name typed player, `player`, `current` or `dealer`, a
+  list written out (`[a, b]`), or `+` of such lists.
 
 Expressions change nothing, so the list has the same length when the walk starts; the total charged is
 what the walk would have charged. A rule error the expression meets before that walk now comes with the
@@ -67,6 +68,24 @@ def stable(e: A.Expr, bound: frozenset[str]) -> str | None:
     return None
 
 
+def size(e: A.Expr, bound: frozenset[str], depth: int = 0) -> str | None:
+    """The code of the number of items of list `e` if it is known before the expression runs: a `stable`
+    list's length, the items of `[a, b]`, the sum for `+` of two such lists; else None."""
+    if isinstance(e, A.ListLit):
+        return str(len(e.items))
+    if isinstance(e, A.BinOp) and e.op == "+" and T.is_list(e.left.ty) and T.is_list(e.right.ty) and depth < 8:
+        left, right = size(e.left, bound, depth + 1), size(e.right, bound, depth + 1)
+        return f"({left} + {right})" if left is not None and right is not None else None
+    code = stable(e, bound)
+    return f"len({code})" if code is not None else None
+
+
+def _built(e: A.Expr) -> bool:
+    """A list of plain values the expression builds itself, which a walk of it does not charge again
+    (expressions.py `_charged`)."""
+    return weights.flat_list(e.ty) and isinstance(e, A.Comp | A.ListLit)
+
+
 def _walk(e: A.Call) -> tuple[A.Expr, int] | None:
     """The list a library call walks for a flat charge, and the work per item; None if it charges otherwise."""
     if not isinstance(e.ref, R.Library) or not e.args:
@@ -75,14 +94,16 @@ def _walk(e: A.Call) -> tuple[A.Expr, int] | None:
     if lambdas:
         return e.args[0], sum(weights.size(x.body) for x in lambdas)
     if (e.func in _WALKS and (len(e.args) == 1 or e.func in ("index_of", "top", "bottom"))
-            and weights.flat_list(e.args[0].ty)):
+            and weights.flat_list(e.args[0].ty) and not _built(e.args[0])):
         return e.args[0], 1
     return None
 
 
 def hoisted(e: A.Expr) -> list[tuple[A.Expr, str, int]]:
-    """The walks `e` is sure to make over lists known before it runs: (the comprehension or library call,
-    the code of its list, the work per item), in no particular order. Iterative: code may nest deeply."""
+    """The walks `e` is sure to make over lists whose length is known before it runs: (the node whose code
+    charges the walk: a comprehension, a library call, a join of lists, the list an `in` looks through;
+    the code of the list's length; the work per item), in no particular order. Iterative: code may nest
+    deeply."""
     found: list[tuple[A.Expr, str, int]] = []
     seen: set[int] = set()
     twice: set[int] = set()  # a node met twice would run twice: left as it is
@@ -94,7 +115,7 @@ def hoisted(e: A.Expr) -> list[tuple[A.Expr, str, int]]:
             continue
         seen.add(id(n))
         if isinstance(n, A.Comp):
-            code = stable(n.iter, bound)
+            code = size(n.iter, bound)
             if code is not None:
                 work = weights.size(n.elem) + (weights.size(n.cond) if n.cond is not None else 0)
                 found.append((n, code, work))
@@ -106,7 +127,12 @@ def hoisted(e: A.Expr) -> list[tuple[A.Expr, str, int]]:
         elif isinstance(n, A.IfExpr):
             stack.append((n.cond, bound))
         elif isinstance(n, A.Compare):
-            stack += [(n.first, bound), (n.rest[0][1], bound)]
+            op, right = n.rest[0]
+            if op in ("in", "notin") and weights.flat_list(right.ty) and not _built(right):
+                code = size(right, bound)
+                if code is not None:
+                    found.append((right, code, 1))
+            stack += [(n.first, bound), (right, bound)]
         elif isinstance(n, A.Let):
             inner = bound
             for name, val in n.bindings:
@@ -116,8 +142,12 @@ def hoisted(e: A.Expr) -> list[tuple[A.Expr, str, int]]:
         else:
             if isinstance(n, A.Call):
                 walk = _walk(n)
-                code = stable(walk[0], bound) if walk is not None else None
+                code = size(walk[0], bound) if walk is not None else None
                 if walk is not None and code is not None:
                     found.append((n, code, walk[1]))
+            elif isinstance(n, A.BinOp) and n.op == "+" and T.is_list(n.left.ty) and T.is_list(n.right.ty):
+                code = size(n, bound)  # a join, charged for its items
+                if code is not None:
+                    found.append((n, code, 1))
             stack += [(c, bound) for c in n.iter_child_nodes() if not isinstance(c, A.Lambda)]
     return [f for f in found if id(f[0]) not in twice]

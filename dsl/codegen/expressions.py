@@ -68,6 +68,9 @@ class ExpressionWriter(A.NodeVisitor):
         # Comprehensions and library calls whose walk was charged before the expression ran (charges.py),
         # by node id, while the expression is compiled.
         self.precharged: set[int] = set()
+        # While the list of a walk charged `w` per item is compiled: (its node id, w). A list whose own code
+        # charges its items once (`range`, a join) takes the walk's charge into that one call (`_folded`).
+        self.fold: tuple[int, int] | None = None
 
     def ex(self, e: A.Expr) -> str:
         code = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
@@ -150,7 +153,8 @@ class ExpressionWriter(A.NodeVisitor):
         for op, r in e.rest:
             parts.append("not in" if op == "notin" else op)
             # `in` walks its list; comparing lists walks them: both charge the items
-            parts.append(self._charged(r) if op in ("in", "notin") or _costly(r.ty) else self.ex(r))
+            parts.append(self._charged(r) if (op in ("in", "notin") or _costly(r.ty)) and id(r) not in self.precharged
+                         else self.ex(r))
         return "(" + " ".join(parts) + ")"
 
     def visit_BoolOp(self, e: A.BoolOp) -> str:
@@ -169,20 +173,39 @@ class ExpressionWriter(A.NodeVisitor):
         with self.binding(e.var, over=e.iter):
             cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
             elem = self.ex(e.elem)
-        items = self.ex(e.iter)
         if id(e) in self.precharged:
-            return f"[{elem} for l_{e.var} in {items}{cond}]"
+            return f"[{elem} for l_{e.var} in {self.ex(e.iter)}{cond}]"
         # _it charges the walk times the code run per item: nested loops cannot run away.
         work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
-        return f"[{elem} for l_{e.var} in _it({items}, {work}){cond}]"
+        return f"[{elem} for l_{e.var} in {self._walk_code(e.iter, work)}{cond}]"
+
+    def _walk_code(self, e: A.Expr, work: int) -> str:
+        """The code of list `e` charged `work` per item, as a walk does: in one call of `_it` with the
+        charge its own code makes, where it makes one (`_folded`). A list kept in a local once per loop
+        (optimize.py) is charged apart: its own code runs only the first time."""
+        self.fold = (id(e), work) if not (self.cached and id(e) in self.cached) else None
+        code = self.ex(e)
+        if self.fold is None and not (self.cached and id(e) in self.cached):
+            return code  # folded into its own charge
+        self.fold = None
+        return f"_it({code}, {work})"
+
+    def _folded(self, e: A.Expr) -> str:
+        """The extra argument of `_it` by which a list's own charge (its items, once) also pays for the walk
+        about to run over it."""
+        if self.fold is not None and self.fold[0] == id(e):
+            work, self.fold = self.fold[1], None
+            return f", {work + 1}"
+        return ""
 
     def _hoist(self, e: A.Expr) -> str:
         """The charges of the walks `e` is sure to make over lists known before it runs (charges.py), as
-        terms to add to a charge in statement context (" + len(l_h) * 2"); their code then charges nothing."""
+        terms to add to a charge in statement context (" + len(l_h) * 2"); their code then charges nothing.
+        Recorded by node id in `precharged`, which the caller empties once the expression is written."""
         terms = ""
-        for node, code, work in hoisted(e):
+        for node, size, work in hoisted(e):
             self.precharged.add(id(node))
-            terms += f" + len({code})" + (f" * {work}" if work != 1 else "")
+            terms += f" + {size}" + (f" * {work}" if work != 1 else "")
         return terms
 
     def _charge_line(self, amount: str, span: Span | None = None) -> None:
@@ -229,7 +252,9 @@ class ExpressionWriter(A.NodeVisitor):
         left, right = self.ex(e.left), self.ex(e.right)
         lt, rt = e.left.ty, e.right.ty
         if e.op == "+" and T.is_list(lt) and T.is_list(rt):
-            return f"_it({left} + {right})"  # a joined list is charged for its items
+            if id(e) in self.precharged:
+                return f"({left} + {right})"
+            return f"_it({left} + {right}{self._folded(e)})"  # a joined list is charged for its items
         if weights.numeric(lt) and weights.numeric(rt):
             if e.op == "*":
                 return f"f_mul({left}, {right})"  # numbers may not explode
@@ -288,24 +313,25 @@ class ExpressionWriter(A.NodeVisitor):
         if name == "played_by":
             return f"s.by[{self._card(e.args[0])}]"
         if name == "range":
-            return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}))"
+            return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}){self._folded(e)})"
         if name == "count" and len(e.args) == 2 and isinstance(e.args[1], A.Lambda):
             # Counted in a comprehension of its own: no call of the function per item. Charged as any
             # function applied to every item.
             lam = e.args[1]
-            items = self.ex(e.args[0])
+            work = weights.size(lam.body)
+            items = self.ex(e.args[0]) if id(e) in self.precharged else self._walk_code(e.args[0], work)
             with self.binding(lam.param, over=e.args[0]):
                 test = self.ex(lam.body)
-            if id(e) not in self.precharged:
-                items = f"_it({items}, {weights.size(lam.body)})"
             return f"len([0 for l_{lam.param} in {items} if {test}])"
-        args = [self.ex(a) for a in e.args]
         lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
-        if id(e) in self.precharged:
-            pass  # its walk was charged before the expression ran
-        elif lambdas:
+        if lambdas and id(e) not in self.precharged:
             # A function applied to every item: charge the walk times the function's size.
-            args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
+            args = [self._walk_code(e.args[0], sum(weights.size(x.body) for x in lambdas))]
+            args += [self.ex(a) for a in e.args[1:]]
+        else:
+            args = [self.ex(a) for a in e.args]
+        if id(e) in self.precharged or lambdas:
+            pass  # its walk was charged before the expression ran, or just above
         elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
             # flatten walks every nested item: even a list of plain lists is charged for its items
             args[0] = self._charged(e.args[0]) if name != "flatten" else \

@@ -77,7 +77,8 @@ class StatementWriter(ExpressionWriter):
             self.w.line(f"_move1(s, {self._sx(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
         else:
             # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
-            cards = self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {self.ex(s.cards)})"
+            cards = self._sx(s.cards)
+            cards = cards if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {cards})"
             self.w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
 
     def visit_Deal(self, s: A.Deal) -> None:
