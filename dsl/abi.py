@@ -98,6 +98,22 @@ def memo(name: str) -> str:
     return f"M_{name}"
 
 
+def memo_keyed(name: str) -> str:
+    """A memoized function's lookup: the key, the memo, the body on a miss. `function(name)` calls it, and is
+    rebound to it, or to `function_body(name)` if the memo is seldom met, after `MEMO_TRIAL` calls."""
+    return f"fk_{name}"
+
+
+def memo_trial(name: str) -> str:
+    """A memoized function's calls (counted until the `MEMO_TRIAL`th) and misses."""
+    return f"MT_{name}"
+
+
+# Calls of a memoized function after which the engine decides whether its memo is worth keeping
+# (engine/budget.py `_judge`).
+MEMO_TRIAL = 1_024
+
+
 def procedure(name: str) -> str:
     return f"pr_{name}"
 
@@ -182,7 +198,7 @@ ENGINE_HELPERS = ("_pick", "_move1", "_move", "_deal", "_deal_each", "_shuffle",
                   "_want_player", "_want_players", "_seat", "_card", "_cards", "_keep", "_keep_list",
                   "_extend_list", "_without", "_cards_id")
 # The step budget's helpers, bound to one game's counter (interpreter/engine/budget.py helpers).
-BUDGET_HELPERS = ("_it", "_itd", "_itl", "_remember", "MEMOS", "_S", "_over")
+BUDGET_HELPERS = ("_it", "_itd", "_itl", "_remember", "_judge", "MEMOS", "_S", "_over")
 # Values fixed by the game at its player count: the count, the card count (0 until the pack is built), the
 # memo's "no entry" marker, the players, suits and ranks (with their positions), the pack, and the phases'
 # names in order (the `phase` built-in reads its own).

@@ -208,3 +208,23 @@ def test_memos_made_while_the_pack_is_chosen_are_forgotten() -> None:
     ns = game.ns
     assert game.num_cards == 6
     assert all(ns["fn_keep"](None, c) == ns["fi_keep"](None, c) for c in range(game.num_cards))
+
+
+def test_a_memo_seldom_met_is_given_up_after_its_trial() -> None:
+    """After abi.MEMO_TRIAL calls, a memoized function whose key was found in fewer than one call in 16 is
+    called without its memo from then on; one whose key is met keeps it. The values are the same."""
+    from cardsmith.dsl import abi
+    game = Game(_spec(), 2)
+    ns = game.ns
+    s = State.initial(game, 1)
+    rng = random.Random(3)
+    hands = _hands(rng, game.num_cards)
+    seen: dict[tuple[str, tuple[int, ...]], Any] = {}
+    for k in range(abi.MEMO_TRIAL + 10):
+        distinct = [k % game.num_cards, (k // game.num_cards) % game.num_cards, k % 7]  # new keys, mostly
+        for name, h in (("same", distinct), ("tens", hands[k % 20])):  # 20 hands again and again
+            value = ns[f"fn_{name}"](s, h)
+            assert value == ns[f"fi_{name}"](s, h)
+            assert seen.setdefault((name, tuple(h)), value) == value
+    assert ns["fn_same"] is ns["fi_same"]
+    assert ns["fn_tens"] is ns["fk_tens"]

@@ -111,9 +111,19 @@ class Compiler(ActionWriter):
         # A list argument whose order cannot change the result is sorted in the
         # key, so the 3! orders of one hand share one entry.
         free = order_free_params(sp, f)
+        keyed, trial = abi.memo_keyed(f.name), abi.memo_trial(f.name)
         w.line(f"{memo} = {{}}")
         w.line(f"MEMOS.append({memo})")
+        w.line(f"{trial} = [0, 0]")
+        # On trial: the first calls are counted, then the engine rebinds the name to the memo, or to the body
+        # if the memo was seldom met (a key of cards in the order dealt, asked once per deal).
         w.line(f"def {fn}({', '.join(params)}):", f.span)
+        w.line(f"    {trial}[0] += 1")
+        w.line(f"    if {trial}[0] == {abi.MEMO_TRIAL}:")
+        w.line(f"        _judge({f.name!r}, {trial})")
+        w.line(f"    return {keyed}({', '.join(params)})")
+        w.line("")
+        w.line(f"def {keyed}({', '.join(params)}):", f.span)
         w.indent += 1
         projected = card_params(f) if classes is not None and f.name in classes else {}
         if projected:
@@ -141,6 +151,7 @@ class Compiler(ActionWriter):
         w.line("    if r is MISS:")
         w.line(f"        r = {fi}({', '.join(params)})")
         w.line(f"        _remember({memo}, k, r)")
+        w.line(f"        {trial}[1] += 1")
         w.line("    return r")
         w.line("")
 

@@ -66,9 +66,9 @@ def charge(game: Any, n: int) -> None:
         raise over(game.step_limit)
 
 
-def helpers(steps: list[int], limit: int) -> dict[str, Any]:
+def helpers(steps: list[int], limit: int, ns: dict[str, Any] | None = None) -> dict[str, Any]:
     """The charging functions the compiled code of one game instance calls, bound to its counter, which
-    each move resets to `limit`."""
+    each move resets to `limit`, and the memo's helpers, bound to its namespace `ns`."""
 
     def _it(xs: Any, w: int = 1) -> Any:
         steps[0] -= len(xs) * w
@@ -113,10 +113,20 @@ def helpers(steps: list[int], limit: int) -> dict[str, Any]:
             held[0] = size
         memo[key] = value
 
+    def _judge(name: str, trial: list[int]) -> None:
+        # `define:` function `name`, memoized, after its first abi.MEMO_TRIAL calls: the name the rules call
+        # is bound from now on to the memo, or to the body if fewer than one call in 16 found its key (a
+        # memo that is seldom met costs a key per call and fills the tables, which are then emptied for
+        # all). The values are the same either way.
+        if ns is not None:
+            calls, misses = trial
+            seldom = calls - misses < calls // 16
+            ns[abi.function(name)] = ns[abi.function_body(name) if seldom else abi.memo_keyed(name)]
+
     def _over() -> None:
         raise over(limit)
 
     # `_S` is the counter itself: compiled statements charge it inline (`_S[0] -= n`), which costs less
     # than a call on the paths every move takes.
-    return {"_it": _it, "_itd": _itd, "_itl": _itl, "_remember": _remember, "MEMOS": memos, "_S": steps,
-            "_over": _over}
+    return {"_it": _it, "_itd": _itd, "_itl": _itl, "_remember": _remember, "_judge": _judge, "MEMOS": memos,
+            "_S": steps, "_over": _over}

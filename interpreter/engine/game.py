@@ -119,7 +119,7 @@ class Game:
         for i in range(len(class_tables(spec))):
             ns[abi.card_class(i)] = ()  # no card has a class yet: a memo key needing one is not made
         self.steps = budget if budget is not None else [self.step_limit]
-        ns.update(budget_.helpers(self.steps, self.step_limit))
+        ns.update(budget_.helpers(self.steps, self.step_limit, ns))
         ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
