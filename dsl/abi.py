@@ -98,6 +98,22 @@ def memo(name: str) -> str:
     return f"M_{name}"
 
 
+def memo_keyed(name: str) -> str:
+    """A memoized function's lookup: the key, the memo, the body on a miss. `function(name)` calls it, and is
+    rebound to it, or to `function_body(name)` if the memo is seldom met, after `MEMO_TRIAL` calls."""
+    return f"fk_{name}"
+
+
+def memo_trial(name: str) -> str:
+    """A memoized function's calls (counted until the `MEMO_TRIAL`th) and misses."""
+    return f"MT_{name}"
+
+
+# Calls of a memoized function after which the engine decides whether its memo is worth keeping
+# (engine/budget.py `_judge`).
+MEMO_TRIAL = 1_024
+
+
 def procedure(name: str) -> str:
     return f"pr_{name}"
 
@@ -173,7 +189,7 @@ def strategy_best(name: str, i: int, action: str) -> str:
 # ------------------------------------------------------------ what the runtime provides
 # The only Python builtins the generated module may use (the namespace's `__builtins__`).
 BUILTINS = ("len", "list", "range", "divmod", "sorted", "set", "min", "max", "sum", "any", "all", "abs", "int",
-            "zip", "isinstance", "tuple", "dict", "type", "KeyError", "TypeError")
+            "zip", "isinstance", "tuple", "dict", "type", "KeyError", "TypeError", "IndexError")
 # The library's implementations (dsl/library.py).
 LIBRARY = tuple(RUNTIME_HELPERS)
 # The helpers that change or read a state (interpreter/engine/runtime.py HELPERS).
@@ -182,7 +198,7 @@ ENGINE_HELPERS = ("_pick", "_move1", "_move", "_deal", "_deal_each", "_shuffle",
                   "_want_player", "_want_players", "_seat", "_card", "_cards", "_keep", "_keep_list",
                   "_extend_list", "_without", "_cards_id", "_fz", "_fz_top")
 # The step budget's helpers, bound to one game's counter (interpreter/engine/budget.py helpers).
-BUDGET_HELPERS = ("_it", "_itd", "_remember", "MEMOS", "_S", "_over")
+BUDGET_HELPERS = ("_it", "_itd", "_itl", "_remember", "_judge", "MEMOS", "_S", "_over")
 # Values fixed by the game at its player count: the count, the card count (0 until the pack is built), the
 # memo's "no entry" marker, the players, suits and ranks (with their positions), the pack, and the phases'
 # names in order (the `phase` built-in reads its own).
@@ -224,6 +240,12 @@ def property_table(name: str) -> str:
     return f"P_{name}"
 
 
+def card_class(i: int) -> str:
+    """Per card, its class among the cards alike in the i-th set of attributes memo keys are projected on
+    (`projection.class_tables(spec)`)."""
+    return f"CK_{i}"
+
+
 # The action-id encoding (interpreter/engine/codec.py builds them; the generated legal and run functions
 # encode and decode inline through them): the action's first id, and per parameter its radix, stride,
 # lowest value (numbers; 0 otherwise), value -> digit (texts; lists of cards, as tuples) and digit -> value (texts;
@@ -261,6 +283,8 @@ def tables(spec: GameSpec) -> frozenset[str]:
     names += [zone(z.name) for z in spec.zones] + [var(v.name) for v in spec.variables]
     names += [property_table(p.name) for p in spec.properties]
     names += [t(a.name) for a in spec.actions for t in ACTION_TABLES]
+    from .projection import class_tables  # (an analysis of the spec, which needs more than this module)
+    names += [card_class(i) for i in range(len(class_tables(spec)))]
     return frozenset(names)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import ast as A
 from . import refs as R
+from . import types as T
 from .diagnostics import Span
 from .spec import FuncSpec, GameSpec
 
@@ -175,9 +176,15 @@ def _pure(spec: GameSpec) -> set[str]:
 
 # ---------------------------------------------------------------- order analysis
 # Is a function's value independent of the order of a list argument?
-# "free": does not depend on the order; "bag": a list whose items (not order) are fixed.
+# "free": does not depend on the order; "bag": a list whose items (not order) are fixed; "bags": a list of
+# lists whose items are bags and which is itself a bag of them (the subsets of a bag: which sublists there
+# are is fixed, not their order nor the order inside each); "dep": anything else. Each kind includes the
+# ones before it (a fixed list is a bag), so a value that may be either is the later one (`_worst`).
 _BAG_TO_FREE = {"len", "count", "sum", "any", "all", "sort"}
-_BAG_TO_BAG = {"unique"}
+_BAG_TO_BAG = {"unique", "reverse"}
+_BAGS_TO_FREE = {"len", "count"}  # what may be asked of a bag of bags without looking inside its lists
+_BAG_TO_BAGS = {"subsets", "combinations"}
+_KINDS = ("free", "bag", "bags", "dep")
 ORDER_DEPTH = 150  # expression levels followed, through calls, before answering "dep"
 ORDER_KINDS = 8  # distinct argument kinds followed into one function
 
@@ -231,24 +238,34 @@ class _Order:
             return env.get(e.id, "free") if isinstance(e.ref, R.Local) else "free"
         if isinstance(e, A.Comp):
             it = self.kind(e.iter, env)
-            inner = {**env, e.var: "free"}
-            if it == "dep" or self.kind(e.elem, inner) != "free" or (
+            # An item of a bag is a fixed value; an item of a bag of bags is a bag.
+            inner = {**env, e.var: "bag" if it == "bags" else "free"}
+            elem = self.kind(e.elem, inner)
+            if it == "dep" or elem not in ("free", "bag") or (
                     e.cond is not None and self.kind(e.cond, inner) != "free"):
                 return "dep"
-            return it
+            # Bags made of the items, or the items' own values: a bag of them unless the list was fixed.
+            return "bags" if elem == "bag" else "free" if it == "free" else "bag"
         if isinstance(e, A.Call):
-            kinds = [self.kind(a.body, {**env, a.param: "free"}) if isinstance(a, A.Lambda) else self.kind(a, env)
-                     for a in e.args]
+            first = self.kind(e.args[0], env) if e.args and not isinstance(e.args[0], A.Lambda) else "free"
+            item = "bag" if first == "bags" else "free"  # what a `x => ...` function is given
+            kinds = [first] + [self.kind(a.body, {**env, a.param: item}) if isinstance(a, A.Lambda)
+                               else self.kind(a, env) for a in e.args[1:]]
             if all(k == "free" for k in kinds):
                 return "free"
             if "dep" in kinds:
                 return "dep"
             if isinstance(e.ref, R.Library):
+                if any(k != "free" for k in kinds[1:]):
+                    return "dep"  # the order reaches a second argument or a function's value
+                if first == "bags":
+                    return "free" if e.func in _BAGS_TO_FREE else "bag" if e.func == "flatten" else "dep"
                 if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
-                    return "free" if not any(isinstance(a, A.Lambda) for a in e.args[1:]) or kinds[1:] == [
-                        "free"] * (len(kinds) - 1) else "dep"
-                if e.func in _BAG_TO_BAG:
+                    return "free"
+                if e.func in _BAG_TO_BAG or e.func == "flatten":
                     return "bag"
+                if e.func in _BAG_TO_BAGS:
+                    return "bags"
                 return "dep"
             if isinstance(e.ref, R.UserFunction):
                 return self.call(e.func, tuple(kinds))
@@ -263,9 +280,9 @@ class _Order:
             return "dep"
         if isinstance(e, A.BinOp):
             kl, kr = self.kind(e.left, env), self.kind(e.right, env)
-            if e.op == "+" and "dep" not in (kl, kr) and "bag" in (kl, kr):
-                return "bag"
-            return _worst(kl, kr) if "bag" not in (kl, kr) else "dep"
+            if e.op == "+" and T.is_list(e.ty):
+                return _worst(kl, kr)  # joined lists: their items together
+            return "free" if kl == kr == "free" else "dep"
         if isinstance(e, A.Let):
             local = dict(env)
             for name, val in e.bindings:
@@ -281,7 +298,7 @@ class _Order:
 
 
 def _worst(*kinds: str) -> str:
-    return "dep" if "dep" in kinds else "bag" if "bag" in kinds else "free"
+    return max(kinds, key=_KINDS.index)
 
 
 # One analysis per (checked) spec, shared by all its functions: a function called from many others

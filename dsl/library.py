@@ -125,8 +125,9 @@ def f_group_by(xs: Iterable[Any], key: Callable[[Any], Any]) -> list[list[Any]]:
 
 
 def f_unique(xs: Iterable[Any]) -> list[Any]:
-    xs = list(xs)
-    if not any(isinstance(x, list) for x in xs):
+    if type(xs) is not list:
+        xs = list(xs)
+    if list not in map(type, xs):  # no list among the items (looked for at C speed): plain values hash
         return list(dict.fromkeys(xs))
     # Lists of lists (melds): compared as the values they hold, as `==` compares them.
     seen: set[Any] = set()

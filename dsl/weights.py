@@ -48,5 +48,17 @@ def flat_list(t: Any) -> bool:
     return T.is_list(t) and T.elem(t) in FLAT
 
 
+def nested_flat(t: Any) -> bool:
+    """True if a value of type t is a list of lists of plain values (combinations, melds), so walking it
+    costs the lists and their items, which the runtime counts without looking into the items."""
+    return T.is_list(t) and flat_list(T.elem(t))
+
+
+def charge_helper(t: Any) -> str:
+    """The budget helper (interpreter/engine/budget.py) that charges walking a list of type t: `_it` counts a
+    list of plain values, `_itl` a list of such lists, `_itd` any nesting (it looks into every item)."""
+    return "_it" if flat_list(t) else "_itl" if nested_flat(t) else "_itd"
+
+
 def numeric(t: Any) -> bool:
     return t in (T.INT, T.NUM, T.PLAYER)

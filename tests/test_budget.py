@@ -259,3 +259,88 @@ def test_games_with_different_limits_live_side_by_side() -> None:
             a.apply_action(a.legal_actions()[0])
     assert info.value.code == "R003" and "--max-actions" in (info.value.context or "") + info.value.message
     assert b.moves == 6 and not b.is_terminal()
+
+
+# ---------------------------------------------------------------- what the library builds, and the checklist
+BUILDING = [
+    # subsets of 10 numbers: 1,024 lists holding 5,120 numbers, charged 6,144 units a round
+    '"n = len(subsets(range(0, 10)))"',
+    # 435 pairs: 1,305 units a round
+    '"n = len(combinations(range(0, 30), 2))"',
+    # the 1,024 choices of ten groups of one: 11,264 units a round
+    '"n = len(packings([[k] for k in range(0, 10)]))"',
+    '"n = len(all_max_by(xs, x => 1))"', '"n = len(all_min_by(xs, x => 1))"', '"n = min_by(xs, x => x)"',
+]
+
+
+@pytest.mark.parametrize("step", BUILDING)
+def test_every_list_the_library_builds_is_charged(step: str) -> None:
+    """The lists a library function builds are charged for their items, nested ones too: a handful of
+    numbers may make thousands of lists."""
+    play(step, 1, DEFINE)
+    with pytest.raises(RuleError) as info:
+        play(step, 200, DEFINE)
+    assert info.value.code == "R004", str(info.value)
+
+
+def test_every_library_function_is_in_a_class_of_charges() -> None:
+    """A library function walks or builds lists in one of the ways the compiler charges
+    (dsl/codegen/expressions.py), or does a fixed amount of work; a new one must be put in a class here
+    and in the compiler, or the budget would not see its work."""
+    from cardsmith.dsl.codegen.expressions import BUILDS, WALKS
+    from cardsmith.dsl.library import LIBRARY
+    with_function = {name for name, f in LIBRARY.items() if "F" in f.sig.split("->")[0]}
+    charged = {
+        "walks its list": WALKS,
+        "builds lists of lists (charged for every nested item)": BUILDS,
+        "applies a function to every item (charged items times the function's size)": with_function,
+        "walks its first list": {"index_of", "top", "bottom"},
+        "builds a list of numbers (charged for its items)": {"range"},
+        "builds a list of seats (the engine charges it)": {"teammates"},
+    }
+    fixed = {"len", "first", "last", "abs", "floor", "ceil", "left", "right", "is_active", "played_by",
+             "sitting_out",
+             "next_active"}  # at most one look at each seat
+    classes = list(charged.values()) + [fixed]
+    assert set().union(*classes) == set(LIBRARY), sorted(set(LIBRARY) ^ set().union(*classes))
+    assert sum(len(c) for c in classes) == len(set().union(*classes)), "a function in two classes"
+
+
+def _units(step: str, define: str, function: str | None = None) -> int:
+    """The units of work one move costs (the move runs STEP once), less the static sizes that differ with
+    how the step is written: the `for` step's body it stands in, and `function`'s body."""
+    from cardsmith.dsl import ast as A
+    from cardsmith.dsl import weights
+    loaded = compile_text(source(step, 1, define), "budget.yaml", SMALL)
+    assert loaded.ok and loaded.game is not None, loaded.diagnostics
+    spec = loaded.game.spec
+    loop = next(st for st in spec.phases[0].after if isinstance(st, A.For))
+    sizes = weights.size(loop.body) + sum(weights.size(f.body) for f in spec.functions if f.name == function)
+    big = 10_000_000
+    s = State.initial(Game(loaded.game, 2, limits=Limits(steps=big)), 1)
+    s.apply_action(s.legal_actions()[0])
+    return big - s.game.steps[0] - sizes
+
+
+def test_a_walk_charged_before_its_step_costs_what_it_costs_where_it_runs() -> None:
+    """A walk an expression is sure to make over a list known before it runs is charged in statement
+    context (dsl/codegen/charges.py); the same walk where it may not run is charged as it starts."""
+    for walk in ("sum([x * 2 for x in xs])", "count(xs, x => x > 5)", "max(xs)", "len([p for p in players])",
+                 "len(xs + [1, 2])", "len([x + 1 for x in xs + xs])", "if 7 in xs then 1 else 0"):
+        sure = _units(f'"n = {walk}"', "unused(x): x")
+        maybe = _units(f'"n = if n > -1 then {walk} else 0"', "unused(x): x")
+        assert sure == maybe, walk
+
+
+def test_a_walk_charged_on_entry_to_a_function_costs_what_it_costs_where_it_runs() -> None:
+    sure = _units('"n = f(xs)"', "f(zs): sum([z * 2 for z in zs]) + n", "f")
+    maybe = _units('"n = f(xs)"', "f(zs): if n > -1 then sum([z * 2 for z in zs]) else 0", "f")
+    assert sure == maybe > 3000
+
+
+def test_a_range_walked_is_charged_once_for_its_numbers_and_once_per_item_walked() -> None:
+    """`_it(f_range(a, b), w + 1)`: the range's own charge and the walk's, in one call."""
+    plain = _units('"n = 0"', "unused(x): x")
+    assert _units('"n = len([x for x in range(0, 100)])"', "unused(x): x") - plain == 100 + 100 * 1
+    assert _units('"n = len([x * 2 for x in range(0, 100)])"', "unused(x): x") - plain == 100 + 100 * 3
+    assert _units('"n = count(range(0, 100), x => x > 5)"', "unused(x): x") - plain == 100 + 100 * 3

@@ -10,6 +10,8 @@ or a body is compiled, and the counter that makes local names unique.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import abi, weights
@@ -18,6 +20,7 @@ from .. import refs as R
 from .. import types as T
 from ..diagnostics import Span
 from ..optimize import INLINE_DEPTH, Inliner
+from .charges import hoisted
 from .writer import CLOSE, END, MID, OPEN, POP, PUSH, _Writer, plain
 
 # Nodes whose code cannot fail (a constant, a name, a lambda itself) or that are placed otherwise (an inlined
@@ -63,6 +66,15 @@ class ExpressionWriter(A.NodeVisitor):
         # be decided yet, so reading it goes through `_fz`, which decides it (interpreter/engine/chance.py).
         self.shuffled: frozenset[str] = frozenset()
         self._order_free: A.Expr | None = None  # a zone read whose order does not matter (`_unordered`)
+        # Locals that hold a team number read from `teams` (a comprehension's or `for` step's variable
+        # over it): the engine checked every team number when it was set, so `_team` need not again.
+        self.team_vars: set[str] = set()
+        # Comprehensions and library calls whose walk was charged before the expression ran (charges.py),
+        # by node id, while the expression is compiled.
+        self.precharged: set[int] = set()
+        # While the list of a walk charged `w` per item is compiled: (its node id, w). A list whose own code
+        # charges its items once (`range`, a join) takes the walk's charge into that one call (`_folded`).
+        self.fold: tuple[int, int] | None = None
 
     def _zone_code(self, e: A.Expr, name: str, index: str) -> str:
         """The cards of zone `e`, in order: a shuffled zone's order is decided first."""
@@ -93,7 +105,6 @@ class ExpressionWriter(A.NodeVisitor):
         name = self._zone_named(e)
         assert name is not None
         return f"{abi.zone(name)} + {self._seat(e.index)}" if isinstance(e, A.Index) else abi.zone(name)
-
 
     def ex(self, e: A.Expr) -> str:
         code = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
@@ -139,13 +150,34 @@ class ExpressionWriter(A.NodeVisitor):
         return f"{self.ex(o)}[{self.ex(e.index)}]"
 
     def visit_Lambda(self, e: A.Lambda) -> str:
-        return f"(lambda l_{e.param}: {self.ex(e.body)})"
+        with self.binding(e.param, over=None):
+            return f"(lambda l_{e.param}: {self.ex(e.body)})"
 
     def visit_Let(self, e: A.Let) -> str:
-        out = self.ex(e.body)
-        for name, val in reversed(e.bindings):
-            out = f"(lambda l_{name}: {out})({self.ex(val)})"
+        with self.binding(*[name for name, _ in e.bindings], over=None):
+            out = self.ex(e.body)
+        for k in range(len(e.bindings) - 1, -1, -1):
+            name, val = e.bindings[k]
+            # each value sees the names bound before it
+            with self.binding(*[n for n, _ in e.bindings[:k]], over=None):
+                out = f"(lambda l_{name}: {out})({self.ex(val)})"
         return out
+
+    @contextmanager
+    def binding(self, *names: str, over: A.Expr | None) -> Iterator[None]:
+        """While code in the scope of new local `names` is written: a name bound to the items of `teams`
+        (`over`) holds a checked team number; any other binding hides an outer one of that name."""
+        saved = set(self.team_vars)
+        is_teams = isinstance(over, A.Name) and over.ref == R.Builtin("teams")
+        for name in names:
+            if is_teams:
+                self.team_vars.add(name)
+            else:
+                self.team_vars.discard(name)
+        try:
+            yield
+        finally:
+            self.team_vars = saved
 
     def visit_IfExpr(self, e: A.IfExpr) -> str:
         return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.other)})"
@@ -155,7 +187,8 @@ class ExpressionWriter(A.NodeVisitor):
         for op, r in e.rest:
             parts.append("not in" if op == "notin" else op)
             # `in` walks its list; comparing lists walks them: both charge the items
-            parts.append(self._charged(r) if op in ("in", "notin") or _costly(r.ty) else self.ex(r))
+            parts.append(self._charged(r) if (op in ("in", "notin") or _costly(r.ty)) and id(r) not in self.precharged
+                         else self.ex(r))
         return "(" + " ".join(parts) + ")"
 
     def visit_BoolOp(self, e: A.BoolOp) -> str:
@@ -171,10 +204,43 @@ class ExpressionWriter(A.NodeVisitor):
         return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
 
     def visit_Comp(self, e: A.Comp) -> str:
-        cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
+        with self.binding(e.var, over=e.iter):
+            cond = f" if {self.ex(e.cond)}" if e.cond is not None else ""
+            elem = self.ex(e.elem)
+        if id(e) in self.precharged:
+            return f"[{elem} for l_{e.var} in {self.ex(e.iter)}{cond}]"
         # _it charges the walk times the code run per item: nested loops cannot run away.
         work = weights.size(e.elem) + (weights.size(e.cond) if e.cond is not None else 0)
-        return f"[{self.ex(e.elem)} for l_{e.var} in _it({self.ex(e.iter)}, {work}){cond}]"
+        return f"[{elem} for l_{e.var} in {self._walk_code(e.iter, work)}{cond}]"
+
+    def _walk_code(self, e: A.Expr, work: int) -> str:
+        """The code of list `e` charged `work` per item, as a walk does: in one call of `_it` with the
+        charge its own code makes, where it makes one (`_folded`). A list kept in a local once per loop
+        (optimize.py) is charged apart: its own code runs only the first time."""
+        self.fold = (id(e), work) if not (self.cached and id(e) in self.cached) else None
+        code = self.ex(e)
+        if self.fold is None and not (self.cached and id(e) in self.cached):
+            return code  # folded into its own charge
+        self.fold = None
+        return f"_it({code}, {work})"
+
+    def _folded(self, e: A.Expr) -> str:
+        """The extra argument of `_it` by which a list's own charge (its items, once) also pays for the walk
+        about to run over it."""
+        if self.fold is not None and self.fold[0] == id(e):
+            work, self.fold = self.fold[1], None
+            return f", {work + 1}"
+        return ""
+
+    def _hoist(self, e: A.Expr) -> str:
+        """The charges of the walks `e` is sure to make over lists known before it runs (charges.py), as
+        terms to add to a charge in statement context (" + len(l_h) * 2"); their code then charges nothing.
+        Recorded by node id in `precharged`, which the caller empties once the expression is written."""
+        terms = ""
+        for node, size, work in hoisted(e):
+            self.precharged.add(id(node))
+            terms += f" + {size}" + (f" * {work}" if work != 1 else "")
+        return terms
 
     def _charge_line(self, amount: str, span: Span | None = None) -> None:
         """Charge the budget in statement context, inline: this runs on every move, and a call costs more
@@ -194,8 +260,7 @@ class ExpressionWriter(A.NodeVisitor):
         """`e`, charged to the budget for its items (every nested item, unless it is a list of plain values)."""
         if work == 1 and weights.flat_list(e.ty) and isinstance(e, A.Comp | A.ListLit):
             return self.ex(e)  # a list just built was charged for its items as it was built
-        helper = "_it" if weights.flat_list(e.ty) else "_itd"
-        return f"{helper}({self.ex(e)}{f', {work}' if work != 1 else ''})"
+        return f"{weights.charge_helper(e.ty)}({self.ex(e)}{f', {work}' if work != 1 else ''})"
 
     def _seat(self, e: A.Expr) -> str:
         """A player index into per-player zones and variables. A value typed player is a seat (the engine's
@@ -208,7 +273,8 @@ class ExpressionWriter(A.NodeVisitor):
         """A team number indexing a per-team variable: checked to be 0 to N - 1, unless it was read from `team`
         (whose every value the engine checked when it was set)."""
         code = self.ex(e)
-        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == R.Builtin("team")
+        read = isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.ref == R.Builtin("team") or \
+            isinstance(e, A.Name) and isinstance(e.ref, R.Local) and e.id in self.team_vars
         return code if read else f"_team({code}, N)"
 
     def _card(self, e: A.Expr) -> str:
@@ -220,7 +286,9 @@ class ExpressionWriter(A.NodeVisitor):
         left, right = self.ex(e.left), self.ex(e.right)
         lt, rt = e.left.ty, e.right.ty
         if e.op == "+" and T.is_list(lt) and T.is_list(rt):
-            return f"_it({left} + {right})"  # a joined list is charged for its items
+            if id(e) in self.precharged:
+                return f"({left} + {right})"
+            return f"_it({left} + {right}{self._folded(e)})"  # a joined list is charged for its items
         if weights.numeric(lt) and weights.numeric(rt):
             if e.op == "*":
                 return f"f_mul({left}, {right})"  # numbers may not explode
@@ -279,7 +347,7 @@ class ExpressionWriter(A.NodeVisitor):
         if name == "played_by":
             return f"s.by[{self._card(e.args[0])}]"
         if name == "range":
-            return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}))"
+            return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}){self._folded(e)})"
         if name == "len" and self._zone_named(e.args[0]) is not None:
             return f"len({self._unordered(e.args[0])})"
         if name in ("last", "top") and self._zone_named(e.args[0]) in self.shuffled:
@@ -289,13 +357,28 @@ class ExpressionWriter(A.NodeVisitor):
             if name == "last":
                 return f"{ref.spec.py}({cards})"
             return f"{ref.spec.py}(_it({cards}), {count})"
-        args = [self.ex(a) for a in e.args]
+        if name == "count" and len(e.args) == 2 and isinstance(e.args[1], A.Lambda):
+            # Counted in a comprehension of its own: no call of the function per item. Charged as any
+            # function applied to every item.
+            lam = e.args[1]
+            work = weights.size(lam.body)
+            items = self.ex(e.args[0]) if id(e) in self.precharged else self._walk_code(e.args[0], work)
+            with self.binding(lam.param, over=e.args[0]):
+                test = self.ex(lam.body)
+            return f"len([0 for l_{lam.param} in {items} if {test}])"
         lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
-        if lambdas:
+        if lambdas and id(e) not in self.precharged:
             # A function applied to every item: charge the walk times the function's size.
-            args[0] = f"_it({args[0]}, {sum(weights.size(x.body) for x in lambdas)})"
+            args = [self._walk_code(e.args[0], sum(weights.size(x.body) for x in lambdas))]
+            args += [self.ex(a) for a in e.args[1:]]
+        else:
+            args = [self.ex(a) for a in e.args]
+        if id(e) in self.precharged or lambdas:
+            pass  # its walk was charged before the expression ran, or just above
         elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
-            args[0] = self._charged(e.args[0]) if name != "flatten" else f"_itd({args[0]})"
+            # flatten walks every nested item: even a list of plain lists is charged for its items
+            args[0] = self._charged(e.args[0]) if name != "flatten" else \
+                f"{'_itl' if weights.nested_flat(e.args[0].ty) else '_itd'}({args[0]})"
         if name in BUILDS:
-            return f"_itd({ref.spec.py}({', '.join(args)}))"
+            return f"{weights.charge_helper(e.ty)}({ref.spec.py}({', '.join(args)}))"
         return f"{ref.spec.py}({', '.join(args)})"

@@ -30,6 +30,7 @@ from ..checker import Checker
 from ..diagnostics import Diagnostic, Span
 from ..limits import DEFAULT_LIMITS, Limits
 from ..optimize import Inliner
+from ..projection import card_params, class_tables, memo_plan
 from ..spec import FuncSpec, GameSpec, PhaseSpec
 from ..strategy_checks import rule_actions
 from .actions import ActionWriter, ParamInfo
@@ -96,9 +97,10 @@ class Compiler(ActionWriter):
         w.line("    return out")
         w.line("")
 
-    def user_function(self, f: FuncSpec, pure: set[str]) -> None:
-        """A `define:` function; one that reads no state and is called from outside pure functions
-        (`pure`) is memoized on its arguments."""
+    def user_function(self, f: FuncSpec, pure: set[str], classes: dict[str, int] | None = None) -> None:
+        """A `define:` function; one that reads no state and is worth it (`pure`: see `memo_plan`) is memoized
+        on its arguments. `classes`: for each function whose memo key keeps only some attributes of its
+        cards (`projection`), the number of the table of card classes its key reads."""
         sp, w = self.spec, self.w
         assert f.body is not None
         params = ["s"] + [f"l_{p}" for p in f.params]
@@ -113,12 +115,28 @@ class Compiler(ActionWriter):
         # A list argument whose order cannot change the result is sorted in the
         # key, so the 3! orders of one hand share one entry.
         free = order_free_params(sp, f)
+        keyed, trial = abi.memo_keyed(f.name), abi.memo_trial(f.name)
         w.line(f"{memo} = {{}}")
         w.line(f"MEMOS.append({memo})")
+        w.line(f"{trial} = [0, 0]")
+        # On trial: the first calls are counted, then the engine rebinds the name to the memo, or to the body
+        # if the memo was seldom met (a key of cards in the order dealt, asked once per deal).
         w.line(f"def {fn}({', '.join(params)}):", f.span)
+        w.line(f"    {trial}[0] += 1")
+        w.line(f"    if {trial}[0] == {abi.MEMO_TRIAL}:")
+        w.line(f"        _judge({f.name!r}, {trial})")
+        w.line(f"    return {keyed}({', '.join(params)})")
+        w.line("")
+        w.line(f"def {keyed}({', '.join(params)}):", f.span)
         w.indent += 1
+        projected = card_params(f) if classes is not None and f.name in classes else {}
+        if projected:
+            assert classes is not None
+            self._class_keys(f, projected, abi.card_class(classes[f.name]), free, fi, params)
         # Building the key walks the list arguments: charged, like any walk.
         for name in f.params:
+            if name in projected:
+                continue
             w.line(f"if type(l_{name}) is list:")
             # Too big to remember (budget.MEMO_ITEM_MAX): computed, and charged, without a key.
             w.line(f"    if len(l_{name}) > {MEMO_ITEM_MAX}: return {fi}({', '.join(params)})")
@@ -137,8 +155,32 @@ class Compiler(ActionWriter):
         w.line("    if r is MISS:")
         w.line(f"        r = {fi}({', '.join(params)})")
         w.line(f"        _remember({memo}, k, r)")
+        w.line(f"        {trial}[1] += 1")
         w.line("    return r")
         w.line("")
+
+    def _class_keys(self, f: FuncSpec, projected: dict[str, Any], table: str, free: set[str], fi: str,
+                    params: list[str]) -> None:
+        """The memo key of each card parameter as its cards' classes (`table`): the attributes the function
+        reads and nothing else of the cards, so hands alike in them share an entry. A value that is not a
+        card after all (`none`, which the checker lets pass as one) has no class: computed without a key."""
+        w = self.w
+        w.line("_ok = True")
+        w.line("try:")
+        for name in projected:
+            if projected[name] == T.CARD:
+                w.line(f"    _k_{name} = {table}[l_{name}]")
+                continue
+            # Longer than a key may hold: computed, not kept. Else charged for its items, like any key.
+            w.line(f"    if len(l_{name}) > {MEMO_ITEM_MAX}:")
+            w.line("        _ok = False")
+            w.line("    else:")
+            w.line(f"        _S[0] -= len(l_{name})")
+            keys = f"[{table}[_c] for _c in l_{name}]"
+            w.line(f"        _k_{name} = tuple({'sorted(' + keys + ')' if name in free else keys})")
+        w.line("except (IndexError, TypeError):")
+        w.line("    _ok = False")
+        w.line(f"if not _ok: return {fi}({', '.join(params)})")
 
     # ------------------------------------------------------------ module
     def module(self) -> CompiledGame | None:
@@ -186,6 +228,13 @@ class Compiler(ActionWriter):
         # functions: their callees are then computed once per distinct argument anyway.
         pure = {f.name for f in sp.functions if f.name in pure_functions(sp) and f.body is not None
                 and not _cheap(f.body)} & called_outside(sp, pure_functions(sp))
+        classes: dict[str, int] | None = None
+        if self.optimize:
+            # Also memoized: functions whose key may forget part of each card (projection.py).
+            plan = memo_plan(sp)
+            pure = set(plan)
+            number = {attrs: i for i, attrs in enumerate(class_tables(sp))}
+            classes = {name: number[attrs] for name, attrs in plan.items() if attrs is not None}
         if self.optimize:
             checked = {f.name for f in sp.functions if f.body is not None and (f.body.ty in (T.INT, T.NUM) and
                        _takes_numbers(f.body, [f"l_{p}" for p in f.params]))}
@@ -198,7 +247,7 @@ class Compiler(ActionWriter):
         for f in sp.functions:
             if f.body is not None:
                 self.w = blocks[f.name] = _Writer()
-                self.user_function(f, pure)
+                self.user_function(f, pure, classes)
         self.w = w = main
         at = len(w.lines)
         for pr in sp.procedures:

@@ -62,9 +62,11 @@ class StatementWriter(ExpressionWriter):
         (self._methods.get(type(s)) or self.method(type(s)))(self, s)  # a visit_ method; no frame on visit()
 
     def visit_LetStmt(self, s: A.LetStmt) -> None:
-        # A list named in steps is a snapshot: later moves must not change it (the copy is charged).
+        # A list named in steps is a snapshot: later moves must not change it (the copy is charged). A list
+        # the step builds itself (`[c for c in ...]`, `[a, b]`) is new already: nothing else holds it.
         val = self._sx(s.value)
-        self.w.line(f"l_{s.name} = {'_it(list(' + val + '))' if T.is_list(s.value.ty) else val}", s.span)
+        copy = T.is_list(s.value.ty) and not isinstance(s.value, A.Comp | A.ListLit)
+        self.w.line(f"l_{s.name} = {'_it(list(' + val + '))' if copy else val}", s.span)
 
     def visit_Pick(self, s: A.Pick) -> None:
         # A pick is uniform over the positions of its list: a zone's order, if not decided yet, need not be.
@@ -77,9 +79,12 @@ class StatementWriter(ExpressionWriter):
         else:
             # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
             # A whole zone moved keeps its cards' order undecided, if it is (interpreter/engine/runtime.py).
-            whole = self._zone_named(s.cards) is not None
-            cards = self._unordered(s.cards) if whole else self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD \
-                else f"_cards(s, {self.ex(s.cards)})"
+            self._order_free = s.cards if self._zone_named(s.cards) is not None else None
+            try:
+                cards = self._sx(s.cards)
+            finally:
+                self._order_free = None
+            cards = cards if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {cards})"
             self.w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
 
     def visit_Deal(self, s: A.Deal) -> None:
@@ -105,7 +110,8 @@ class StatementWriter(ExpressionWriter):
         self.w.line(f"_sit_out(s, {self._seat(s.player)})", s.span)
 
     def visit_Do(self, s: A.Do) -> None:
-        args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) else self.ex(a)) for a in s.args)
+        args = "".join(", " + (f"_it(list({self.ex(a)}))" if T.is_list(a.ty) and not isinstance(a, A.Comp | A.ListLit)
+                               else self.ex(a)) for a in s.args)
         self.w.line(f"_r = {abi.procedure(s.proc)}(s{args})", s.span)
         self.w.line("if _r is not None: return _r")
 
@@ -131,22 +137,26 @@ class StatementWriter(ExpressionWriter):
         items = self._walked(s.iter, weights.size(s.body), s.span)
         w.line(f"for l_{s.var} in list({items}):", s.span)
         w.indent += 1
-        self.block(s.body)
+        with self.binding(s.var, over=s.iter):
+            self.block(s.body)
         w.indent -= 1
 
     def _sx(self, e: A.Expr) -> str:
         """The code of an expression a step evaluates: with small functions inlined, and what its
         comprehensions ask again and again kept in locals, emptied on a line of their own before the step
         (optimize.py; nothing changes the state while one expression is evaluated)."""
-        if self.inliner is None:
-            return self.ex(e)
-        e = self.inliner.inline(e)
-        self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
+        if self.inliner is not None:
+            e = self.inliner.inline(e)
+            self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
         try:
+            # The walks the step's expression is sure to make over lists known already: charged here, inline.
+            early = self._hoist(e)
             code = self.ex(e)
             kept = list(self.cache_vars.values())
         finally:
-            self.cached, self.cache_vars = set(), {}
+            self.cached, self.cache_vars, self.precharged = set(), {}, set()
+        if early:
+            self._charge_line(early.removeprefix(" + "), e.span)
         if kept:
             self.w.line(f"{' = '.join(kept)} = MISS")
         return code
@@ -231,14 +241,15 @@ class StatementWriter(ExpressionWriter):
         size of all the code it may run."""
         w = self.w
         e = self.inliner.inline(e) if self.inliner is not None else e
-        self._charge_line(str(weights.size(e)))
+        # Charged on entry: the size of the code, and the walks it is sure to make over its parameters.
+        self._charge_line(str(weights.size(e)) + self._hoist(e))
         start = len(w.lines)  # the locals kept below are emptied here, once their names are known
         self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
         try:
             self._tail(e, e.ty == T.ANY, 0)
             kept = list(self.cache_vars.values())
         finally:
-            self.cached, self.cache_vars = set(), {}
+            self.cached, self.cache_vars, self.precharged = set(), {}, set()
         if kept:
             w.insert(start, f"{' = '.join(kept)} = MISS")
         if e.ty in (T.INT, T.NUM) and _takes_numbers(e, params):
@@ -300,8 +311,11 @@ class StatementWriter(ExpressionWriter):
         if user and self.inliner is not None:
             self._lifted_body(e, params, question)
             return
-        self._charge_line(str(weights.size(e)))
-        code = self.ex(e)
+        self._charge_line(str(weights.size(e)) + self._hoist(e))
+        try:
+            code = self.ex(e)
+        finally:
+            self.precharged = set()
         w.indent -= 1
         if want is not None:
             w.line(f"    _r = {want[0]}(s, {code}, {want[1]!r})", e.span)

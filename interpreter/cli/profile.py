@@ -28,7 +28,7 @@ TOP = 15  # rule-file lines shown
 class Sampler:
     def __init__(self, game: CompiledGame):
         self.game = game
-        self.lines: Counter[int] = Counter()  # generated line -> samples
+        self.lines: Counter[int | None] = Counter()  # generated line (None: between lines) -> samples
         self.engine: Counter[str] = Counter()  # engine function -> samples (no generated frame running)
         self.total = 0
 
@@ -63,6 +63,8 @@ class Sampler:
         out: Counter[Span] = Counter()
         line_map = self.game.line_map
         for line, n in self.lines.items():
+            if line is None:  # Python 3.11 has no line for some instructions (a loop's jump back)
+                continue
             span = next((line_map[k] for k in range(line, 0, -1) if k in line_map), None)
             if span is not None:
                 out[Span(span.file, span.line, 1)] += n

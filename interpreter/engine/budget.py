@@ -8,11 +8,16 @@ A rule file may come from a stranger, so every evaluation is bounded. The compil
 * a call of a `define:` function or a procedure charges the size of its body, a phase entry or a new
   deal one unit;
 * a library function or operator that reads, builds or copies a list charges its items (`_it` for a list
-  of plain values, `_itd` for a list that may hold lists, which charges every nested item);
+  of plain values, `_itl` for a list of lists of plain values, which charges the lists and their items,
+  `_itd` for a list that may hold lists at any depth, which charges every nested item);
 * moving, dealing and shuffling cards charges the cards moved.
 
-So the work of one move is at most a fixed multiple of `limits.steps`, whatever the rules do. When the
-counter runs out, `BudgetExceeded` stops the move and the engine reports a located rule error (R004).
+A charge may be made earlier than the work, never later than the work it pays for begins and never for
+less: the compiler charges the walks an expression is sure to make over lists it can read beforehand
+when the expression starts (dsl/codegen/charges.py), inline, where a call per walk would cost more than
+the charge. So the work of one move is at most a fixed multiple of `limits.steps`, whatever the rules
+do. When the counter runs out, `BudgetExceeded` stops the move and the engine reports a located rule
+error (R004).
 The memo tables of pure functions are bounded the same way, by the items they hold (`_remember`).
 """
 
@@ -47,9 +52,9 @@ def deep_count(x: Any) -> int:
     while stack:
         xs = stack.pop()
         n += len(xs)
-        for y in xs:
-            if type(y) is list:
-                stack.append(y)
+        # `list in map(type, xs)` looks for a nested list at C speed: most lists hold none
+        if list in map(type, xs):
+            stack += [y for y in xs if type(y) is list]
     return n
 
 
@@ -61,9 +66,9 @@ def charge(game: Any, n: int) -> None:
         raise over(game.step_limit)
 
 
-def helpers(steps: list[int], limit: int) -> dict[str, Any]:
+def helpers(steps: list[int], limit: int, ns: dict[str, Any] | None = None) -> dict[str, Any]:
     """The charging functions the compiled code of one game instance calls, bound to its counter, which
-    each move resets to `limit`."""
+    each move resets to `limit`, and the memo's helpers, bound to its namespace `ns`."""
 
     def _it(xs: Any, w: int = 1) -> Any:
         steps[0] -= len(xs) * w
@@ -73,6 +78,17 @@ def helpers(steps: list[int], limit: int) -> dict[str, Any]:
 
     def _itd(x: Any, w: int = 1) -> Any:
         steps[0] -= (deep_count(x) or 1) * w
+        if steps[0] < 0:
+            raise over(limit)
+        return x
+
+    def _itl(x: Any, w: int = 1) -> Any:
+        # A list of lists of plain values (by its checked type: combinations of cards, melds): its
+        # deep_count, the lists and their items, counted at C speed.
+        try:
+            steps[0] -= (len(x) + sum(map(len, x)) or 1) * w
+        except TypeError:  # an item that is not a list after all: counted the slow way
+            steps[0] -= (deep_count(x) or 1) * w
         if steps[0] < 0:
             raise over(limit)
         return x
@@ -97,10 +113,20 @@ def helpers(steps: list[int], limit: int) -> dict[str, Any]:
             held[0] = size
         memo[key] = value
 
+    def _judge(name: str, trial: list[int]) -> None:
+        # `define:` function `name`, memoized, after its first abi.MEMO_TRIAL calls: the name the rules call
+        # is bound from now on to the memo, or to the body if fewer than one call in 16 found its key (a
+        # memo that is seldom met costs a key per call and fills the tables, which are then emptied for
+        # all). The values are the same either way.
+        if ns is not None:
+            calls, misses = trial
+            seldom = calls - misses < calls // 16
+            ns[abi.function(name)] = ns[abi.function_body(name) if seldom else abi.memo_keyed(name)]
+
     def _over() -> None:
         raise over(limit)
 
     # `_S` is the counter itself: compiled statements charge it inline (`_S[0] -= n`), which costs less
     # than a call on the paths every move takes.
-    return {"_it": _it, "_itd": _itd, "_remember": _remember, "MEMOS": memos, "_S": steps,
-            "_over": _over}
+    return {"_it": _it, "_itd": _itd, "_itl": _itl, "_remember": _remember, "_judge": _judge, "MEMOS": memos,
+            "_S": steps, "_over": _over}

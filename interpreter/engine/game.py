@@ -21,6 +21,7 @@ from ..dsl.diagnostics import RuleFileError, Span, count_of
 from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded
 from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file
+from ..dsl.projection import class_tables
 from ..dsl.spec import PhaseSpec, ReturnsSpec
 from . import budget as budget_
 from . import returns as returns_
@@ -116,8 +117,10 @@ class Game:
         self.question: list[dict[Any, Any] | None] = [None]
         ns["QM"] = self.question
         ns["NC"] = 0  # no card before the pack is built (a rule of the setup reading one gets a rule error)
+        for i in range(len(class_tables(spec))):
+            ns[abi.card_class(i)] = ()  # no card has a class yet: a memo key needing one is not made
         self.steps = budget if budget is not None else [self.step_limit]
-        ns.update(budget_.helpers(self.steps, self.step_limit))
+        ns.update(budget_.helpers(self.steps, self.step_limit, ns))
         self.seats = ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
@@ -153,6 +156,9 @@ class Game:
         # `players: teams` (None: every seat is a team of its own); lists shared by states until one is written.
         self.teams_of = ns.get(abi.TEAMS_OF)
         self.own_teams = list(range(num_players))
+        # The `teams` of the last team list asked about (engine/runtime.py `_teams`): lists of teams are
+        # shared by states until one is written, so most questions are about the same list.
+        self.teams_seen: tuple[list[int] | None, list[int]] = (None, [])
         self.all_seated = [False] * num_players
         self.none_out = [False] * num_players  # `State.out` before anyone is eliminated (copied on write)
         self.reports = [(label, ns[abi.report(k)], compiled.report_kinds[k], e.span)
@@ -244,6 +250,12 @@ class Game:
                     vals.append(self._call(ns[abi.property_fn(p.name)], p.span, r, s, rank_pos.get(r, -1),
                                            suit_pos.get(s, -1)))
             ns[abi.property_table(p.name)] = tuple(vals)
+        for i, attrs in enumerate(class_tables(spec)):
+            ns[abi.card_class(i)] = _classes([ns[abi.card_table(a) if a in abi.CARD_FIELDS else abi.property_table(a)]
+                                              for a in attrs], len(kinds))
+        # Memo keys name cards by these tables: an entry made over the candidate cards would mean others now.
+        for memo in ns["MEMOS"]:
+            memo.clear()
 
     def _call(self, fn: Any, span: Span, *args: Any) -> Any:
         try:
@@ -469,6 +481,17 @@ class Game:
         """Every action id that action_to_string prints as `text`, lowest first (parsed per action: the cost
         does not depend on the size of the id space)."""
         return self.codec.from_string(text)
+
+
+def _classes(columns: list[tuple[Any, ...]], cards: int) -> tuple[int, ...]:
+    """Each card's class: cards with the same values in all these columns (1 and 1.0 and true differ:
+    a result may show the difference) share a number."""
+    first: dict[tuple[Any, ...], int] = {}
+    try:
+        return tuple([first.setdefault(tuple([(type(v), v) for v in values]), len(first))
+                      for values in zip(*columns)]) if columns else (0,) * cards
+    except TypeError:  # a property whose values cannot be hashed: every card a class of its own
+        return tuple(range(cards))
 
 
 def load_game(path: str | Path, num_players: int, options: dict[str, Any] | None = None,

@@ -288,8 +288,14 @@ def _teammates(s: Any, p: int) -> list[int]:
 
 
 def _teams(s: Any) -> list[int]:
-    charge(s.game, len(s.team))
-    return sorted(set(s.team))
+    team, g = s.team, s.game
+    charge(g, len(team))
+    seen = g.teams_seen
+    if seen[0] is team:  # the same list, never written in place (`_set_team` copies): the same teams
+        return seen[1]
+    out = sorted(set(team))
+    g.teams_seen = (team, out)
+    return out
 
 
 def _fmt(s: Any, value: Any, kind: str) -> str:
