@@ -21,7 +21,10 @@ MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated
 
 `adapters`: random games/s of Hearts through cardsmith's own API against the pyspiel-wrapped game
 (`cardsmith.openspiel`, chance drawn by the loop, so against the own API's chance loop) and the
-PettingZoo env (chance drawn inside from the seed, so against the own API's seeded loop).
+PettingZoo env (chance drawn inside from the seed, so against the own API's seeded loop; the env also
+makes the acting agent's observation tensor and action mask at every step, so it is compared as well with
+the seeded loop that makes the acting player's observation tensor at every step, `seeded + observation
+tensor`).
 
 `import`: `python -c "import cardsmith"` against `python -c "import pyspiel"`, fresh processes alternated;
 wall time of the whole process, the median of the rounds.
@@ -256,6 +259,21 @@ def pettingzoo_play(env: Any) -> Play:
     return play
 
 
+def agent_play(game: cardsmith.Game) -> Play:
+    """The own API doing the work the PettingZoo env does for an agent at each step: the acting player's
+    observation tensor, its legal actions, and the action applied (chance drawn from the seed)."""
+    def play(rng: random.Random) -> int:
+        s = game.new_initial_state(seed=rng.getrandbits(31))
+        moves = 0
+        while not s.is_terminal():
+            s.observation_tensor(s.current_player())
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+            moves += 1
+        return moves
+    return play
+
+
 def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
     import cardsmith.openspiel as cs_openspiel
     from cardsmith.pettingzoo import env as pz_env
@@ -264,7 +282,9 @@ def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
     rows = [["adapter", "loop", "adapter games/s", "own API games/s", "adapter/own API"]]
     sides = [("pyspiel game (`cardsmith.openspiel`)", "chance", pyspiel_play(cs_openspiel.load("hearts", 4)),
               chance_play(game)),
-             ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded", pettingzoo_play(pz_env(game)), seeded_play(game))]
+             ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded", pettingzoo_play(pz_env(game)), seeded_play(game)),
+             ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded + observation tensor", pettingzoo_play(pz_env(game)),
+              agent_play(game))]
     for title, loop, a, b in sides:
         rng = random.Random(seed)
         a(rng), b(rng)

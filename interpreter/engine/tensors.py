@@ -87,6 +87,16 @@ def _num_distinct(g: Any) -> int:
     return int(g.num_distinct_actions())
 
 
+def observation_size(g: Any) -> int:
+    """The observation tensor's length (worked out once per game)."""
+    return _index(g).size
+
+
+def own_actions_size(g: Any) -> int:
+    """The length of the `own_actions` block that ends the information state tensor."""
+    return _own_width(g)
+
+
 def observation_tensor_shape(g: Any) -> list[int]:
     return [sum(size for _, size in tensor_layout(g))]
 
@@ -263,8 +273,39 @@ def information_state_tensor(s: Any, p: int, own: Mapping[int, float] | None = N
     out = observation_tensor(s, p)
     base = len(out)
     out.extend([0.0] * _own_width(g))
-    write_own_actions(g, own if own is not None else own_actions(s.full_history(), p), out, base)
+    write_own_actions(g, own if own is not None else own_counts(s, p), out, base)
     return out
+
+
+def own_counts(s: Any, p: int) -> Mapping[int, float]:
+    """How many times p took each action id in s's match so far (do not change the mapping: it is shared).
+
+    Counted from the history once, then from the counts of the state a few steps before: they are kept in
+    `State.seen` under ("own", p), shared by clones and copied on write as the information state strings
+    are, so asking at every step of a match (or at each child of a state) costs a step, not the history."""
+    key = ("own", p)
+    seen = s.seen
+    cached = seen.get(key) if seen else None
+    node, counts = cached if cached is not None else ((), _NONE)
+    added: list[int] = []
+    h = s.trail
+    while h is not node:
+        if not h:  # the counts kept are of a state this one does not come from: the whole history is walked
+            counts = _NONE
+            break
+        h, who, what = h
+        if who == p:
+            added.append(what)
+    if added:
+        counts = dict(counts)
+        for a in added:
+            counts[a] = counts.get(a, 0.0) + 1.0
+    if cached is None or cached[0] is not s.trail:
+        s.seen = {**(seen or {}), key: (s.trail, counts)}
+    return counts
+
+
+_NONE: Mapping[int, float] = {}
 
 
 def own_actions(history: Any, p: int) -> dict[int, float]:
