@@ -24,7 +24,9 @@ MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated
 PettingZoo env (chance drawn inside from the seed, so against the own API's seeded loop; the env also
 makes the acting agent's observation tensor and action mask at every step, so it is compared as well with
 the seeded loop that makes the acting player's observation tensor at every step, `seeded + observation
-tensor`).
+tensor`). Then the time of one call of the acting player's information state string and of `clone()`, at
+every decision of random Hearts matches (chance drawn by the loop), through the own API, the pyspiel game
+and pyspiel's own hearts.
 
 `import`: `python -c "import cardsmith"` against `python -c "import pyspiel"`, fresh processes alternated;
 wall time of the whole process, the median of the rounds.
@@ -295,6 +297,55 @@ def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
     return rows
 
 
+def _per_call(game: Any, what: Callable[[Any], Any], rng: random.Random, seconds: float) -> float:
+    """Microseconds of CPU time per call of `what(state)`, at every decision node of random matches with
+    chance drawn by the loop (the clock's own cost, timed the same way with nothing between, taken off)."""
+    spent = 0.0
+    calls = 0
+    clock = time.process_time
+    end = clock() + seconds
+    while clock() < end:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            t0 = clock()
+            t1 = clock()
+            what(s)
+            t2 = clock()
+            spent += (t2 - t1) - (t1 - t0)
+            calls += 1
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+    return max(spent, 0.0) / max(calls, 1) * 1e6
+
+
+def calls(rounds: int, seconds: float, seed: int) -> list[list[str]]:
+    """Hearts: the acting player's information state string and a clone, at every decision of random
+    matches, through the own API, the pyspiel game and pyspiel's own hearts, alternated."""
+    import cardsmith.openspiel as cs_openspiel
+
+    sides = [("cardsmith, own API", cardsmith.load("hearts", 4)), ("cardsmith, pyspiel game",
+             cs_openspiel.load("hearts", 4)), ("pyspiel hearts", pyspiel.load_game("hearts"))]
+    whats: list[tuple[str, Callable[[Any], Any]]] = [
+        ("information state string", lambda s: s.information_state_string(s.current_player())),
+        ("clone", lambda s: s.clone())]
+    rows = [["call", *[name + " us" for name, _ in sides]]]
+    for label, what in whats:
+        rng = random.Random(seed)
+        times: list[list[float]] = [[] for _ in sides]
+        for r in range(rounds):
+            order = list(range(len(sides))) if r % 2 == 0 else list(reversed(range(len(sides))))
+            for i in order:
+                times[i].append(_per_call(sides[i][1], what, rng, seconds))
+        row = [label, *[f"{statistics.median(t):.1f}" for t in times]]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
 # ---------------------------------------------------------------- start-up
 
 
@@ -343,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         tables.append(cfr(args.rounds, args.iterations))
     if args.what in ("adapters", "all"):
         tables.append(adapters(args.rounds, args.seconds, args.seed))
+        tables.append(calls(args.rounds, args.seconds, args.seed))
     if args.what in ("import", "all"):
         tables.append(startup(max(args.rounds, 5)))
     for t in tables:

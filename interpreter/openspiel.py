@@ -210,7 +210,7 @@ class _Strings:
     so a string kept with its state would be worked out again at every iteration; kept by history it is
     worked out once. Bounded: emptied when it holds `MAX_CHARS` characters."""
 
-    MAX_CHARS = 64_000_000
+    MAX_CHARS = 16_000_000
 
     def __init__(self) -> None:
         self.texts: dict[tuple[int, tuple[int, ...]], str] = {}
@@ -265,17 +265,18 @@ class CardsmithState(pyspiel.State):
             held.state = s
         return s
 
+    # The state's own answers are of the types OpenSpiel's are (an int, a bool).
     def current_player(self) -> int:
-        return int((self._held.state or self._rebuild()).current_player())
+        return (self._held.state or self._rebuild()).current_player()  # type: ignore[no-any-return]
 
     def is_terminal(self) -> bool:
-        return bool((self._held.state or self._rebuild()).is_terminal())
+        return (self._held.state or self._rebuild()).is_terminal()  # type: ignore[no-any-return]
 
     def is_chance_node(self) -> bool:
-        return bool((self._held.state or self._rebuild()).current_player() == CHANCE)
+        return (self._held.state or self._rebuild()).current_player() == CHANCE  # type: ignore[no-any-return]
 
     def is_player_node(self) -> bool:
-        return bool((self._held.state or self._rebuild()).current_player() >= 0)
+        return (self._held.state or self._rebuild()).current_player() >= 0  # type: ignore[no-any-return]
 
     def is_simultaneous_node(self) -> bool:
         return False

@@ -134,9 +134,11 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         s = self.state
         assert s is not None
         p = self._seat[agent]
-        mask = np.zeros(self._num_actions, np.int8)
+        flags = bytearray(self._num_actions)  # zeros, and cheaper to set one by one than numpy's
         if s.current_player() == p:
-            mask[s.legal_actions()] = 1
+            for a in s.legal_actions():
+                flags[a] = 1
+        mask = np.frombuffer(flags, np.int8)
         obs = np.zeros(self._size, np.float32)
         s._evaluating(tensors.write_observation, p, obs)  # rule errors of `visible` rules located
         return {"observation": obs, "action_mask": mask}
@@ -151,7 +153,8 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         s.apply_action(int(action))  # an illegal action raises IllegalAction and leaves the state as it was
         self._after_move()
-        self._accumulate_rewards()
+        if s.is_terminal():  # before the end every reward is 0: there is nothing to add up
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:
