@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..dsl import types as T
 from .observation import EVERYONE, NOBODY, OWNER, TEAM, _plan, _show
 from .text import one_line
 
@@ -42,9 +43,11 @@ def _key(line: str) -> str:
 
 
 class _Labels:
-    """Per game: the texts every observation string is built from."""
+    """Per game: the texts every observation string is built from, and for each player which zones and
+    variables it sees where the rule file fixes that (None where the state decides: a team or a rule)."""
 
-    __slots__ = ("players", "cards", "phases", "sees", "sees_key", "in_play", "in_play_key", "zones", "variables")
+    __slots__ = ("players", "cards", "phases", "sees", "sees_key", "in_play", "in_play_key", "zones", "variables",
+                 "zone_sees", "var_sees")
 
     def __init__(self, g: Any) -> None:
         self.players = [g.player_name(p) for p in range(g.n)]
@@ -58,8 +61,25 @@ class _Labels:
         # Each label ends with its separator (': ' or ' = '), so the key of any line that starts with it is the
         # key of the label alone, and a prefix without ':' or '=' ("end of deal 2, ") simply precedes it.
         self.zones = [(f"{name}: ", _key(f"{name}: "), how, owner, rule) for name, how, owner, rule in zplan]
-        self.variables = [(f"{name} = ", _key(f"{name} = "), how, owner, rule, ty)
+        # A value shown as it is (a number, a player, a flag: `_value` of it is `str` of it, "true", "false"
+        # or "none") or through `_show` (cards by name, lists, text).
+        self.variables = [(f"{name} = ", _key(f"{name} = "), how, owner, rule, ty, ty in _PLAIN)
                           for name, how, owner, rule, ty in vplan]
+        self.zone_sees = [[_fixed(p, how, owner) for _, _, how, owner, _ in self.zones] for p in range(g.n)]
+        self.var_sees = [[_fixed(p, how, owner) for _, _, how, owner, *_ in self.variables] for p in range(g.n)]
+
+
+_PLAIN = (T.INT, T.NUM, T.BOOL, T.PLAYER)
+
+
+def _fixed(p: int, how: int, owner: int | None) -> bool | None:
+    if how == EVERYONE:
+        return True
+    if how == NOBODY:
+        return False
+    if how == OWNER:
+        return p == owner
+    return None
 
 
 def _labels(g: Any) -> _Labels:
@@ -84,16 +104,28 @@ def _sees(s: Any, player: int, how: int, owner: int | None, rule: Any) -> bool:
 def _table(s: Any, p: int, lab: _Labels, prefix: str, lines: list[str], keys: list[str]) -> None:
     """The lines of the zones and the variables p sees (`infostate._seen`)."""
     cards = lab.cards
-    for (label, key, how, owner, rule), zone in zip(lab.zones, s.z):
-        if _sees(s, p, how, owner, rule):
-            lines.append(f"{prefix}{label}" + (" | ".join([cards[c] for c in zone]) if zone else "-"))
-        else:
+    for (label, key, how, owner, rule), zone, sees in zip(lab.zones, s.z, lab.zone_sees[p]):
+        if sees is None:
+            sees = _sees(s, p, how, owner, rule)
+        if not sees:
             lines.append(f"{prefix}{label}{len(zone)} hidden")
+        elif zone:
+            lines.append(prefix + label + " | ".join([cards[c] for c in zone]))
+        else:
+            lines.append(prefix + label + "-")
         keys.append(prefix + key)
     g = s.game
-    for (label, key, how, owner, rule, ty), value in zip(lab.variables, s.v):
-        if _sees(s, p, how, owner, rule):
-            lines.append(f"{prefix}{label}{_value(_show(g, value, ty))}")
+    for (label, key, how, owner, rule, ty, plain), value, sees in zip(lab.variables, s.v, lab.var_sees[p]):
+        if sees is None:
+            sees = _sees(s, p, how, owner, rule)
+        if sees:
+            if plain and type(value) is int:
+                text = str(value)
+            elif value is None:
+                text = "none"
+            else:
+                text = _value(_show(g, value, ty))
+            lines.append(prefix + label + text)
             keys.append(prefix + key)
 
 
