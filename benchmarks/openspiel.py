@@ -29,7 +29,8 @@ every decision of random Hearts matches (chance drawn by the loop), through the 
 and pyspiel's own hearts.
 
 `import`: `python -c "import cardsmith"` against `python -c "import pyspiel"`, fresh processes alternated;
-wall time of the whole process, the median of the rounds.
+wall time of the whole process, the median of the rounds; then the same with Kuhn poker loaded as well
+(`cardsmith.load` reads and compiles the rule file; `pyspiel.load_game` makes the C++ game).
 
 Rates are per second of this process's CPU time. Each table gives the ratio cardsmith/pyspiel of games/s
 (or of iterations/s) as the median of the rounds with the lowest..highest round. Needs the `rl` extra.
@@ -45,6 +46,8 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import cardsmith
@@ -355,14 +358,22 @@ def _wall(code: str) -> float:
     return time.perf_counter() - t
 
 
+# What a program does before its first move: import the library, then (second row) load Kuhn poker too.
+STARTS = (("`import cardsmith` / `import pyspiel`", "import cardsmith", "import pyspiel"),
+          ("and load Kuhn poker", "import cardsmith; cardsmith.load('kuhn-poker', players=2)",
+           "import pyspiel; pyspiel.load_game('kuhn_poker')"))
+
+
 def startup(rounds: int) -> list[list[str]]:
-    res = alternate(lambda: _wall("import cardsmith"), lambda: _wall("import pyspiel"), rounds)
-    slower = res.ratios  # times, not rates: cardsmith's time over pyspiel's
-    row = ["`import cardsmith` / `import pyspiel`", f"{statistics.median(res.mine) * 1000:.0f}",
-           f"{statistics.median(res.theirs) * 1000:.0f}",
-           f"{statistics.median(slower):.2f} ({min(slower):.2f}..{max(slower):.2f})"]
-    print(" | ".join(row), file=sys.stderr)
-    return [["import", "cardsmith ms", "pyspiel ms", "cardsmith/pyspiel time"], row]
+    rows = [["import", "cardsmith ms", "pyspiel ms", "cardsmith/pyspiel time"]]
+    for label, mine, theirs in STARTS:
+        res = alternate(partial(_wall, mine), partial(_wall, theirs), rounds)
+        slower = res.ratios  # times, not rates: cardsmith's time over pyspiel's
+        row = [label, f"{statistics.median(res.mine) * 1000:.0f}", f"{statistics.median(res.theirs) * 1000:.0f}",
+               f"{statistics.median(slower):.2f} ({min(slower):.2f}..{max(slower):.2f})"]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
 
 
 def markdown(rows: list[list[str]]) -> str:
@@ -382,11 +393,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="cfr: CFR iterations on Kuhn poker per round, a tenth of them on Leduc (default 20)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    ap.add_argument("--write", metavar="FILE",
+                    help="also put the tables, as Markdown, in FILE between the lines BEGIN and END (the table of "
+                         "docs/performance.md)")
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0 or args.iterations < 1:
         ap.error("--rounds, --seconds and --iterations must be positive")
-    print(f"Python {sys.version.split()[0]}, open_spiel {_openspiel_version()}, {args.rounds} alternating rounds, "
-          f"{time.strftime('%Y-%m-%d')}", file=sys.stderr)
+    heading = (f"Measured on {time.strftime('%Y-%m-%d')} at commit {_commit()} by `python benchmarks/openspiel.py "
+               f"{' '.join(sys.argv[1:] if argv is None else argv)}`: Python {sys.version.split()[0]}, open_spiel "
+               f"{_openspiel_version()}, {args.rounds} alternating rounds.")
+    print(heading, file=sys.stderr)
     tables = []
     if args.what in ("playouts", "all"):
         tables.append(playouts(args.games, args.rounds, args.seconds, args.seed))
@@ -400,7 +416,32 @@ def main(argv: list[str] | None = None) -> int:
     for t in tables:
         print(markdown(t) if args.markdown else "\n".join("  ".join(r) for r in t))
         print()
+    if args.write:
+        write(args.write, heading + "\n\n" + "\n\n".join(markdown(t) for t in tables))
     return 0
+
+
+BEGIN = "<!-- benchmarks/openspiel.py: begin (generated; do not edit) -->"
+END = "<!-- benchmarks/openspiel.py: end -->"
+
+
+def write(path: str, text: str) -> None:
+    """Put `text` between the BEGIN and END lines of the file at `path`."""
+    doc = Path(path).read_text(encoding="utf-8")
+    if BEGIN not in doc or END not in doc:
+        raise SystemExit(f"{path} has no lines {BEGIN!r} and {END!r} to write between")
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    Path(path).write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}", encoding="utf-8")
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                             cwd=str(Path(__file__).parent))
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
 
 
 def _openspiel_version() -> str:

@@ -180,7 +180,7 @@ LIBRARY = tuple(RUNTIME_HELPERS)
 ENGINE_HELPERS = ("_pick", "_move1", "_move", "_deal", "_deal_each", "_shuffle", "_next_active", "_active",
                   "_eliminate", "_log", "_is_active", "_sit_out", "_team", "_set_team", "_teammates", "_teams",
                   "_want_player", "_want_players", "_seat", "_card", "_cards", "_keep", "_keep_list",
-                  "_extend_list", "_without", "_cards_id")
+                  "_extend_list", "_without", "_cards_id", "_fz", "_fz_top")
 # The step budget's helpers, bound to one game's counter (interpreter/engine/budget.py helpers).
 BUDGET_HELPERS = ("_it", "_itd", "_remember", "MEMOS", "_S", "_over")
 # Values fixed by the game at its player count: the count, the card count (0 until the pack is built), the

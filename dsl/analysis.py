@@ -73,6 +73,29 @@ def _postorder(roots: Iterable[str], callees: Callable[[str], list[str]]) -> Ite
             yield name
 
 
+# ---------------------------------------------------------------- shuffles
+def step_lists(spec: GameSpec) -> Iterator[list[A.Stmt]]:
+    """Every block of steps of a rule file: procedures, effects, phase blocks and the match's."""
+    for pr in spec.procedures:
+        yield pr.body
+    for a in spec.actions:
+        yield a.effect
+    for ph in spec.phases:
+        yield from (ph.start, ph.after, ph.end)
+    m = spec.match
+    yield from (m.start, m.deal, m.end_deal)
+
+
+def shuffled_zones(spec: GameSpec) -> frozenset[str]:
+    """The zones some `shuffle` step names: in a state without a seed their cards may be in no order yet
+    (interpreter/engine/chance.py), so code that reads their order must have it decided first."""
+    out: set[str] = set()
+    for steps in step_lists(spec):
+        for st in steps:
+            out.update(n.zone.name for n in A.walk(st) if isinstance(n, A.Shuffle))
+    return frozenset(out)
+
+
 # ---------------------------------------------------------------- state
 def _direct_read(n: A.Expr, with_pack: bool) -> str | None:
     """What `n` reads of a match in progress, as words ("read zone 'pile'"), or None."""

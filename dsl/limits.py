@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Seats at one table: a bound of the language itself, not a limit a flag raises. It is defined here, with the
+# limits, so that the command line reads it without importing the rule file's classes (dsl/spec.py).
+MAX_PLAYERS = 64
+
 FLAGS = {
     "file_bytes": "--max-file-bytes", "yaml_depth": "--max-yaml-depth", "yaml_nodes": "--max-yaml-nodes",
     "expr_chars": "--max-expr-chars", "expr_depth": "--max-expr-depth", "cards": "--max-cards",

@@ -1,25 +1,24 @@
 """Expression and statement parsing: Lark (LALR) into the typed AST.
 
-The grammar lives in `grammar.lark`. Positions reported by Lark are relative
-to the expression text; `ScalarText.span_at` maps them into the rule file.
+The grammar lives in `grammar.lark`; its parse tables are generated once into `grammar.json` and loaded
+from there (`grammar_tables.py`: regenerate them after editing the grammar). Positions reported by Lark
+are relative to the expression text; `ScalarText.span_at` maps them into the rule file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
 from .diagnostics import Diagnostic, Refused, Span
+from .grammar_tables import load_parser
 from .limits import Limits
 
-_GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-_PARSER = Lark(_GRAMMAR, parser="lalr", start=["expression", "statement"], propagate_positions=True,
-               maybe_placeholders=True)
+_PARSER = load_parser()  # from the tables generated from grammar.lark (grammar_tables.py)
 
 # The grammar's words (move, deal, if, in, ...): a rule file cannot use them as names.
 KEYWORDS = frozenset(

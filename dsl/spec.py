@@ -10,8 +10,7 @@ from typing import Any
 
 from . import ast as A
 from .diagnostics import Span
-
-MAX_PLAYERS = 64
+from .limits import MAX_PLAYERS as MAX_PLAYERS  # defined with the limits: dsl/limits.py says why
 
 VAR_TYPES = {
     "int": "int", "number": "num", "bool": "bool", "player": "player", "card": "card",

@@ -16,12 +16,10 @@ is read from the action texts.
 
 The chance nodes. OpenSpiel deals each card as a chance node of its own (P0's whole hand, then P1's, ...,
 with three players one card to the crib), its outcomes the cards left, and turns the starter as one more
-node after the discards. The rule file shuffles the stock at each deal (one chance node per position from
-the top down, each offering the cards not placed yet), deals from the top and turns the starter from the
-top. So the rule file's chance comes first: the test draws the shuffle's outcomes, then gives OpenSpiel,
-node by node, the card the rule file dealt there, checking that both nodes offered the same cards with
-the same chances; the starter is the card below the last one dealt, whose node offered the cards OpenSpiel
-offers for the starter.
+node after the discards. The rule file shuffles the stock at each deal, deals from the top and turns the
+starter from the top; a state made without a seed deals a shuffled zone lazily, a chance node per card
+when it is dealt or turned, so the two have the same chance nodes: at each the test checks that both
+offer the same cards with the same chances, and gives both the same card.
 
 By default 150 matches at the default parameters and 15 at each other setting; CRIBBAGE_GAMES=N plays N
 and N // 10 (`CRIBBAGE_GAMES=10000 python -m pytest tests/test_cribbage_openspiel.py`).
@@ -148,8 +146,7 @@ class Both:
         self.s = State.initial(g, None)
         self.seed = seed
         self.steps = 0
-        self.order: list[int] = []  # this deal's stock from the top down, as OpenSpiel's card ids
-        self.offers: list[dict[int, float]] = []  # what each node of the shuffle offered
+        self.nodes = 0  # chance nodes of this deal so far
         self.dealt = self.n * (6 if self.n == 2 else 5) + (1 if self.n == 3 else 0)
         self.seen: Counter[str] = Counter()  # what the match reached
 
@@ -160,10 +157,7 @@ class Both:
         """Plays to the end; what the match reached, and how it ended."""
         while not self.ref.is_terminal():
             if self.ref.is_chance_node():
-                if self.s.is_chance_node():
-                    self.deal()
-                else:
-                    self.starter()
+                self.chance()
             else:
                 self.decision()
             self.steps += 1
@@ -177,38 +171,28 @@ class Both:
             self.seen["won in the play"] += 1
         return self.seen
 
-    def deal(self) -> None:
-        """The rule file's shuffle, drawn here, and its deal given to OpenSpiel node by node."""
-        s, m, where = self.s, self.m, self.where()
-        drawn: list[int] = []
-        self.offers = []
-        while s.is_chance_node():
-            mine = s.chance_outcomes()
-            self.offers.append({m.card[c]: p for c, p in mine})
-            drawn.append(choose(self.rng, mine))
-            s.apply_action(drawn[-1])
-        assert len(drawn) == 51, where  # the last card is forced
-        drawn += sorted(set(range(52)) - set(drawn))
-        self.order = [m.card[c] for c in drawn]
-        for k in range(self.dealt):
-            assert self.ref.is_chance_node(), where
-            assert close(dict(self.ref.chance_outcomes()), self.offers[k]), where
-            self.ref.apply_action(self.order[k])
-        assert not self.ref.is_chance_node(), where
-        # OpenSpiel's hands hold the same cards.
-        hand = 6 if self.n == 2 else 5
-        for p in range(self.n):
-            assert sorted(m.card[c] for c in s.zone_cards("hand", p)) == sorted(self.order[p * hand:(p + 1) * hand])
-        self.seen["deals"] += 1
-
-    def starter(self) -> None:
-        """OpenSpiel's starter is the rule file's: the card under the last one dealt."""
-        where = self.where()
-        assert close(dict(self.ref.chance_outcomes()), self.offers[self.dealt]), where
-        card = self.order[self.dealt]
-        assert [self.m.card[c] for c in self.s.zone_cards("starter")] == [card], where
-        self.ref.apply_action(card)
-        self.seen["heels"] += card % 13 == RANKS.index("J")
+    def chance(self) -> None:
+        """A card dealt or turned for the starter, in both: the same cards offered with the same chances."""
+        s, ref, m, where = self.s, self.ref, self.m, self.where()
+        assert s.is_chance_node(), where
+        mine = s.chance_outcomes()
+        assert close(dict(ref.chance_outcomes()), {m.card[c]: p for c, p in mine}), where
+        c = choose(self.rng, mine)
+        s.apply_action(c)
+        ref.apply_action(m.card[c])
+        self.nodes += 1
+        if self.nodes == self.dealt:  # the deal is over: OpenSpiel's hands hold the same cards
+            assert not s.is_chance_node() and not ref.is_chance_node(), where
+            hands = [sorted(m.card[c] for c in s.zone_cards("hand", p)) for p in range(self.n)]
+            dealt = [h[:] for h in hands]
+            for c in s.zone_cards("crib"):  # with three players one card is dealt to the crib
+                dealt.append([m.card[c]])
+            assert sorted(x for h in dealt for x in h) == sorted(ref.history()[-self.dealt:]), where
+            self.seen["deals"] += 1
+        elif self.nodes == self.dealt + 1:  # the starter: the rule file turned the same card
+            assert [m.card[x] for x in s.zone_cards("starter")] == [m.card[c]], where
+            self.seen["heels"] += m.card[c] % 13 == RANKS.index("J")
+            self.nodes = 0
 
     def decision(self) -> None:
         s, ref, m, where = self.s, self.ref, self.m, self.where()

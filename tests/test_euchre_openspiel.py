@@ -12,10 +12,10 @@ in the second), 29 alone and 30 with the partner; cardsmith's are `pass`, `order
 dealer), `name SUIT`, `discard CARD`, `go alone`, `defend alone`, `play with partner` and `play CARD`,
 so `order up` and `pick up` are 25 plus the up card's suit. OpenSpiel's first chance node is the dealer
 (0 to 3), as the positions of the rule file's `pick d from players`; then it deals 20 cards one chance
-node each, to the dealer first and on to the left, and a 21st, the up card. The rule file's shuffle is
-23 chance nodes from the top card down (the last card is forced) and it deals the top cards in the same
-order, then turns up the next: its last two chance nodes order the three cards left in the kitty, which
-nobody sees, and have no counterpart in OpenSpiel.
+node each, to the dealer first and on to the left, and a 21st, the up card. The rule file shuffles and
+deals the top cards in the same order, then turns up the next; a state made without a seed deals a
+shuffled pack lazily, a chance node per card as it is dealt, so its chance nodes are OpenSpiel's one for
+one: the three cards left in the kitty, which nobody sees, are never ordered.
 
 By default 1000 matches with the default parameters and 333 with each other setting of
 allow_lone_defender and stick_the_dealer, and a tenth as many of each setting in which players pass
@@ -121,7 +121,7 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any, pass_rate: float = 
     ref = ref_game.new_initial_state()
     s = State.initial(g, None)
     steps = 0
-    kitty = 0  # cardsmith's chance nodes without a counterpart: the order of the kitty
+    deal_checked = False
     dealt: dict[int, list[int]] = {p: [] for p in range(4)}
     while not ref.is_terminal():
         where = f"seed {seed}, step {steps}"
@@ -138,16 +138,14 @@ def play_both(seed: int, g: Game, m: Mapping, ref_game: Any, pass_rate: float = 
                 if steps <= DEALT:  # OpenSpiel deals to the dealer first, then to the left
                     dealt[(ref.history()[0] + steps - 1) % 4].append(a)
             ref.apply_action(a)
-        elif s.is_chance_node():  # the kitty's order, right after the up card
-            assert steps == DEALT + 2 + kitty and kitty < 2, where
-            s.apply_action(rng.choice([c for c, _ in s.chance_outcomes()]))
-            kitty += 1
-            if kitty == 2:  # the deal is over in both: the same hands and up card
+        else:
+            assert not s.is_chance_node() and not s.is_terminal(), where
+            if not deal_checked:  # the deal is over in both: the same hands and up card
+                assert steps == DEALT + 2, where
                 for p in range(4):
                     assert sorted(m.card[c] for c in s.zone_cards("hand", p)) == sorted(dealt[p]), where
                 assert [m.card[c] for c in s.zone_cards("upcard")] == [ref.history()[DEALT + 1]], where
-        else:
-            assert kitty == 2 and not s.is_terminal(), where
+                deal_checked = True
             assert s.current_player() == ref.current_player(), where
             upcard = ref.history()[DEALT + 1]
             legal = [m.action(a, upcard) for a in s.legal_actions()]

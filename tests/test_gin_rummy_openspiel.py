@@ -17,11 +17,10 @@ laid their melds) come after them.
 
 The chance nodes. OpenSpiel deals each card as a chance node of its own, when it is dealt or drawn,
 its outcomes the cards left in the stock, each as likely: the non-dealer's ten, the dealer's ten, the
-upcard, then each card drawn from the stock. The rule file shuffles the stock (one chance node per
-position from the top down, each offering the cards not placed yet), deals the same way from the top
-and draws from the top. So the rule file's chance comes first: the test draws the shuffle's outcomes,
-and then gives OpenSpiel, node by node, the card the rule file dealt or drew there, checking that
-OpenSpiel offers the cards of the rule file's stock.
+upcard, then each card drawn from the stock. The rule file shuffles the stock, deals from the top and
+draws from the top; a state made without a seed deals a shuffled zone lazily, a chance node per card
+when it comes off the top, so its chance nodes are OpenSpiel's one for one: both are given the same card
+at every node, and each offers the cards of the rule file's stock.
 
 The moves. Uniformly random moves almost never knock (two matches in a hundred), so they are drawn that
 way in one match in four only; in one in twenty both players always take the upcard and never discard it
@@ -216,22 +215,26 @@ class Both:
             return "undercut"
         return "gin" if self.ref.deadwood()[knocker] == 0 else "knock"
 
-    def deal(self) -> None:
-        """The rule file's shuffle, and the same deal given to OpenSpiel card by card."""
+    def chance(self) -> None:
+        """A card dealt or drawn in both: the same cards offered, each as likely, and the same one given."""
         s, ref, m, where = self.s, self.ref, self.m, self.where()
-        order: list[int] = []
-        while s.is_chance_node():  # the shuffle, from the top card down
-            mine = s.chance_outcomes()
-            got = sorted(m.card[c] for c, _ in mine)
-            if len(order) < 2 * self.options["hand_size"] + 1:  # what OpenSpiel offers for the same card
-                assert [a for a, _ in ref.chance_outcomes()] == got, where
-                assert close([p for _, p in ref.chance_outcomes()], [p for _, p in mine]), where
-            c = self.rng.choice(mine)[0]
-            order.append(c)
-            s.apply_action(c)
-            if len(order) <= 2 * self.options["hand_size"] + 1:
-                ref.apply_action(m.card[c])
-        assert not ref.is_chance_node() and ref.current_player() == 0, where
+        assert s.is_chance_node(), where
+        mine = s.chance_outcomes()
+        assert [a for a, _ in ref.chance_outcomes()] == sorted(m.card[c] for c, _ in mine), where
+        assert close([p for _, p in ref.chance_outcomes()], [p for _, p in mine]), where
+        c = self.rng.choice(mine)[0]
+        s.apply_action(c)
+        ref.apply_action(m.card[c])
+
+    def deal(self) -> None:
+        """The deal, card by card in both."""
+        s, ref, where = self.s, self.ref, self.where()
+        dealt = 0
+        while ref.is_chance_node():
+            self.chance()
+            dealt += 1
+        assert dealt == 2 * self.options["hand_size"] + 1, where
+        assert not s.is_chance_node() and not ref.is_chance_node() and ref.current_player() == 0, where
         self.table()
 
     def choose(self, legal: list[int]) -> int:
@@ -285,14 +288,13 @@ class Both:
         s.apply_action(next(b for b in mine if m.action[b] == a))
         ref.apply_action(a)
         if ref.is_chance_node():
-            # A draw from the stock: OpenSpiel offers the cards of the rule file's stock, each as likely, and
-            # is given the card the rule file drew, its top card.
-            got = ref.chance_outcomes()
-            assert [c for c, _ in got] == stock, where
-            assert close([pr for _, pr in got], [1 / len(stock)] * len(stock)), where
-            drawn = self.cards(f"hand[{p}]")[-1]
+            # A draw from the stock: a chance node in both, offering the stock's cards.
+            assert [c for c, _ in ref.chance_outcomes()] == stock, where
+            self.chance()
             assert len(self.cards("stock")) == len(stock) - 1, where
-            ref.apply_action(drawn)
+            assert not s.is_chance_node(), where
+        else:
+            assert not s.is_chance_node(), where
         if not ref.is_terminal():
             self.table()
 

@@ -239,7 +239,8 @@ def test_bots_play_until_a_person_is_to_move(client: TestClient) -> None:
 
 def _replayed(room: Room, history: list[tuple[int, int]]) -> Any:
     from cardsmith.engine.state import State
-    t = State.initial(room.game, None, log=True)
+    # A resampled state's history is an explicit replay: every shuffle's outcomes at once (engine/chance.py).
+    t = State.initial(room.game, None, log=True, lazy=False)
     for _who, a in history:
         t.apply_action(a)
     return t

@@ -59,6 +59,41 @@ class ExpressionWriter(A.NodeVisitor):
         self.cached: set[int] = set()
         self.cache_vars: dict[str, str] = {}
         self.uid = 0
+        # Zones some `shuffle` names (analysis.shuffled_zones): in a state without a seed their order may not
+        # be decided yet, so reading it goes through `_fz`, which decides it (interpreter/engine/chance.py).
+        self.shuffled: frozenset[str] = frozenset()
+        self._order_free: A.Expr | None = None  # a zone read whose order does not matter (`_unordered`)
+
+    def _zone_code(self, e: A.Expr, name: str, index: str) -> str:
+        """The cards of zone `e`, in order: a shuffled zone's order is decided first."""
+        if name in self.shuffled and e is not self._order_free:
+            return f"_fz(s, {index})"
+        return f"s.z[{index}]"
+
+    def _unordered(self, e: A.Expr) -> str:
+        """`e` where the order of a zone it names does not matter (how many cards, moving them all)."""
+        self._order_free = e
+        try:
+            return self.ex(e)
+        finally:
+            self._order_free = None
+
+    @staticmethod
+    def _zone_named(e: A.Expr) -> str | None:
+        """The zone `e` names (`stock`, `hand[p]`), or None."""
+        if isinstance(e, A.Name) and isinstance(e.ref, R.Zone):
+            return e.ref.spec.name
+        if isinstance(e, A.Index) and isinstance(e.obj, A.Name) and isinstance(e.obj.ref, R.Zone) and \
+                e.obj.ref.spec.per_player:
+            return e.obj.ref.spec.name
+        return None
+
+    def _zone_index(self, e: A.Expr) -> str:
+        """The code of the index into the state's zones of the zone `e` names."""
+        name = self._zone_named(e)
+        assert name is not None
+        return f"{abi.zone(name)} + {self._seat(e.index)}" if isinstance(e, A.Index) else abi.zone(name)
+
 
     def ex(self, e: A.Expr) -> str:
         code = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
@@ -96,7 +131,7 @@ class ExpressionWriter(A.NodeVisitor):
         if isinstance(ref, R.Variable | R.Zone) and ref.spec.per_player:
             if isinstance(ref, R.Variable):
                 return f"s.v[{abi.var(ref.spec.name)} + {self._seat(e.index)}]"
-            return f"s.z[{abi.zone(ref.spec.name)} + {self._seat(e.index)}]"
+            return self._zone_code(e, ref.spec.name, f"{abi.zone(ref.spec.name)} + {self._seat(e.index)}")
         if isinstance(ref, R.Variable) and ref.spec.per_team:
             return f"s.v[{abi.var(ref.spec.name)} + {self._team(e.index)}]"
         if ref == R.Builtin("team"):
@@ -212,7 +247,7 @@ class ExpressionWriter(A.NodeVisitor):
         if isinstance(ref, R.Variable):
             return f"s.v[{abi.var(ref.spec.name)}]"
         if isinstance(ref, R.Zone):
-            return f"s.z[{abi.zone(ref.spec.name)}]"
+            return self._zone_code(e, ref.spec.name, abi.zone(ref.spec.name))
         raise AssertionError(ref)  # pragma: no cover
 
     def visit_Call(self, e: A.Call) -> str:
@@ -245,6 +280,15 @@ class ExpressionWriter(A.NodeVisitor):
             return f"s.by[{self._card(e.args[0])}]"
         if name == "range":
             return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}))"
+        if name == "len" and self._zone_named(e.args[0]) is not None:
+            return f"len({self._unordered(e.args[0])})"
+        if name in ("last", "top") and self._zone_named(e.args[0]) in self.shuffled:
+            # The top of a shuffled zone: only as many of its cards as are read are decided.
+            count = "1" if name == "last" else self.ex(e.args[1])
+            cards = f"_fz_top(s, {self._zone_index(e.args[0])}, {count})"
+            if name == "last":
+                return f"{ref.spec.py}({cards})"
+            return f"{ref.spec.py}(_it({cards}), {count})"
         args = [self.ex(a) for a in e.args]
         lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
         if lambdas:

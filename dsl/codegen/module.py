@@ -25,7 +25,7 @@ from typing import Any
 from .. import abi
 from .. import ast as A
 from .. import types as T
-from ..analysis import _cheap, called_outside, order_free_params, pure_functions
+from ..analysis import _cheap, called_outside, order_free_params, pure_functions, shuffled_zones
 from ..checker import Checker
 from ..diagnostics import Diagnostic, Span
 from ..limits import DEFAULT_LIMITS, Limits
@@ -34,6 +34,7 @@ from ..spec import FuncSpec, GameSpec, PhaseSpec
 from ..strategy_checks import rule_actions
 from .actions import ActionWriter, ParamInfo
 from .expressions import _takes_numbers
+from .reach import reach
 from .statements import _kind
 from .writer import Position, _Writer, plain
 
@@ -66,11 +67,14 @@ class CompiledGame:
     # are numbered on from the module's, so `line_map` and `positions` cover them.
     spare: Any = None
     spare_source: str = ""
+    # For each generated function, the zones, phases and card helpers it may reach (reach.py).
+    reach: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 class Compiler(ActionWriter):
     def __init__(self, spec: GameSpec, checker: Checker, diags: list[Diagnostic], optimize: bool = True) -> None:
         super().__init__(spec, optimize)
+        self.shuffled = shuffled_zones(spec)
         self.ck = checker
         self.diags = diags
 
@@ -256,7 +260,8 @@ class Compiler(ActionWriter):
         return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck,
                             [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty), limits=self.ck.limits,
                             positions=list(w.positions), spare=spare_code,
-                            spare_source="\n".join(spare.lines) + "\n" if spare.lines else "")
+                            spare_source="\n".join(spare.lines) + "\n" if spare.lines else "",
+                            reach=reach(source))
 
 
 def _called(blocks: dict[str, _Writer], lines: list[str]) -> set[str]:

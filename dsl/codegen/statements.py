@@ -67,7 +67,8 @@ class StatementWriter(ExpressionWriter):
         self.w.line(f"l_{s.name} = {'_it(list(' + val + '))' if T.is_list(s.value.ty) else val}", s.span)
 
     def visit_Pick(self, s: A.Pick) -> None:
-        self.w.line(f"l_{s.name} = _pick(s, {self.ex(s.options)})", s.span)
+        # A pick is uniform over the positions of its list: a zone's order, if not decided yet, need not be.
+        self.w.line(f"l_{s.name} = _pick(s, {self._unordered(s.options)})", s.span)
 
     def visit_Move(self, s: A.Move) -> None:
         t = s.cards.ty
@@ -75,7 +76,10 @@ class StatementWriter(ExpressionWriter):
             self.w.line(f"_move1(s, {self._sx(s.cards)}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
         else:
             # A value of unknown type must be a card or a list of cards of the pack (-1 would be the last).
-            cards = self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD else f"_cards(s, {self.ex(s.cards)})"
+            # A whole zone moved keeps its cards' order undecided, if it is (interpreter/engine/runtime.py).
+            whole = self._zone_named(s.cards) is not None
+            cards = self._unordered(s.cards) if whole else self.ex(s.cards) if T.is_list(t) and T.elem(t) == T.CARD \
+                else f"_cards(s, {self.ex(s.cards)})"
             self.w.line(f"_move(s, {cards}, {self._zone(s.dest)}, {s.bottom!r})", s.span)
 
     def visit_Deal(self, s: A.Deal) -> None:

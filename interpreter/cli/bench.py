@@ -7,20 +7,18 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable
-from typing import Any
 
 from ..dsl.diagnostics import count_of
 from ..engine.state import State
 from ..engine.text import say
+from .common import instance
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Random playouts in rounds after one warm-up match (not counted): each round's rates, then their
     median and spread. Rates use this process's CPU time, so a busy machine does not skew them; the wall
     time is shown beside them."""
-    from .main import _instance
-    g = _instance(args)
+    g = instance(args)
     rng = random.Random(args.seed)
     seed = args.seed
 
@@ -65,19 +63,3 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"{statistics.median(games):,.1f} games/s ({min(games):,.1f}..{max(games):,.1f}); "
         f"{count_of(total_a, 'action')} in {count_of(total_n, 'game')}, {cpu:.2f} s CPU ({wall:.2f} s wall)")
     return 0
-
-
-def add_parser(sub: Any, game_args: Callable[[argparse.ArgumentParser], None]) -> argparse.ArgumentParser:
-    from .main import MAX_SEED, _seconds  # main.py calls this while building its parser
-    from .main import _whole as whole
-    b: argparse.ArgumentParser = sub.add_parser("bench", help="random playouts for a fixed time: actions/s and games/s")
-    game_args(b)
-    b.add_argument("--seconds", type=_seconds, default=10.0, help="wall time of all the rounds (default 10)")
-    b.add_argument("--rounds", type=whole(1, 1000), default=5, help="rounds, each reported (default 5)")
-    b.add_argument("--profile", action="store_true",
-                   help="instead of rates, where the time goes: the rule-file lines that take most of it")
-    b.add_argument("--seed", type=whole(0, MAX_SEED), default=0,
-                   help="the seed of the first playout (the next ones count up from it) and of the random moves "
-                        "(default 0)")
-    b.set_defaults(fn=cmd_bench)
-    return b

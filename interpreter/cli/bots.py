@@ -27,10 +27,3 @@ def cmd_bots(args: argparse.Namespace) -> int:
         else:
             say(f"{sp.name} has no strategies (a rule file writes them under 'strategies:', docs/language.md)")
     return 0
-
-
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    c = sub.add_parser("bots", help="the bots --bots can name, and a rule file's strategies")
-    c.add_argument("game", metavar="FILE_OR_GAME", nargs="?", help="a rule file, or a bundled game's name")
-    c.set_defaults(fn=cmd_bots)
-    return c

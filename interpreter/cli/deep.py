@@ -37,9 +37,9 @@ from ..engine.errors import GameError, RuleError, SetupRefused
 from ..engine.game import Game
 from ..engine.options import option_ranges
 from ..engine.state import State
+from .commands import DEEP_BUDGET as BUDGET  # the command line's default, shown in its help
+from .commands import DEEP_MATCH_FLOOR as MATCH_FLOOR
 
-BUDGET = 1_000_000  # actions in all the matches of one file (--deep-budget)
-MATCH_FLOOR = 1_000  # what a match counts at least, so matches that end at once cannot run forever
 HUNT = 100  # matches played at most, beyond --deep-games per setting, while an action was never legal
 HUNT_SETTINGS = 16  # settings kept set up for those matches (the first ones: every player count first)
 

@@ -53,12 +53,3 @@ def cmd_compile(args: argparse.Namespace) -> int:
     for line in annotated(loaded.game).splitlines():
         say(line)  # escaped like every output of the tool (engine/text.py), line by line
     return 0
-
-
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    c = sub.add_parser("compile", help="print the Python a rule file compiles to, annotated with its lines")
-    c.add_argument("game", metavar="FILE_OR_GAME", help="a rule file, or a bundled game's name")
-    c.add_argument("--emit-python", action="store_true", help="print the generated Python (the default)")
-    c.add_argument("--no-optimize", action="store_true", help="without the optimizations of dsl/optimize.py")
-    c.set_defaults(fn=cmd_compile)
-    return c

@@ -13,44 +13,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shlex
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from string import Template
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from ..dsl.diagnostics import clipped
 from ..dsl.files import quoted
-from ..dsl.spec import MAX_PLAYERS
 from ..engine.errors import GameError
 from ..engine.text import say
+from .templates import KINDS, NAME, NAME_RULE
 
-
-@dataclass(frozen=True)
-class Kind:
-    what: str  # the kind of game it starts
-    rules: str  # its rules in a line, for the help
-    min_players: int  # the player counts its pack and hand sizes allow
-    max_players: int
-    seats: int  # the player count of its scenarios and of the commands suggested, without --players
-
-
-KINDS: dict[str, Kind] = {
-    "trick": Kind("a trick-taking game", "follow suit, the highest card of the suit led wins, a point a trick",
-                  3, 6, 4),
-    "shedding": Kind("a shedding game", "match the top card's suit or rank or draw; first to empty the hand wins",
-                     2, 6, 3),
-    "exchange": Kind("a commerce game", "swap with a face-up centre for the best hand in one suit; knock to end",
-                     2, 6, 3),
-    "rummy": Kind("a rummy game", "draw, lay down sets and runs, discard; first to empty the hand wins", 2, 4, 2),
-    "fishing": Kind("a fishing game", "ask a player for a rank, take their cards or draw; books of four", 2, 6, 3),
-}
-DEFAULT = "trick"
 TEMPLATES = "templates"  # the folder of the package that holds them
-NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
-NAME_RULE = "a letter, then letters, digits, '-' or '_' (at most 40 in all)"
 
 
 def template(kind: str, suffix: str) -> str:
@@ -117,21 +92,3 @@ def cmd_new(args: argparse.Namespace) -> int:
 def _write_new(path: Path, text: str) -> None:
     with open(path, "x", encoding="utf-8") as f:  # "x": never over a file that appeared meanwhile
         f.write(text)
-
-
-def add_parser(sub: Any) -> argparse.ArgumentParser:
-    from .main import _whole as whole  # main.py calls this while building its parser
-    c: argparse.ArgumentParser = sub.add_parser(
-        "new", help="write a small working rule file and its scenario file to start a game from")
-    c.add_argument("name", metavar="NAME",
-                   help=f"the game's name and the files' (NAME.yaml, NAME.scenarios.yaml): {NAME_RULE}")
-    c.add_argument("--template", "-t", choices=list(KINDS), default=DEFAULT, metavar="KIND",
-                   help="the kind of game: " + "; ".join(f"{kind} ({k.rules}; {k.min_players}-{k.max_players} "
-                                                         f"players)" for kind, k in KINDS.items())
-                        + f" (default {DEFAULT})")
-    c.add_argument("--players", "-n", type=whole(1, MAX_PLAYERS), metavar="N",
-                   help="a game for exactly N players (default: the template's range)")
-    c.add_argument("--dir", default=".", metavar="DIR", help="the folder to write the files in (default: here; "
-                                                              "made if missing)")
-    c.set_defaults(fn=cmd_new, new_parser=c)
-    return c

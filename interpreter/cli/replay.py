@@ -73,17 +73,3 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if finished else f"stopped after {count_of(last.moves, 'action')}, as asked"
     say(f"({count_of(last.moves, 'action')}, {count_of(last.deal_no, 'deal')}; replayed from the record: {end})")
     return 0
-
-
-def add_parser(sub: Any, whole: Any) -> None:
-    r = sub.add_parser("replay", help="play a recorded match again from its record and print it as run does")
-    r.add_argument("record", metavar="RECORD", help="a match record (run --record or --json, play --save, the web "
-                                                     "table's Save)")
-    r.add_argument("--upto", type=whole, metavar="N", help="stop after the first N actions")
-    r.add_argument("--json", action="store_true", help="print the events as one JSON object")
-    r.add_argument("--seat", type=whole, metavar="K",
-                   help="look through the match step by step at the terminal table, as seat K saw it")
-    r.add_argument("--plain", action="store_true", help="with --seat: plain text, without rich's table")
-    r.add_argument("--changed-rules", action="store_true",
-                   help="replay even if the rule file has changed since the match was recorded")
-    r.set_defaults(fn=cmd_replay)

@@ -43,13 +43,3 @@ def cmd_schema(args: argparse.Namespace) -> int:
     except OSError as e:
         raise GameError(f"cannot write {args.output}: {e.strerror or e}") from None
     return 0
-
-
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    c = sub.add_parser("schema", help="print the JSON Schema of rule files (or scenario files) for editors")
-    c.add_argument("--scenario", action="store_true", help="the schema of scenario files, not of rule files")
-    c.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of printing it")
-    c.add_argument("--path", action="store_true",
-                   help="print where the installed package keeps the schema file, for an editor's settings")
-    c.set_defaults(fn=cmd_schema)
-    return c

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
-from typing import Any
 
 from ..dsl.diagnostics import count_of
 from ..engine.text import say
@@ -53,20 +52,3 @@ def _cannot_listen(host: str, port: int) -> str | None:
     except OSError as e:  # socket.gaierror is one
         return str(e.strerror or e)
     return None
-
-
-def add_parser(sub: Any) -> argparse.ArgumentParser:
-    from .main import _limit_args  # main.py calls this while building its parser
-    from .main import _whole as whole
-    s: argparse.ArgumentParser = sub.add_parser(
-        "serve", help="a web table: a lobby, rooms with people and bots, a link per seat (docs/table.md)")
-    s.add_argument("games", nargs="*", metavar="GAME",
-                   help="rule files or bundled games to offer (default: every bundled game)")
-    s.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for the network)")
-    s.add_argument("--port", type=whole(1, 65535), default=8000, help="the port (default 8000)")
-    s.add_argument("--max-rooms", type=whole(1, 10_000), default=64, metavar="N",
-                   help="rooms open at once (default 64); finished and idle rooms are closed")
-    s.set_defaults(fn=cmd_serve)
-    _limit_args(s)
-    return s

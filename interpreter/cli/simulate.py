@@ -9,15 +9,13 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ..bots import BadBotSpec, parse_bots, strategy_names
 from ..bots.spec import check_bots
-from ..dsl.diagnostics import clipped, count_of
+from ..dsl.diagnostics import count_of
 from ..dsl.files import quoted
-from ..dsl.spec import MAX_PLAYERS
 from ..dsl.suggest import closest
 from ..engine.bundled import resolve
 from ..engine.game import Game
@@ -28,85 +26,8 @@ from ..sim.report import summary_json, write_all
 from ..sim.runner import Config, Outcome, Player, Row, default_workers, simulate
 from ..sim.summary import Meta, summarize
 from ..sim.terminal import ProgressBar, print_summary
-from .main import MAX_SEED, _instance, _options, _whole
-
-MAX_GAMES = 100_000_000
-MAX_WORKERS = 1024
-
-
-def _bots_type(text: str) -> str:
-    try:
-        parse_bots(text, strategies=None)  # a strategy's name is checked once the game is loaded
-    except BadBotSpec as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-    return text
-
-
-def _ray_address(text: str) -> str:
-    host, _, port = text.removeprefix("ray://").rpartition(":")
-    if text in ("local", "auto") or (host and port.isdigit() and 0 < int(port) < 65536):
-        return text
-    raise argparse.ArgumentTypeError(f"expected local, auto, HOST:PORT or ray://HOST:PORT, not "
-                                     f"'{clipped(text, 60)}'")
-
-
-def _variant_type(text: str) -> str:
-    for part in text.split(","):
-        if "=" not in part or not part.split("=", 1)[0].strip():
-            raise argparse.ArgumentTypeError(f"expected NAME=VALUE[,NAME=VALUE...], not '{clipped(text, 40)}'")
-    return text
-
-
-def _run_args(q: argparse.ArgumentParser) -> None:
-    """The options simulate and compare share."""
-    q.add_argument("--games", "-k", type=_whole(1, MAX_GAMES), default=1000, metavar="K",
-                   help="matches to play (default 1,000)")
-    q.add_argument("--bots", "--bot", dest="bots", type=_bots_type, default="random", metavar="SPEC",
-                   help="the bots, one spec per seat, the last filling the seats left, like "
-                        "'ismcts(iterations=100), random' (default random)")
-    q.add_argument("--rotate", action="store_true",
-                   help="rotate the bots through the seats: in match i the first spec sits at seat i mod N")
-    q.add_argument("--seed", type=_whole(0, MAX_SEED), metavar="S",
-                   help="match i plays with a seed derived from S and i (default: a random S, shown)")
-    q.add_argument("--workers", "-j", type=_whole(1, MAX_WORKERS), metavar="W",
-                   help="worker processes (default: every core)")
-    q.add_argument("--ray", metavar="ADDRESS", type=_ray_address,
-                   help="play on a Ray cluster instead of local workers: 'local' starts one here for the run, "
-                        "'auto' joins the one 'ray start' runs here, or HOST:6379 / ray://HOST:10001 "
-                        "(needs the 'cluster' extra)")
-    q.add_argument("--out", metavar="DIR", help="write summary.json, matches.csv and report.html into DIR")
-    q.add_argument("--no-score", action="store_true",
-                   help="skip the score heuristics (no event log is kept: faster)")
-    q.add_argument("--no-progress", action="store_true", help="no progress bar")
-    q.add_argument("--plain", action="store_true", help="plain text even on a terminal (no rich tables)")
-
-
-def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
-               game_args: Callable[[argparse.ArgumentParser], None]) -> list[argparse.ArgumentParser]:
-    s = sub.add_parser("simulate", help="many matches with bots: win shares, lengths, heuristics, a report")
-    game_args(s)
-    _run_args(s)
-    s.add_argument("--score", metavar="LABEL",
-                   help="the report line the score heuristics follow (default: the first with numbers)")
-    s.add_argument("--score-as", choices=("total", "deal"), default="total",
-                   help="total: the running total of the line's values over the deals (default); deal: each "
-                        "deal's value as it is")
-    s.add_argument("--score-order", choices=("auto", "high", "low"), default="auto",
-                   help="whether a higher or a lower score is better (default auto: as the winners show)")
-    s.set_defaults(fn=cmd_simulate, sim_parser=s)
-
-    c = sub.add_parser("compare", help="the same seeds under several rule files or option settings: "
-                                       "differences in win share with their p-values")
-    c.add_argument("files", nargs="+", metavar="FILE_OR_GAME",
-                   help="rule files or bundled games; the first is the baseline")
-    c.add_argument("--players", "-n", type=_whole(1, MAX_PLAYERS), metavar="N",
-                   help="number of players (default: the first game's minimum)")
-    c.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a table option for every game")
-    c.add_argument("--variant", action="append", type=_variant_type, metavar="NAME=VALUE[,NAME=VALUE...]",
-                   help="one more configuration: the first game with these options")
-    _run_args(c)
-    c.set_defaults(fn=cmd_compare, sim_parser=c, score=None, score_as="total", score_order="auto")
-    return [s, c]
+from .common import instance
+from .common import options as table_options
 
 
 def _fail(args: argparse.Namespace, message: str) -> NoReturn:
@@ -118,7 +39,7 @@ def _fail(args: argparse.Namespace, message: str) -> NoReturn:
 def _setup(args: argparse.Namespace, game: str, options: list[str]) -> tuple[Game, Config, Meta]:
     ns = argparse.Namespace(**vars(args))
     ns.game, ns.option = game, options
-    g = _instance(ns)
+    g = instance(ns)
     try:
         specs = parse_bots(args.bots, g.n, strategy_names(g))
         check_bots(specs, g)
@@ -136,7 +57,7 @@ def _setup(args: argparse.Namespace, game: str, options: list[str]) -> tuple[Gam
         if kinds[args.score] != "plain":
             _fail(args, f"argument --score: the report line {quoted(args.score)} shows {kinds[args.score]}s, "
                         "not numbers")
-    config = Config(str(resolve(game)), g.n, _options(options), args.limits, tuple(str(sp) for sp in specs),
+    config = Config(str(resolve(game)), g.n, table_options(options), args.limits, tuple(str(sp) for sp in specs),
                     args.rotate, args.seed, (args.score,) if args.score is not None else None,
                     record_scores=not args.no_score)
     meta = Meta(game, g.name, tuple(g.player_name(p) for p in range(g.n)), dict(g.options), g.returns_name,
@@ -219,7 +140,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.seed is None:
         args.seed = random.randrange(2**31)
     if args.players is None:
-        args.players = _instance(argparse.Namespace(**{**vars(args), "game": args.files[0], "option": shared})).n
+        args.players = instance(argparse.Namespace(**{**vars(args), "game": args.files[0], "option": shared})).n
     loaded = [(label, *_setup(args, game, opts)) for label, game, opts in setups]
     out_dir = _out_dir(args)
     results: list[tuple[list[Row], dict[str, Any]]] = []

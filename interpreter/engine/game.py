@@ -15,6 +15,7 @@ from typing import Any
 from ..dsl import abi
 from ..dsl import ast as A
 from ..dsl import types as T
+from ..dsl.codegen.reach import ORDERED
 from ..dsl.compiler import CompiledGame
 from ..dsl.diagnostics import RuleFileError, Span, count_of
 from ..dsl.library import RUNTIME_HELPERS, BudgetExceeded
@@ -117,7 +118,7 @@ class Game:
         ns["NC"] = 0  # no card before the pack is built (a rule of the setup reading one gets a rule error)
         self.steps = budget if budget is not None else [self.step_limit]
         ns.update(budget_.helpers(self.steps, self.step_limit))
-        ns["PLAYERS"] = list(range(num_players))
+        self.seats = ns["PLAYERS"] = list(range(num_players))
         ns["SUITS"] = list(spec.suits)
         ns["RANKS"] = list(spec.ranks)
         ns["SUIT_POS"] = {s: i for i, s in enumerate(spec.suits)}
@@ -136,6 +137,7 @@ class Game:
             check_constraints(self)
         self._build_pack()
         self._layout()
+        self._lazy_plan()
         self._shown()
         self._initials()
         self._actions()
@@ -152,6 +154,7 @@ class Game:
         self.teams_of = ns.get(abi.TEAMS_OF)
         self.own_teams = list(range(num_players))
         self.all_seated = [False] * num_players
+        self.none_out = [False] * num_players  # `State.out` before anyone is eliminated (copied on write)
         self.reports = [(label, ns[abi.report(k)], compiled.report_kinds[k], e.span)
                         for k, (label, e) in enumerate(m.report)]
         returns_.setup(self)
@@ -205,7 +208,8 @@ class Game:
                             self.limits.hint("cards"))
         self._tables(keep)
         self.num_cards = len(keep)
-        ns["PACK"] = list(range(len(keep)))
+        # `pack` in the rules: every card once (runtime._move gathers it without checking).
+        self.pack = ns["PACK"] = list(range(len(keep)))
 
     def _tables(self, kinds: list[tuple[Any, str]]) -> None:
         spec, ns = self.spec, self.ns
@@ -293,6 +297,25 @@ class Game:
                 self.var_names.append(f"{v.name}[{p}]" if per else v.name)
                 self.var_specs.append((v, p if per else None))
         self.nested_slots = frozenset(nested)
+
+    def _lazy_plan(self) -> None:
+        """The zones whose order a query may read (legal actions, `visible` rules, strategies): in a state
+        without a seed, a step ends by deciding them (chance.py `fix_seen`)."""
+        prefixes = (abi.legal(""), abi.phase_legal(""), abi.zone_visible(""), abi.var_visible(""), "strategy_")
+        read: set[str] = set()
+        for fn, names in self.compiled.reach.items():
+            if fn.startswith(prefixes):
+                read.update(n for n in names if n.startswith(ORDERED))
+        slots: set[int] = set()
+        for z in self.spec.zones:
+            if ORDERED + abi.zone(z.name) in read:
+                first = self.ns[abi.zone(z.name)]
+                slots.update(range(first, first + (self.n if z.per_player else 1)))
+        self.queried_zones = frozenset(slots)
+        # Zones whose `visible` is a rule: a step may make one seen, and so decide it (engine/steps.py).
+        self.rule_visible_zones = frozenset(zi for zi, z in enumerate(self.zone_specs)
+                                            if isinstance(z.visible, A.Expr))
+        self.step_reach: dict[tuple[int, int], Any] = {}  # (phase, action id) -> what its step may do (steps.py)
 
     def _shown(self) -> None:
         """Which zones and variables the tables draw at this table (`show`, fixed for the game): by name."""

@@ -28,10 +28,15 @@ if TYPE_CHECKING:
 
 CHANCE = -1
 RESEED = -12
+# From here the state deals lazily (chance.py), with these undecided blocks: ((zone, k), ...). A state resampled
+# from one that deals lazily is found by an explicit replay; this mark makes it deal as the real one does.
+UNFIX = -13
 
 FORMAT = "cardsmith-state"
 VERSION = 1
 MAX_TEXT = 50_000_000  # characters of a serialized state
+# A serialized state made without a seed or a setup deals lazily (chance.py); one without the key, eagerly.
+LAZY = "lazy"
 
 
 def entries(trail: Any) -> list[tuple[int, Any]]:
@@ -67,8 +72,10 @@ def explicit(items: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
     return out
 
 
-# One step: (who acts or None for the start of the match, the action, its chance outcomes, a new seed after).
-Group = tuple[int | None, int | None, list[int], int | None]
+# What follows a step: a new seed, or the blocks a state deals lazily from (UNFIX).
+Mark = int | tuple[tuple[int, int], ...] | None
+# One step: (who acts or None for the start of the match, the action, its chance outcomes, what follows it).
+Group = tuple[int | None, int | None, list[int], Mark]
 
 
 def groups(items: list[tuple[int, Any]]) -> list[Group]:
@@ -78,7 +85,7 @@ def groups(items: list[tuple[int, Any]]) -> list[Group]:
     who0: int | None = None
     action: int | None = None
     outcomes: list[int] = []
-    reseed: int | None = None
+    reseed: Mark = None
     for who, what in items:
         if who >= 0:
             out.append((who0, action, outcomes, reseed))
@@ -87,7 +94,7 @@ def groups(items: list[tuple[int, Any]]) -> list[Group]:
             if reseed is not None:
                 raise IllegalAction("chance outcomes after a new seed")
             outcomes.append(what)
-        elif who == RESEED:
+        elif who in (RESEED, UNFIX):
             reseed = what
         # SHUFFLED and PICKED: drawn again from the seed
     out.append((who0, action, outcomes, reseed))
@@ -97,6 +104,9 @@ def groups(items: list[tuple[int, Any]]) -> list[Group]:
 def play_group(s: State, action: int | None, outcomes: list[int], trace: list[Any] | None = None) -> None:
     """Run one step of a replay on `s`: a player's action (checked legal) and the chance outcomes it takes
     (checked possible; none for a state with a seed, which draws its own)."""
+    if s.unfixed is not None:
+        _play_lazy(s, action, outcomes)
+        return
     if action is not None:
         if s.terminal or s.pending is not None:
             raise IllegalAction("the history goes on after the match ended or at a chance node")
@@ -117,8 +127,47 @@ def play_group(s: State, action: int | None, outcomes: list[int], trace: list[An
     s.trail = extend(trail, CHANCE, outcomes)
 
 
-def blank(game: Game, seed: int | None) -> State:
-    """A state before the match starts (State.initial runs the start at once)."""
+def _play_lazy(s: State, action: int | None, outcomes: list[int]) -> None:
+    """play_group for a state that deals lazily: its chance nodes come as the step needs them (chance.py),
+    so the step is played as it was, node by node."""
+    if action is None:
+        s._run(None, [])
+    else:
+        if s.terminal or s.pending is not None:
+            raise IllegalAction("the history goes on after the match ended or at a chance node")
+        if action not in s.legal_actions():
+            raise IllegalAction(f"action {action} is not legal for {s.game.player_name(s.cur)} here")
+        s.apply_action(action)
+    for o in outcomes:
+        if s.pending is None:
+            raise IllegalAction("more chance outcomes than the step uses")
+        s.apply_action(o)
+
+
+def lazy_from_start(s: State, items: list[tuple[int, Any]]) -> bool:
+    """Whether the state, whose history's entries are `items`, dealt lazily from its start (a resampled one
+    may start to at a mark)."""
+    return s.unfixed is not None and all(who != UNFIX for who, _ in items)
+
+
+def mark(s: State, after: Mark) -> None:
+    """What follows a step of a replay: a new seed, or the state dealing lazily from the blocks given."""
+    if s.pending is not None:
+        raise IllegalAction("a new seed or a lazy deal at a chance node")
+    if isinstance(after, tuple):
+        if s.rng is not None or any(not (type(zi) is int and 0 <= zi < len(s.z) and type(k) is int and
+                                         2 <= k <= len(s.z[zi])) for zi, k in after):
+            raise IllegalAction("a lazy deal of zones or cards the state does not have")
+        s.unfixed = dict(after)
+        s.trail = (s.trail, UNFIX, after)
+    elif after is not None:
+        s.rng = after
+        s.trail = (s.trail, RESEED, after)
+
+
+def blank(game: Game, seed: int | None, lazy: bool = False) -> State:
+    """A state before the match starts (State.initial runs the start at once); `lazy`: it deals shuffled zones
+    lazily, as a state made without a seed or a setup does (chance.py)."""
     from .state import State
     s: State = State.__new__(State)
     # State.initial with its start step cut off: the replay runs the start as its first group.
@@ -128,7 +177,7 @@ def blank(game: Game, seed: int | None) -> State:
     s.loc = [0] * game.num_cards
     s.by = [0] * game.num_cards
     s.v = [None] * len(game.var_names)
-    s.out = [False] * game.n
+    s.out = game.none_out
     s.phase = s.cur = s.actor = s.turns = s.dealer = s.deal_no = s.moves = s.chance_pos = 0
     s.rng = s.seed0 = seed
     s.terminal = False
@@ -147,6 +196,8 @@ def blank(game: Game, seed: int | None) -> State:
     s.stack = None
     s.team = game.own_teams
     s.sit = game.all_seated
+    s.unfixed = {} if lazy and seed is None else None
+    s.draws = None
     # A slot State.initial sets and this function does not would fail later, far from here.
     missing = [name for name in State.__slots__ if not hasattr(s, name)]
     assert not missing, f"history.blank does not set {missing}: keep it in step with State.initial"
@@ -154,20 +205,18 @@ def blank(game: Game, seed: int | None) -> State:
 
 
 def replay(game: Game, seed: int | None, steps: list[Group],
-           after: Callable[[State, int], None] | None = None, setup: Resolved | None = None) -> State:
-    """The state the steps lead to from a new match (set up with `setup`, if any); `after(state, i)` is called
-    after step i."""
-    s = blank(game, seed)
+           after: Callable[[State, int], None] | None = None, setup: Resolved | None = None,
+           lazy: bool = False) -> State:
+    """The state the steps lead to from a new match (set up with `setup`, if any; dealing lazily if `lazy`);
+    `after(state, i)` is called after step i."""
+    s = blank(game, seed, lazy and setup is None)
     s.setup = setup
     for i, (who, action, outcomes, reseed) in enumerate(steps):
         if who is not None and (s.pending is not None or s.terminal or s.cur != who):
             raise IllegalAction(f"step {i} is an action of {game.player_name(who)}, who is not to act then")
         play_group(s, action, outcomes)
         if reseed is not None:
-            if s.pending is not None:
-                raise IllegalAction("a new seed at a chance node")
-            s.rng = reseed
-            s.trail = (s.trail, RESEED, reseed)
+            mark(s, reseed)
         if after is not None:
             after(s, i)
     return s
@@ -178,16 +227,21 @@ def serialize(s: State) -> str:
     """The state as one line of JSON: the game, the seed, the setup (if any) and the history, enough to
     replay it."""
     events: list[list[Any]] = []
-    for who, what in entries(s.trail):
+    items = entries(s.trail)
+    for who, what in items:
         if who >= 0 or who == CHANCE:
             events.append([who, what])
         elif who == RESEED:
             events.append(["seed", what])
+        elif who == UNFIX:
+            events.append([LAZY, [list(b) for b in what]])
     g = s.game
     data = {"format": FORMAT, "version": VERSION, "game": g.name, "players": g.n, "options": g.options,
             "seed": s.seed0, "history": events}
     if s.setup is not None:
         data["setup"] = to_data(g, s.setup)
+    if lazy_from_start(s, items):
+        data["chance"] = LAZY  # its chance outcomes came as cards were needed (chance.py)
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -222,6 +276,13 @@ def deserialize(game: Game, text: Any) -> State:
         raise GameError("the history of a serialized state is a list")
     items: list[tuple[int, Any]] = []
     for k, e in enumerate(events):
+        if isinstance(e, list) and len(e) == 2 and e[0] == LAZY:
+            blocks = e[1]
+            if not (isinstance(blocks, list) and len(blocks) <= len(game.zone_names) and
+                    all(isinstance(b, list) and len(b) == 2 and _whole(b[0]) and _whole(b[1]) for b in blocks)):
+                raise GameError(f"event {k} of the history is not a list of [zone, cards] pairs")
+            items.append((UNFIX, tuple((b[0], b[1]) for b in blocks)))
+            continue
         if not (isinstance(e, list) and len(e) == 2 and _whole(e[1])):
             raise GameError(f"event {k} of the history is not a pair [who, number]")
         who = e[0]
@@ -231,6 +292,9 @@ def deserialize(game: Game, text: Any) -> State:
             items.append((who, e[1]))
         else:
             raise GameError(f"event {k} of the history names no player nor chance: {str(who)[:20]}")
+    chance = data.get("chance")
+    if chance not in (None, LAZY):
+        raise GameError(f"the chance of a serialized state is {LAZY!r} or left out, not {str(chance)[:20]!r}")
     setup = None
     if data.get("setup") is not None:
         try:
@@ -238,6 +302,6 @@ def deserialize(game: Game, text: Any) -> State:
         except BadSetup as e:
             raise GameError(f"the setup of a serialized state: {e}") from None
     try:
-        return replay(game, seed, groups(items), setup=setup)
+        return replay(game, seed, groups(items), setup=setup, lazy=chance == LAZY)
     except IllegalAction as e:
         raise GameError(f"the history cannot be replayed: {e}") from None

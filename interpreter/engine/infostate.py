@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
-from .history import CHANCE, entries, explicit, groups, replay
+from .history import CHANCE, entries, explicit, groups, lazy_from_start, replay
 from .obstext import Lines, _key, _value, observation_lines
 from .text import one_line
 
@@ -243,7 +243,7 @@ def _replayed(s: State, p: int) -> tuple[str, Lines | None]:
                 out.append("observation:")
                 out.extend(_changed(last[0], obs))
                 last[0] = obs
-    t = replay(g, None if setup is None else s.seed0, steps, after, setup)
+    t = replay(g, None if setup is None else s.seed0, steps, after, setup, lazy=lazy_from_start(s, items))
     head = "\n".join(out)
     if t.pending is not None or last[0] is None:
         return head, None

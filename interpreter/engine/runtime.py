@@ -12,6 +12,7 @@ from typing import Any
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BIG, RuleRuntimeError, _short
 from .budget import charge
+from .chance import before_bottom, fix_all, fix_top, fix_upto, shrink
 from .chance import pick as _pick
 from .chance import shuffle as _shuffle
 
@@ -19,8 +20,17 @@ from .chance import shuffle as _shuffle
 _HELD_CHECK = 1_000
 
 
+# Zones whose order is not decided yet (a shuffled zone in a state without a seed, `s.unfixed`: zone -> the
+# bottom k positions in no order; chance.py) are kept so by every move: a card leaving the block shrinks it,
+# a whole zone moved carries it along, a deal from the top decides each card as it comes off. What would
+# put the block anywhere but at the bottom of its zone (cards slid under it) decides it first.
+
+
 def _move1(s: Any, c: int, dest: int, bottom: bool) -> None:
     z = s.z
+    un = s.unfixed
+    if un and (s.loc[c] in un or (bottom and dest in un)):
+        _unfix_leaving(s, c, dest, bottom)
     z[s.loc[c]].remove(c)
     if bottom:
         z[dest].insert(0, c)
@@ -39,6 +49,8 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
     charge(s.game, len(cards))
     z, loc, by, actor = s.z, s.loc, s.by, s.actor
     src = loc[cards[0]]
+    if s.unfixed:
+        _unfix_moving(s, cards, src, dest, bottom)
     if cards is z[src] and src != dest:
         # Moving a whole zone: hand the list over instead of card by card.
         moved = cards
@@ -51,7 +63,7 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
         else:
             z[dest].extend(moved)
         return
-    if len(cards) == len(loc) and len(set(cards)) == len(loc):
+    if cards is s.game.pack or (len(cards) == len(loc) and len(set(cards)) == len(loc)):
         # Gathering the whole pack (the start of a deal): rebuild everything at once.
         kept = z[dest]
         rest = [c for c in cards if loc[c] != dest]
@@ -82,10 +94,55 @@ def _move(s: Any, cards: Any, dest: int, bottom: bool) -> None:
         z[dest].extend(moving)
 
 
+def _unfix_leaving(s: Any, c: int, dest: int, bottom: bool) -> None:
+    """Card c is about to move (to the bottom of dest, or its top): keep the undecided blocks right."""
+    if bottom and dest in s.unfixed:
+        before_bottom(s, dest)
+    src = s.loc[c]
+    k = s.unfixed.get(src)
+    if k is not None and s.z[src].index(c) < k:
+        shrink(s, src, k - 1)
+
+
+def _unfix_moving(s: Any, cards: list[int], src: int, dest: int, bottom: bool) -> None:
+    """Cards are about to move to dest (see `_move`): keep the undecided blocks right."""
+    un = s.unfixed
+    z = s.z
+    if bottom and dest in un:
+        before_bottom(s, dest)
+        un = s.unfixed
+    if cards is z[src] and src != dest:
+        k = un.get(src)
+        if k is None:
+            return
+        if not bottom and z[dest]:
+            fix_all(s, src)  # the block would sit above the destination's cards
+            return
+        rest = {x: v for x, v in un.items() if x != src}
+        rest[dest] = k
+        s.unfixed = rest
+        return
+    if cards is s.game.pack or (len(cards) == len(s.loc) and len(set(cards)) == len(s.loc)):
+        # The whole pack gathered: the destination keeps its cards where they are, the others are emptied.
+        s.unfixed = {dest: un[dest]} if dest in un else {}
+        return
+    if len(cards) > 5:
+        # Many cards at once: each zone's block loses the cards it held.
+        gone = set(cards)
+        for zi, k in list(un.items()):
+            left = k - sum(1 for c in z[zi][:k] if c in gone)
+            if left != k:
+                shrink(s, zi, left)
+    # Fewer go one by one through _move1.
+
+
 def _take_top(s: Any, src: int) -> int:
     pile = s.z[src]
     if not pile:
         raise RuleRuntimeError(f"cannot deal from zone '{s.game.zone_names[src]}': it is empty")
+    un = s.unfixed
+    if un and src in un and len(pile) <= un[src]:
+        fix_top(s, src)  # the top card is dealt: now it is decided
     return pile.pop()
 
 
@@ -93,6 +150,12 @@ def _deal(s: Any, n: int, src: int, dest: int) -> None:
     if n > 0:
         charge(s.game, min(n, len(s.z[src]) + 1))
     z, loc, by, actor = s.z, s.loc, s.by, s.actor
+    if n == 1 and z[src] and not s.unfixed:
+        c = z[src].pop()  # one card off a zone in order: the usual deal of a card at a time
+        z[dest].append(c)
+        loc[c] = dest
+        by[c] = actor
+        return
     for _ in range(n):
         c = _take_top(s, src)
         z[dest].append(c)
@@ -119,6 +182,8 @@ def _deal_each(s: Any, n: int, src: int, base: int) -> None:
         raise RuleRuntimeError(f"cannot deal {count_of(n, 'card')} to each of {count_of(k, 'player')} from zone "
                                f"'{s.game.zone_names[src]}': it holds {len(pile)}")
     charge(s.game, total)
+    if s.unfixed and src in s.unfixed:
+        fix_upto(s, src, total)  # the cards dealt, decided from the top down
     # The cards in the order they come off the top, then every k-th to one player.
     popped = pile[len(pile) - total:][::-1]
     del pile[len(pile) - total:]
@@ -138,6 +203,9 @@ def _deal_each(s: Any, n: int, src: int, base: int) -> None:
 def _next_active(s: Any, p: int) -> int:
     out, sit = s.out, s.sit
     n = len(out)
+    g = s.game
+    if out is g.none_out and sit is g.all_seated:
+        return (p + 1) % n  # everyone takes part
     for k in range(1, n + 1):
         q = (p + k) % n
         if not out[q] and not sit[q]:
@@ -169,6 +237,9 @@ def _next_in_match(s: Any, p: int) -> int:
 
 def _active(s: Any) -> list[int]:
     out, sit = s.out, s.sit
+    g = s.game
+    if out is g.none_out and sit is g.all_seated:
+        return g.seats[:]  # everyone takes part
     return [p for p in range(len(out)) if not out[p] and not sit[p]]
 
 
@@ -441,6 +512,23 @@ def _cards_id(s: Any, table: dict[tuple[int, ...], int], v: Any, param: str, act
                            "order")
 
 
+def _fz(s: Any, zi: int) -> list[int]:
+    """Zone zi's cards, their order decided first if it is not yet (a shuffled zone of a state without a
+    seed, during a step; read outside one, e.g. by a tool, the cards are in the order the shuffle found)."""
+    un = s.unfixed
+    if un and zi in un and s.draws is not None:
+        fix_all(s, zi)
+    return s.z[zi]  # type: ignore[no-any-return]
+
+
+def _fz_top(s: Any, zi: int, n: Any) -> list[int]:
+    """Zone zi's cards, the order of its top n decided first (see `_fz`)."""
+    un = s.unfixed
+    if un and zi in un and s.draws is not None and type(n) is int:
+        fix_upto(s, zi, n)
+    return s.z[zi]  # type: ignore[no-any-return]
+
+
 def _kind(v: Any) -> str:
     return "none" if v is None else _short(v)  # the rules' word for None
 
@@ -452,5 +540,5 @@ HELPERS = {
     "_teammates": _teammates, "_teams": _teams,
     "_want_player": _want_player, "_want_players": _want_players, "_seat": _seat, "_card": _card,
     "_cards": _cards, "_keep": _keep, "_keep_list": _keep_list, "_extend_list": _extend_list,
-    "_without": _without, "_cards_id": _cards_id,
+    "_without": _without, "_cards_id": _cards_id, "_fz": _fz, "_fz_top": _fz_top,
 }

@@ -9,13 +9,15 @@ turn of a round phase, moves the turn on, and follows any `goto` or
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import or_
 from typing import TYPE_CHECKING, Any
 
 from ..dsl.abi import END_DEAL
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BudgetExceeded, RuleRuntimeError
 from .budget import over
-from .chance import NeedChance
+from .chance import Draws, NeedChance, Pending, apply_leftover, fix_seen, guessed_node
 from .context import DEALING, ENDING_DEAL, IN_PHASE, OVER, STARTING, designer_view, public_view, span_of, where
 from .errors import IllegalAction, RuleError, describe_failure
 from .history import entries
@@ -24,6 +26,7 @@ from .returns import final_returns
 from .runtime import _next_active, _next_in_match, _prev_active, _shown, _team
 from .setup import Resolved, Setup, Stack, resolve
 from .setup import deal as stacked_deal
+from .steps import step_reach
 
 if TYPE_CHECKING:  # the game makes states; a state only reads its game
     from .game import Game
@@ -44,7 +47,7 @@ class State:
     __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
                  "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
                  "trail", "moves", "stage", "rets", "setup", "stack", "team", "sit", "seed0", "seen", "trace",
-                 "ended")
+                 "ended", "unfixed", "draws")
 
     game: Game
     z: list[list[int]]  # zones, bottom card first
@@ -65,7 +68,7 @@ class State:
     legal: list[int] | None  # cached legal actions of this state
     chance_queue: list[int]
     chance_pos: int
-    pending: Any  # at a chance node: (base state, action, outcomes possible, outcomes given, kind)
+    pending: Pending | None  # at a chance node: the step it stopped and the outcomes possible (chance.py)
     trail: Any  # the history: (previous, who, what) triples (history.py), O(1) to extend and share
     moves: int
     stage: str  # IN_PHASE, STARTING, DEALING, ENDING_DEAL or OVER
@@ -80,13 +83,30 @@ class State:
     # The last deal as it ended, after `match: end_deal` and before the next deal gathered the cards (None
     # before the first deal ends): what each player saw then is part of its observation (observation.py).
     ended: Ended | None
+    # Without a seed or a setup, shuffled zones are dealt lazily (chance.py): zone -> its bottom k cards in no
+    # order yet (shared by clones, replaced on write). None: every order is decided (a seed, a setup, an
+    # explicit replay).
+    unfixed: dict[int, int] | None
+    draws: Draws | None  # while a lazy step runs: the chance outcomes it has been given (chance.py)
 
     # ------------------------------------------------------------ construction
     @classmethod
     def initial(cls, game: Game, seed: int | None = None, log: bool = False,
-                setup: Setup | Resolved | None = None) -> State:
+                setup: Setup | Resolved | None = None, lazy: bool = True) -> State:
         """The state before the first decision. `setup` (engine/setup.py) fixes the first dealer and cards
-        the deals give; it is checked first, and a setup the game cannot play raises BadSetup."""
+        the deals give; it is checked first, and a setup the game cannot play raises BadSetup. Without a seed
+        or a setup, shuffled zones are dealt lazily (chance.py), unless `lazy` is false: then every shuffle is
+        a chance node per position at once, as histories recorded before lazy dealing were played."""
+        if seed is None and setup is None and lazy and not log:
+            # Always the same state (the start's first chance node, or its first decision): made once.
+            first = game.__dict__.get("_lazy_start")
+            if first is None:
+                first = game.__dict__["_lazy_start"] = cls._made(game, None, False, None, True)
+            return first.clone()
+        return cls._made(game, seed, log, setup, lazy)
+
+    @classmethod
+    def _made(cls, game: Game, seed: int | None, log: bool, setup: Setup | Resolved | None, lazy: bool) -> State:
         fixed = resolve(game, setup)
         s = cls.__new__(cls)
         s.game = game
@@ -95,7 +115,7 @@ class State:
         s.loc = [0] * game.num_cards
         s.by = [0] * game.num_cards
         s.v = [None] * len(game.var_names)
-        s.out = [False] * game.n
+        s.out = game.none_out
         s.phase = 0
         s.cur = 0
         s.actor = 0
@@ -122,11 +142,18 @@ class State:
         s.seen = None
         s.trace = None
         s.ended = None
+        s.unfixed = {} if seed is None and fixed is None and lazy else None
+        s.draws = None
         s._run(None, None if seed is not None else [])
         return s
 
     def clone(self) -> State:
         s = State.__new__(State)
+        self._copy_into(s)
+        return s
+
+    def _copy_into(self, s: State) -> None:
+        """Make `s` a copy of this state (clone's, and a step's return to the state before it)."""
         s.game = self.game
         s.z = [z[:] for z in self.z]
         s.v = self.v[:]
@@ -148,7 +175,7 @@ class State:
         s.legal = self.legal
         s.chance_queue = self.chance_queue
         s.chance_pos = self.chance_pos
-        s.pending = self.pending
+        s.pending = None if self.pending is None else self.pending.copy()
         s.trail = self.trail
         s.moves = self.moves
         s.stage = self.stage
@@ -159,12 +186,11 @@ class State:
         s.seen = self.seen
         s.trace = None
         s.ended = self.ended  # never changed once made
-        return s
+        s.unfixed = self.unfixed  # replaced, never changed
+        s.draws = None
 
     def _restore(self, base: State) -> None:
-        c = base.clone()
-        for name in State.__slots__:
-            setattr(self, name, getattr(c, name))
+        base._copy_into(self)
 
     # ------------------------------------------------------------ OpenSpiel-style queries
     def current_player(self) -> int:
@@ -184,7 +210,7 @@ class State:
         if self.terminal:
             return []
         if self.pending is not None:
-            return list(self.pending[2])  # a copy, as below
+            return list(self.pending.options)  # a copy, as below
         if player is not None and player != self.cur:
             return []
         legal = self.legal
@@ -208,9 +234,19 @@ class State:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.pending is None:
             return []
-        opts = self.pending[2]
-        p = 1.0 / len(opts)
-        return [(c, p) for c in opts]
+        opts = self.pending.options
+        return list(zip(opts, repeat(1.0 / len(opts))))
+
+    def chance_values(self) -> list[Any]:
+        """What each chance outcome of `chance_outcomes()` stands for, in the same order: the card for a card
+        dealt or shuffled, the item of the list for a `pick` (whose outcomes are positions in it)."""
+        p = self.pending
+        if p is None:
+            return []
+        if p.kind == "index":
+            assert p.values is not None
+            return [p.values[i] for i in p.options]
+        return list(p.options)
 
     def returns(self) -> list[float]:
         """Each seat's result: `match: returns`, or 1/k to each of k winners; all 0 before the end."""
@@ -225,7 +261,7 @@ class State:
 
     def action_to_string(self, player: int | None, action: int) -> str:
         if self.pending is not None:
-            if self.pending[4] == "index":
+            if self.pending.kind == "index":
                 return f"chance: choice {action}"
             return f"chance: {self.game.card_names[action]}"
         return self.game.action_to_string(player, action)
@@ -311,21 +347,7 @@ class State:
         if self.terminal:
             raise IllegalAction("the game is over; no action can be taken")
         if self.pending is not None:
-            base, act, options, outcomes, kind = self.pending
-            if action not in options:
-                raise IllegalAction(f"chance outcome {action} is not possible here")
-            trail = (self.trail, CHANCE, action)
-            if kind == "card" and len(options) > 2 and self.setup is None:
-                # The next card of the same shuffle: the cards left are the options, and the state is the
-                # one before the step, as at every chance node. Running the step again for each card would
-                # cost the square of the cards shuffled; it runs once the shuffle's last card is given.
-                self.pending = (base, act, [c for c in options if c != action], outcomes + [action], kind)
-                self.trail = trail
-                return
-            self._restore(base)
-            self.pending = None
-            self._run(act, outcomes + [action])
-            self.trail = trail
+            self._chance(action)
             return
         legal = self.legal if self.legal is not None else self.legal_actions()
         if action not in legal:
@@ -342,9 +364,98 @@ class State:
         else:
             self._run(action, [])
 
+    def _chance(self, action: int) -> None:
+        """Apply a chance outcome: the next node of the step, or the step run again with every outcome."""
+        p = self.pending
+        assert p is not None
+        if action not in p.options:
+            raise IllegalAction(f"chance outcome {action} is not possible here")
+        trail = (self.trail, CHANCE, action)
+        # This state's own `pending` (clones copy it) changes in place from one node of a step to the next.
+        guessed = p.guessed
+        if guessed is not None:
+            key, at = guessed[p.at][0], p.at + 1
+            p.given.append((key, action))
+            if at < len(guessed) and guessed[at][1] is None:
+                # The next card of the same zone, nothing else changed: these outcomes but the one given.
+                p.options.remove(action)
+                p.at = at
+            elif at < len(guessed):
+                # The next card the run guessed: the step runs again once all of them are given.
+                self.pending = guessed_node(p.base, p.action, p.given, guessed, at, p.start)
+            else:
+                self._restore(p.base)
+                self._run_lazy(p.action, p.given, p.base)
+            self.trail = trail
+            return
+        if p.kind == "card" and len(p.options) > 2 and self.setup is None:
+            # The next card of the same shuffle: the cards left are the options, and the state is the
+            # one before the step, as at every chance node. Running the step again for each card would
+            # cost the square of the cards shuffled; it runs once the shuffle's last card is given.
+            p.options.remove(action)
+            p.given.append(action)
+            self.trail = trail
+            return
+        self._restore(p.base)
+        self.pending = None
+        self._run(p.action, p.given + [action])
+        self.trail = trail
+
+    def _run_lazy(self, action: int | None, given: list[tuple[int, int]], base: State) -> None:
+        """One run of a step of a lazy state (chance.py), from `base` (which this state is now), with the
+        chance outcomes given so far: to its end if they are all it needs, else up to the chance nodes it
+        guessed, the first of which this state then is."""
+        per: dict[int, list[int]] = {}
+        for key, o in given:
+            per.setdefault(key, []).append(o)
+        d = self.draws = Draws(per)
+        try:
+            self._guarded(action)
+            if self.unfixed:
+                fix_seen(self)
+        except NeedChance:
+            pass  # a pick: the guesses so far end there (Draws.picks_open)
+        except RuleError:
+            if not d.guessed:
+                raise
+            # A card the run guessed may have led here; the real ones are drawn first.
+        finally:
+            self.draws = None
+        if d.guessed:
+            self._restore(base)
+            self.pending = guessed_node(base, action, given, d.guessed, 0, len(given))
+            return
+        leftover = d.leftover()
+        if leftover:
+            apply_leftover(self, leftover)
+
+    def _may_meet_chance(self, a: int) -> bool:
+        """Whether the step of action `a` from this lazy state may meet chance (steps.py)."""
+        g = self.game
+        r = g.step_reach.get((self.phase, a))
+        if r is None:
+            table = g.action_table
+            run = table[a][0] if table is not None else g.action_for(a).run
+            r = g.step_reach[(self.phase, a)] = step_reach(g, self.phase, run)
+        if r.chance:
+            return True
+        un = self.unfixed
+        if un:
+            zones, ruled = r.zones, g.rule_visible_zones
+            for zi in un:
+                if zi in zones or zi in ruled:
+                    return True
+        return False
+
     def _run(self, action: int | None, outcomes: list[int] | None) -> None:
         if outcomes is None:
             self._guarded(action)
+            return
+        if self.unfixed is not None:
+            if action is not None and not self._may_meet_chance(action):
+                self._guarded(action)  # no chance to meet: no copy, no bookkeeping of outcomes (steps.py)
+                return
+            self._run_lazy(action, [], self.clone())
             return
         base = self.clone()
         self.chance_queue = outcomes
@@ -353,7 +464,7 @@ class State:
             self._guarded(action)
         except NeedChance as nc:
             self._restore(base)
-            self.pending = (base, action, nc.options, outcomes, nc.kind)
+            self.pending = Pending(base, action, nc.options, nc.kind, outcomes, values=nc.values)
             return
         used = self.chance_pos
         self.chance_queue = []
@@ -431,9 +542,10 @@ class State:
 
     def n_active(self) -> int:
         """The players taking part in this deal: a round phase waits for each of them."""
-        if self.sit is self.game.all_seated:
-            return self.game.n - sum(self.out)
-        return sum(1 for o, t in zip(self.out, self.sit) if not o and not t)
+        g = self.game
+        if self.sit is g.all_seated:
+            return g.n if self.out is g.none_out else g.n - self.out.count(True)
+        return g.n - sum(map(or_, self.out, self.sit))
 
     def _transfer(self, r: int | None) -> None:
         g = self.game
@@ -526,6 +638,8 @@ class State:
         finally:
             g.question[0] = None
         if not over:
+            if self.unfixed:
+                fix_seen(self)  # what the players see of the deal as it ended is decided
             self.ended = Ended(self)
             if self.trace is not None:  # resampling: the shuffles before this point made the deal that ended
                 self.trace.append(("ended",))

@@ -26,7 +26,7 @@ from ..dsl.pipeline import compile_file
 from ..engine.bundled import resolve
 from ..engine.errors import BadOption, GameError
 from ..engine.game import Game
-from ..engine.history import CHANCE, entries, explicit
+from ..engine.history import CHANCE, LAZY, entries, explicit, lazy_from_start
 from ..engine.state import State
 
 FORMAT = "cardsmith-match"
@@ -97,12 +97,17 @@ class MatchRecord:
     result: dict[str, Any] | None = None  # {"winners": [...], "returns": [...]} once the match is over
     # Which seats a bot played (a person may be called "random" too); None where the record does not say.
     bots: list[bool] | None = None
+    # "lazy": played without a seed by a state that deals shuffled zones lazily (engine/chance.py), whose
+    # chance outcomes come as cards are needed; None: every shuffle's outcomes at once (seeded play's, and
+    # records of versions before lazy dealing).
+    chance: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "cardsmith": self.cardsmith, "game": self.game,
                 "source": self.source, "sha256": self.sha256, "players": self.players, "options": self.options,
                 "seed": self.seed, "seats": self.seats, "bots": self.bots,
-                "history": [list(x) for x in self.history], "result": self.result}
+                "history": [list(x) for x in self.history], "result": self.result,
+                **({"chance": self.chance} if self.chance is not None else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> MatchRecord:
@@ -144,6 +149,7 @@ class MatchRecord:
             bots=want("bots", lambda v: v is None or (isinstance(v, list) and len(v) == players
                                                       and all(type(x) is bool for x in v)),
                       "null or a list of true/false, one per seat"),
+            chance=want("chance", lambda v: v is None or v == LAZY, f"\"{LAZY}\" or left out"),
         )
 
     @property
@@ -156,10 +162,12 @@ def record_match(s: State, source: str, seats: list[str], bots: list[bool] | Non
     """The record of `s` so far. `source` finds the rule file again: a bundled game's name or a path;
     `bots` says which seats a bot played."""
     g = s.game
-    history = [(who, what) for who, what in explicit(entries(s.trail)) if who >= 0 or who == CHANCE]
+    items = entries(s.trail)
+    history = [(who, what) for who, what in explicit(items) if who >= 0 or who == CHANCE]
     result = {"winners": list(s.winners), "returns": s.returns()} if s.terminal else None
     return MatchRecord(g.name, source, rules_hash(resolve(source)), g.n, dict(g.options), s.seed0, list(seats),
-                       history, result=result, bots=None if bots is None else list(bots))
+                       history, result=result, bots=None if bots is None else list(bots),
+                       chance=LAZY if lazy_from_start(s, items) else None)
 
 
 def write_record(path: str | Path, rec: MatchRecord) -> None:
@@ -203,7 +211,7 @@ def open_record(rec: MatchRecord, changed_ok: bool = False) -> Game:
 def steps(rec: MatchRecord, game: Game, log: bool = True) -> Iterator[State]:
     """The state before the first decision, then after each player action of the record, checked as it goes:
     each action must be legal for the seat that took it, and the chance outcomes must be the ones recorded."""
-    s = State.initial(game, rec.seed, log=log)
+    s = State.initial(game, rec.seed, log=log, lazy=rec.chance == LAZY)
     pos = 0  # next entry of rec.history to compare or give
     hist = rec.history
 

@@ -42,7 +42,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from ..history import RESEED
+from ..history import RESEED, mark
 from .carry import carry
 from .descent import Descent
 from .info import Info
@@ -93,7 +93,12 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
         search = kind(info, p, r, min(MAX_WORK - work, share))
         found = search.run()
         work += search.work
-        if found is not None:
+        if found is not None and info.lazy_tail:
+            # At a chance node of a state that deals lazily: the step taken again, lazily (Search).
+            if search.lazy_found is not None or search.taken_lazily(search.last):
+                assert search.lazy_found is not None
+                return search.lazy_found, work
+        elif found is not None:
             return _finish(s, found, r), work
     raise GameError(f"found no state {s.game.player_name(p)} cannot tell from this one in {work:,} replayed "
                     "steps; its information rules out almost every arrangement of the cards it has not seen")
@@ -104,7 +109,7 @@ def carry_with_work(s: State, p: Any, rng: Any, hint: State) -> tuple[State | No
     for the same player earlier in the match (carry.py); None if that fails within a small budget, and the
     steps replayed either way."""
     info, r = _start(s, p, rng)
-    if hint.game is not s.game:
+    if hint.game is not s.game or info.lazy_tail:
         return None, 0
     found, work = carry(info, p, r, hint)
     return (None if found is None else _finish(s, found, r)), work
@@ -135,6 +140,10 @@ def _finish(s: State, found: State, r: random.Random) -> State:
         seed = r.getrandbits(64)
         found.rng = seed
         found.trail = (found.trail, RESEED, seed)
+    elif s.unfixed is not None and found.unfixed is None:
+        # The real state deals lazily (chance.py): so does the new one, from the same blocks, whose cards'
+        # order, drawn by the search, it forgets (nobody saw it).
+        mark(found, tuple(sorted(s.unfixed.items())))
     return found
 
 

@@ -7,7 +7,7 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from ..history import blank, entries, explicit, groups, play_group
+from ..history import blank, entries, explicit, groups, lazy_from_start, mark, play_group
 
 if TYPE_CHECKING:
     from ..state import State
@@ -18,7 +18,8 @@ class Info:
 
     def __init__(self, s: State, p: int):
         g = self.game = s.game
-        steps = groups(explicit(entries(s.trail)))
+        items = entries(s.trail)
+        steps = groups(explicit(items))
         self.who: list[int | None] = []
         self.known: list[int | None] = []  # the action, if the player saw it in full
         self.text: list[str | None] = []  # the public text of another player's secret action
@@ -27,14 +28,16 @@ class Info:
         self.act_cards: list[set[int]] = []  # the cards of the action, if the player saw it in full
         names = {n: c for c, n in enumerate(g.card_names)}
         self.names = names
-        t = blank(g, None)
-        for who, action, outcomes, _ in steps:
+        t = blank(g, None, lazy=lazy_from_start(s, items))
+        for who, action, outcomes, after in steps:
             self.who.append(who)
             public = action is None or who == p or is_public(g, action)
             self.known.append(action if public else None)
             self.text.append(None if public or action is None else g.public_action_string(action))
             self.act_cards.append({c for _, c in cards_of(g, action)} if public and action is not None else set())
             play_group(t, action, outcomes)
+            if after is not None:
+                mark(t, after)
             view = t.observation(p)
             self.views.append(view)
             self.view_cards.append(cards_in(view, names))
@@ -48,7 +51,13 @@ class Info:
         for m, cards in enumerate(self.act_cards):
             for c in cards:
                 self.acted_at[c].append(m)
-        self.ends_pending = t.pending is not None
+        # A state that deals lazily (chance.py) at a chance node: its chance comes as cards are needed, not
+        # where a replay of its shuffles puts it. The state found before the last step then deals lazily
+        # from the real blocks and takes the step again, which must stop at a chance node too (search.py).
+        self.lazy_tail = t.pending is not None and t.unfixed is not None
+        # The blocks the state deals lazily from before the last step (public: what was shuffled and dealt).
+        self.blocks = tuple(sorted(t.unfixed.items())) if self.lazy_tail and t.unfixed is not None else ()
+        self.ends_pending = t.pending is not None and not self.lazy_tail
         # How far the last step's chance had gone: a state at a chance node stays one, at the same point.
         self.tail = len(steps[-1][2]) if self.ends_pending else None
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from ..history import CHANCE, blank, entries, explicit, groups, play_group
+from ..history import CHANCE, blank, entries, explicit, groups, mark, play_group
 from .info import Info, any_in, cards_of, differing, legal
 
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ class Search:
         self.work = 0
         self.last = len(info.views) - 1
         self.frames: list[Frame] = []
+        self.lazy_found: State | None = None  # see taken_lazily
 
     def run(self) -> State | None:
         frames = self.frames
@@ -190,7 +191,28 @@ class Search:
         return t, [(r[1], r[2]) if r[0] == "shuffle" else ENDED for r in trace if r[0] in ("shuffle", "ended")]
 
     def _fits(self, t: State, i: int) -> bool:
+        if i == self.last and self.info.lazy_tail:
+            return self.taken_lazily(i)
         return self._ends_right(t, i) and t.observation(self.p) == self.info.views[i]
+
+    def taken_lazily(self, i: int) -> bool:
+        """For a real state that deals lazily, at a chance node (Info.lazy_tail): the state before step i,
+        dealing lazily from the real blocks, takes the step's action again and stops at a chance node too
+        (then kept as `lazy_found`: the state found)."""
+        f = self.frames[i]
+        try:
+            if f.action is None:
+                t = self.info.game.new_initial_state()  # the start of the match: nothing has happened yet
+            else:
+                t = f.base.clone()
+                mark(t, self.info.blocks)
+                t.apply_action(f.action)
+        except GameError:
+            return False
+        if t.pending is None:
+            return False
+        self.lazy_found = t
+        return True
 
     def _ends_right(self, t: State, i: int) -> bool:
         """Step i, run to t, ends where the real one did: done, or (the player's state is at a chance node)
@@ -198,7 +220,7 @@ class Search:
         another point of the history, which the player's information does not say (the real state's)."""
         if i == self.last and self.info.ends_pending:
             return t.pending is not None and len(self.frames[i].outcomes) == self.info.tail
-        return t.pending is None
+        return t.pending is None or (i == self.last and self.info.lazy_tail)
 
     def _step(self, i: int) -> State | None:
         """Run step i with its current choice, repairing it (steps 3 and 4); the state after it, or None."""

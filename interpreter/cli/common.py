@@ -1,0 +1,41 @@
+"""What the commands share when they run: the game a command names, its table options, player counts in words."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..dsl.diagnostics import RuleFileError, count_of
+from ..dsl.pipeline import compile_file
+from ..engine.bundled import resolve
+from ..engine.errors import GameError
+from ..engine.game import Game
+
+
+def options(pairs: Sequence[str] | None) -> dict[str, str]:
+    """--option NAME=VALUE flags as a mapping."""
+    out: dict[str, str] = {}
+    for p in pairs or []:
+        if "=" not in p:
+            raise GameError(f"--option takes NAME=VALUE, not '{p}'")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def instance(args: argparse.Namespace) -> Game:
+    """The game a command's GAME, --players and --option name, within its --max-... limits."""
+    path = resolve(args.game)
+    players: int | None = args.players
+    table = options(args.option)
+    loaded = compile_file(path, args.limits)
+    if not loaded.ok or loaded.game is None:
+        raise RuleFileError(loaded.diagnostics, loaded.sources)
+    spec = loaded.game.spec
+    n = players if players is not None else spec.min_players
+    return Game(loaded.game, n, table)
+
+
+def players(lo: int, hi: int) -> str:
+    """A game's player counts: '1 player', '4 players', '2-6 players'."""
+    return count_of(lo, "player") if lo == hi else f"{lo:,}-{hi:,} players"
