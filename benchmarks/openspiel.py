@@ -21,7 +21,12 @@ MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated
 
 `adapters`: random games/s of Hearts through cardsmith's own API against the pyspiel-wrapped game
 (`cardsmith.openspiel`, chance drawn by the loop, so against the own API's chance loop) and the
-PettingZoo env (chance drawn inside from the seed, so against the own API's seeded loop).
+PettingZoo env (chance drawn inside from the seed, so against the own API's seeded loop; the env also
+makes the acting agent's observation tensor and action mask at every step, so it is compared as well with
+the seeded loop that makes the acting player's observation tensor at every step, `seeded + observation
+tensor`). Then the time of one call of the acting player's information state string and of `clone()`, at
+every decision of random Hearts matches (chance drawn by the loop), through the own API, the pyspiel game
+and pyspiel's own hearts.
 
 `import`: `python -c "import cardsmith"` against `python -c "import pyspiel"`, fresh processes alternated;
 wall time of the whole process, the median of the rounds; then the same with Kuhn poker loaded as well
@@ -259,6 +264,21 @@ def pettingzoo_play(env: Any) -> Play:
     return play
 
 
+def agent_play(game: cardsmith.Game) -> Play:
+    """The own API doing the work the PettingZoo env does for an agent at each step: the acting player's
+    observation tensor, its legal actions, and the action applied (chance drawn from the seed)."""
+    def play(rng: random.Random) -> int:
+        s = game.new_initial_state(seed=rng.getrandbits(31))
+        moves = 0
+        while not s.is_terminal():
+            s.observation_tensor(s.current_player())
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+            moves += 1
+        return moves
+    return play
+
+
 def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
     import cardsmith.openspiel as cs_openspiel
     from cardsmith.pettingzoo import env as pz_env
@@ -267,12 +287,63 @@ def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
     rows = [["adapter", "loop", "adapter games/s", "own API games/s", "adapter/own API"]]
     sides = [("pyspiel game (`cardsmith.openspiel`)", "chance", pyspiel_play(cs_openspiel.load("hearts", 4)),
               chance_play(game)),
-             ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded", pettingzoo_play(pz_env(game)), seeded_play(game))]
+             ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded", pettingzoo_play(pz_env(game)), seeded_play(game)),
+             ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded + observation tensor", pettingzoo_play(pz_env(game)),
+              agent_play(game))]
     for title, loop, a, b in sides:
         rng = random.Random(seed)
         a(rng), b(rng)
         res = alternate_rates(a, b, rng, seconds, rounds)
         row = [title, loop, _median(res.mine), _median(res.theirs), res.text()]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
+def _per_call(game: Any, what: Callable[[Any], Any], rng: random.Random, seconds: float) -> float:
+    """Microseconds of CPU time per call of `what(state)`, at every decision node of random matches with
+    chance drawn by the loop (the clock's own cost, timed the same way with nothing between, taken off)."""
+    spent = 0.0
+    calls = 0
+    clock = time.process_time
+    end = clock() + seconds
+    while clock() < end:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            t0 = clock()
+            t1 = clock()
+            what(s)
+            t2 = clock()
+            spent += (t2 - t1) - (t1 - t0)
+            calls += 1
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.random() * len(la))])
+    return max(spent, 0.0) / max(calls, 1) * 1e6
+
+
+def calls(rounds: int, seconds: float, seed: int) -> list[list[str]]:
+    """Hearts: the acting player's information state string and a clone, at every decision of random
+    matches, through the own API, the pyspiel game and pyspiel's own hearts, alternated."""
+    import cardsmith.openspiel as cs_openspiel
+
+    sides = [("cardsmith, own API", cardsmith.load("hearts", 4)), ("cardsmith, pyspiel game",
+             cs_openspiel.load("hearts", 4)), ("pyspiel hearts", pyspiel.load_game("hearts"))]
+    whats: list[tuple[str, Callable[[Any], Any]]] = [
+        ("information state string", lambda s: s.information_state_string(s.current_player())),
+        ("clone", lambda s: s.clone())]
+    rows = [["call", *[name + " us" for name, _ in sides]]]
+    for label, what in whats:
+        rng = random.Random(seed)
+        times: list[list[float]] = [[] for _ in sides]
+        for r in range(rounds):
+            order = list(range(len(sides))) if r % 2 == 0 else list(reversed(range(len(sides))))
+            for i in order:
+                times[i].append(_per_call(sides[i][1], what, rng, seconds))
+        row = [label, *[f"{statistics.median(t):.1f}" for t in times]]
         print(" | ".join(row), file=sys.stderr)
         rows.append(row)
     return rows
@@ -339,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         tables.append(cfr(args.rounds, args.iterations))
     if args.what in ("adapters", "all"):
         tables.append(adapters(args.rounds, args.seconds, args.seed))
+        tables.append(calls(args.rounds, args.seconds, args.seed))
     if args.what in ("import", "all"):
         tables.append(startup(max(args.rounds, 5)))
     for t in tables:

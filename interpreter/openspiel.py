@@ -32,6 +32,7 @@ from .engine import tensors
 from .engine.bundled import resolve
 from .engine.errors import GameError
 from .engine.game import Game
+from .engine.state import CHANCE, TERMINAL
 
 SHORT_NAME = "cardsmith"
 # No default game: the engine names none; `file` must be given (a rule file's path or a bundled game).
@@ -157,6 +158,14 @@ class CardsmithGame(pyspiel.Game):
     def new_initial_state(self) -> CardsmithState:
         return CardsmithState(self)
 
+    @property
+    def strings(self) -> _Strings:
+        """The information state strings of this game's states, by history (`_Strings`)."""
+        kept = self.__dict__.get("_strings")
+        if kept is None:
+            kept = self.__dict__["_strings"] = _Strings()
+        return kept  # type: ignore[no-any-return]
+
     def initial_inner(self) -> Any:
         """A new cardsmith initial state (without a seed), cloned from one made once."""
         first = self.__dict__.get("_initial")
@@ -175,91 +184,194 @@ class CardsmithGame(pyspiel.Game):
 
 
 class _Inner:
-    """The cardsmith state inside a pyspiel state, and how often each player took each action (for the
-    information state tensor). pyspiel clones a Python state by deep-copying its attributes (this cheap
-    copy clones the state and shares the compiled game) and serialises it by pickling them: pickled, it is
-    empty and is rebuilt from the pyspiel history, which holds every action and chance outcome."""
+    """The cardsmith state inside a pyspiel state. pyspiel clones a Python state by deep-copying its
+    attributes (this cheap copy clones the state and shares the compiled game) and serialises it by pickling
+    them: pickled, it is empty and is rebuilt from the pyspiel history, which holds every action and chance
+    outcome. `keyed`: the pyspiel history decides the state (not so for a resampled state, whose pyspiel
+    history is empty), so its strings may be kept by history (`_Strings`)."""
 
-    __slots__ = ("state", "own")
+    __slots__ = ("state", "keyed")
 
-    def __init__(self, state: Any = None, own: list[dict[int, float]] | None = None) -> None:
+    def __init__(self, state: Any = None, keyed: bool = True) -> None:
         self.state = state
-        self.own = own
+        self.keyed = keyed
 
     def __deepcopy__(self, memo: Any) -> _Inner:
-        if self.state is None or self.own is None:
-            return _Inner()
-        return _Inner(self.state.clone(), [dict(d) for d in self.own])
+        s = self.state
+        return _Inner(None if s is None else s.clone(), self.keyed)
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (_Inner, ())
 
 
-class CardsmithState(pyspiel.State):
-    """A cardsmith state made without a seed, so every shuffle and `pick` is an explicit chance node."""
+class _Strings:
+    """Information state strings by (player, pyspiel history), for the states of one game whose history
+    decides them. CFR walks the same tree of states at every iteration, each time from new states (`child`),
+    so a string kept with its state would be worked out again at every iteration; kept by history it is
+    worked out once. Bounded: emptied when it holds `MAX_CHARS` characters."""
 
-    def __init__(self, game: CardsmithGame, inner: Any = None, own: list[dict[int, float]] | None = None) -> None:
+    MAX_CHARS = 16_000_000
+
+    def __init__(self) -> None:
+        self.texts: dict[tuple[int, tuple[int, ...]], str] = {}
+        self.chars = 0
+
+    def get(self, key: tuple[int, tuple[int, ...]]) -> str | None:
+        return self.texts.get(key)
+
+    def put(self, key: tuple[int, tuple[int, ...]], text: str) -> None:
+        if self.chars + len(text) > self.MAX_CHARS:
+            self.texts.clear()
+            self.chars = 0
+        self.texts[key] = text
+        self.chars += len(text)
+
+
+# The engine's and OpenSpiel's ids of the chance and terminal "players" agree, so the state's own
+# current_player() is OpenSpiel's.
+assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
+
+
+class CardsmithState(pyspiel.State):
+    """A cardsmith state made without a seed, so every shuffle and `pick` is an explicit chance node.
+
+    pyspiel's C++ side asks the Python one through callbacks (its `legal_actions()` calls
+    `current_player()` four times before `_legal_actions`), so the queries Python callers make most
+    (`legal_actions`, `is_chance_node`, the strings, ...) are answered here directly; C++ callers still
+    go through pyspiel's methods, which reach the same answers."""
+
+    # A state pyspiel makes for a clone is given the original's `_held` at once: until its first use, a
+    # new state needs none of its own (the class's empty one stands in).
+    _held = _Inner()
+
+    def __init__(self, game: CardsmithGame, inner: Any = None, keyed: bool = True) -> None:
         super().__init__(game)
-        self._held = _Inner(inner, own)
+        if inner is not None:
+            self._held = _Inner(inner, keyed)
 
     @property
     def inner(self) -> Any:
         """The cardsmith `State` (made on first use: pyspiel makes a new state for every clone)."""
-        held = self._held
-        if held.state is None or held.own is None:
-            game = self.get_game()
-            s = game.initial_inner()
-            own: list[dict[int, float]] = [{} for _ in range(game.cardsmith.n)]
-            for pa in self.full_history():
-                if pa.player >= 0:
-                    own[pa.player][pa.action] = own[pa.player].get(pa.action, 0.0) + 1.0
-                s.apply_action(pa.action)
-            held.state, held.own = s, own
-        return held.state
+        return self._held.state or self._rebuild()
 
+    def _rebuild(self) -> Any:
+        s = self.get_game().initial_inner()
+        for a in self.history():
+            s.apply_action(a)
+        held = self.__dict__.get("_held")
+        if held is None:
+            self._held = _Inner(s)
+        else:
+            held.state = s
+        return s
+
+    # The state's own answers are of the types OpenSpiel's are (an int, a bool).
     def current_player(self) -> int:
-        s = self.inner
-        if s.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if s.is_chance_node():
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(s.current_player())
+        return (self._held.state or self._rebuild()).current_player()  # type: ignore[no-any-return]
 
     def is_terminal(self) -> bool:
-        return bool(self.inner.is_terminal())
+        return (self._held.state or self._rebuild()).is_terminal()  # type: ignore[no-any-return]
+
+    def is_chance_node(self) -> bool:
+        return (self._held.state or self._rebuild()).current_player() == CHANCE  # type: ignore[no-any-return]
+
+    def is_player_node(self) -> bool:
+        return (self._held.state or self._rebuild()).current_player() >= 0  # type: ignore[no-any-return]
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: Any = None) -> list[int]:
+        """OpenSpiel's `LegalActions` (the chance outcomes at a chance node, none for another player)."""
+        s = self._held.state or self._rebuild()
+        cur = s.current_player()
+        if cur >= 0:
+            if player is None or player == cur:
+                return s.legal_actions()  # type: ignore[no-any-return]
+            if player >= 0:
+                return []
+            return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]  # pyspiel's error
+        if cur == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.inner.legal_actions())
+        return (self._held.state or self._rebuild()).legal_actions()  # type: ignore[no-any-return]  # sorted
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return sorted(self.inner.chance_outcomes())
+        # Ascending, as OpenSpiel wants them: the engine gives the cards of a shuffle and the indices of a
+        # pick in order (pyspiel.random_sim_test checks it on every bundled game).
+        return (self._held.state or self._rebuild()).chance_outcomes()  # type: ignore[no-any-return]
 
     def _apply_action(self, action: int) -> None:
-        s, a = self.inner, int(action)
-        p = s.current_player()
-        s.apply_action(a)
-        if p >= 0:
-            own = self._held.own[p]  # type: ignore[index]
-            own[a] = own.get(a, 0.0) + 1.0
+        (self._held.state or self._rebuild()).apply_action(action)
 
     def own_actions(self, player: int) -> dict[int, float]:
         """How many times the player took each action id so far."""
-        self.inner  # noqa: B018 (made on first use)
-        return self._held.own[player]  # type: ignore[index]
+        return dict(tensors.own_counts(self.inner, player))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.inner.action_to_string(player, int(action)))
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self.inner.returns()]
+        return [float(r) for r in (self._held.state or self._rebuild()).returns()]
+
+    def player_return(self, player: Any) -> float:
+        if type(player) is int and 0 <= player < self.get_game().num_players():
+            return self.returns()[player]
+        return pyspiel.State.player_return(self, player)  # type: ignore[no-any-return]  # pyspiel's error
+
+    def information_state_string(self, player: Any = None) -> str:
+        s = self._held.state or self._rebuild()
+        if player is None:
+            player = s.current_player()
+        if type(player) is not int or not 0 <= player < s.game.n:
+            return pyspiel.State.information_state_string(self, player)  # type: ignore[no-any-return]
+        if not self._held.keyed:
+            return str(s.information_state_string(player))
+        strings: _Strings = self.get_game().strings
+        key = (player, tuple(self.history()))
+        text = strings.get(key)
+        if text is None:
+            text = str(s.information_state_string(player))
+            strings.put(key, text)
+        return text
+
+    def observation_string(self, player: Any = None) -> str:
+        s = self._held.state or self._rebuild()
+        if player is None:
+            player = s.current_player()
+        if type(player) is not int or not 0 <= player < s.game.n:
+            return pyspiel.State.observation_string(self, player)  # type: ignore[no-any-return]
+        return str(s.observation_string(player))
+
+    def observation_tensor(self, player: Any = None) -> list[float]:
+        return self._tensor("observation_tensor", player, False)
+
+    def information_state_tensor(self, player: Any = None) -> list[float]:
+        return self._tensor("information_state_tensor", player, True)
+
+    def _tensor(self, name: str, player: Any, info: bool) -> list[float]:
+        """The tensor as pyspiel's observer gives it (float32 values; `CardsmithObserver.set_from`)."""
+        s = self._held.state or self._rebuild()
+        if player is None:
+            player = s.current_player()
+        g = s.game
+        if type(player) is not int or not 0 <= player < g.n:
+            return getattr(pyspiel.State, name)(self, player)  # type: ignore[no-any-return]  # pyspiel's error
+        size = tensors.observation_size(g)
+        out = np.zeros(size + tensors.own_actions_size(g) if info else size, np.float32)
+        s._evaluating(tensors.write_observation, player, out)
+        if info:
+            tensors.write_own_actions(g, tensors.own_counts(s, player), out, size)
+        return out.tolist()  # type: ignore[no-any-return]
 
     def resample_from_infostate(self, player: int, sampler: Any) -> CardsmithState:
         """A state the player cannot tell from this one, drawn by the cardsmith state (its history kept
         only as far as the player knows it: the returned state is for search, not for serialising)."""
         seed = int(sampler() * 2**53) if callable(sampler) else random.getrandbits(53)
         inner = self.inner.resample_from_infostate(player, random.Random(seed))
-        # The player's own actions are the same in every state they cannot tell apart.
-        return CardsmithState(self.get_game(), inner, [dict(d) for d in self._held.own])  # type: ignore[union-attr]
+        return CardsmithState(self.get_game(), inner, keyed=False)
 
     def __str__(self) -> str:
         return str(self.inner)
@@ -290,12 +402,10 @@ class CardsmithObserver:
         out.fill(0.0)
         s._evaluating(tensors.write_observation, player, out)  # rule errors of `visible` rules located
         if self.perfect_recall:
-            tensors.write_own_actions(s.game, state.own_actions(player), out, self._own_at)
+            tensors.write_own_actions(s.game, tensors.own_counts(s, player), out, self._own_at)
 
     def string_from(self, state: CardsmithState, player: int) -> str:
-        s = state.inner
-        text = s.information_state_string(player) if self.perfect_recall else s.observation_string(player)
-        return str(text)
+        return state.information_state_string(player) if self.perfect_recall else state.observation_string(player)
 
 
 pyspiel.register_game(_GAME_TYPE, CardsmithGame)

@@ -37,6 +37,31 @@ from .engine.text import one_line
 from .table.play import _show
 
 
+class _Actions(spaces.Discrete):  # type: ignore[misc]
+    """The action space of an agent, seeded when it is first sampled from: `reset(seed=...)` seeds every
+    agent's space, and making numpy's generators costs more than dealing a match, for a space a learner
+    rarely samples (it is the same generator, from the same seed, as an eager seed gives)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._seed: int | None = None
+
+    def seed(self, seed: Any = None) -> Any:
+        if type(seed) is not int or seed < 0:
+            self._seed = None
+            return super().seed(seed)  # gymnasium's own checks and its seed from entropy
+        self._np_random = None  # type: ignore[assignment]  # gymnasium's own "not seeded yet"
+        self._seed = seed
+        return seed
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None and self._seed is not None:
+            super().seed(self._seed)
+            self._seed = None
+        return super().np_random  # type: ignore[no-any-return]
+
+
 class CardsmithEnv(AECEnv):  # type: ignore[misc]
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "cardsmith_v0", "is_parallelizable": False}
 
@@ -67,7 +92,8 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
                 "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self._num_actions,), dtype=np.int8),
             }) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self.action_spaces = {a: _Actions(self._num_actions) for a in self.possible_agents}
+        self._size = size
         self._rng = random.Random()
         self.state: State | None = None
 
@@ -108,10 +134,13 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         s = self.state
         assert s is not None
         p = self._seat[agent]
-        mask = np.zeros(self._num_actions, np.int8)
-        if not s.is_terminal() and s.current_player() == p:
-            mask[s.legal_actions()] = 1
-        obs = np.asarray(s.observation_tensor(p), dtype=np.float32)
+        flags = bytearray(self._num_actions)  # zeros, and cheaper to set one by one than numpy's
+        if s.current_player() == p:
+            for a in s.legal_actions():
+                flags[a] = 1
+        mask = np.frombuffer(flags, np.int8)
+        obs = np.zeros(self._size, np.float32)
+        s._evaluating(tensors.write_observation, p, obs)  # rule errors of `visible` rules located
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -124,7 +153,8 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         s.apply_action(int(action))  # an illegal action raises IllegalAction and leaves the state as it was
         self._after_move()
-        self._accumulate_rewards()
+        if s.is_terminal():  # before the end every reward is 0: there is nothing to add up
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -20,8 +20,10 @@ import random
 import pytest
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.game import Game
+from cardsmith.engine.infostate import render
 from cardsmith.engine.resample import carry_with_work
 from cardsmith.engine.state import CHANCE, State
+from cardsmith.engine.tensors import own_actions, own_counts
 from conftest import FEATURE_CASES, GAME_CASES, GAMES_DIR, game_for
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
@@ -173,6 +175,44 @@ def test_strings_ignore_hidden_cards(rule_file: str, num_players: int, seed: int
         t = permute_hidden(s, p, prng)
         assert s.observation_string(p) == t.observation_string(p)
         assert info == t.information_state_string(p)
+
+
+@cases
+@given(seed=SEEDS, steps=st.integers(0, 200), seeded=st.booleans(), every=st.integers(1, 4))
+def test_strings_kept_along_a_match_are_those_worked_out_afresh(rule_file: str, num_players: int, seed: int,
+                                                                steps: int, seeded: bool, every: int) -> None:
+    """The strings as search asks them (the acting player's at each state on a match, the others' now and
+    then, each child's of a state), from what the states remember, are the strings of the same state read
+    back from its serialization (worked out from its history alone); the observation string is
+    `render(g, observe(s, p))`, and the own-action counts are those of the history."""
+    g = game_for(rule_file, num_players)
+    rng = random.Random(seed)
+    s = State.initial(g, seed if seeded else None)
+
+    def check(t: State, players: range | list[int]) -> None:
+        fresh = g.deserialize_state(t.serialize())
+        for p in players:
+            assert t.information_state_string(p) == fresh.information_state_string(p)
+            assert t.observation_string(p) == render(g, t.observation(p))
+            assert own_counts(t, p) == own_actions(t.full_history(), p)
+
+    for k in range(steps):
+        if s.is_terminal():
+            break
+        if s.current_player() >= 0:
+            check(s, [s.current_player()])
+        if k % every == 0:
+            check(s, range(g.n))
+        if s.is_chance_node():
+            options = [a for a, _ in s.chance_outcomes()]
+        else:
+            options = s.legal_actions()
+        if k % 5 == 0:
+            child = s.clone()
+            child.apply_action(options[0])
+            check(child, range(g.n))
+        s.apply_action(options[rng.randrange(len(options))])
+    check(s, range(g.n))
 
 
 @cases

@@ -136,3 +136,52 @@ def test_kuhn_poker_cfr_reaches_the_game_value() -> None:
     assert gap < 0.01
     reference, _ = solve(pyspiel.load_game("kuhn_poker"), 300)
     assert value == pytest.approx(reference, abs=1e-9)
+
+
+@pytest.mark.parametrize("rule_file,num_players", [("hearts", 4), ("go-fish", 3), ("schwimmen", 2),
+                                                   ("kuhn-poker", 2), ("thirty-one", 3)])
+def test_python_answers_are_pyspiels(rule_file: str, num_players: int) -> None:
+    """The state answers Python callers itself (legal actions, node kinds, strings, tensors, returns) and
+    C++ callers through pyspiel's own methods: both give the same answers, on states reached by playing,
+    by `child` and by reading back a serialised state, for every player; the strings kept by history are
+    those a replay of the state's history gives."""
+    if not (GAMES_DIR / f"{rule_file}.yaml").exists():
+        pytest.skip(f"{rule_file} is not in this tree")
+    base = pyspiel.State
+    game = cso.load(rule_file, num_players)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    for step in range(400):
+        states = [state]
+        if step % 9 == 0:
+            states.append(pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1])
+        for s in states:
+            assert s.current_player() == base.current_player(s)
+            assert s.is_chance_node() == base.is_chance_node(s)
+            assert s.is_player_node() == base.is_player_node(s)
+            assert s.is_terminal() == base.is_terminal(s)
+            assert s.legal_actions() == base.legal_actions(s)
+            for p in range(num_players):
+                assert s.legal_actions(p) == base.legal_actions(s, p)
+                # pyspiel's observer asks the state's own strings: compare them with a fresh replay's too.
+                fresh = game.cardsmith.deserialize_state(s.inner.serialize())
+                assert s.information_state_string(p) == base.information_state_string(s, p) \
+                    == fresh.information_state_string(p)
+                assert s.observation_string(p) == base.observation_string(s, p) == fresh.observation_string(p)
+                assert s.information_state_tensor(p) == base.information_state_tensor(s, p)
+                assert s.observation_tensor(p) == base.observation_tensor(s, p)
+            if s.is_chance_node():
+                assert s.legal_actions() == [a for a, _ in s.chance_outcomes()] == sorted(s.legal_actions())
+        if state.is_terminal():
+            assert state.returns() == base.returns(state)
+            assert [state.player_return(p) for p in range(num_players)] == base.returns(state)
+            break
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        a = rng.choice(actions)
+        state = state.child(a) if step % 2 else state
+        if not step % 2:
+            state.apply_action(a)
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_string(num_players)
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_tensor(-1)

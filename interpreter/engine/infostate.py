@@ -9,33 +9,26 @@ chance nodes: a state at a chance node is the state before the step that is draw
 state with a seed and one without give the same text for the same match.
 
 Working the text out needs p's observation after every past step. It is remembered per player in
-`State.seen` (shared by clones, copied on write) for states that are not chance nodes, so a state one
-action away from one whose text was asked extends that text; otherwise the history is replayed.
+`State.seen` (shared by clones, copied on write) for states that are not chance nodes, with the whole
+string once asked, so asking again costs nothing and a state one action away from one whose text is known
+extends that text by one step. Asking one player's string also extends the other players' texts known one
+action before (`_follow`), so an algorithm that asks the string of whoever acts at each state it visits
+(CFR, MCCFR) never replays the match; a state before any player acted gives every player's text at once
+(`_started`). Otherwise the history is replayed. The observations are rendered line by line
+(obstext.py), the same text as `render(g, observe(s, p))`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
 from .history import CHANCE, entries, explicit, groups, lazy_from_start, replay
+from .obstext import Lines, _key, _value, observation_lines
 from .text import one_line
 
 if TYPE_CHECKING:
     from .state import State
-
-
-def _value(v: Any) -> str:
-    if v is None:
-        return "none"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    return one_line(str(v))
 
 
 def render(g: Any, obs: dict[str, Any]) -> str:
@@ -70,7 +63,7 @@ def _seen(lines: list[str], prefix: str, obs: dict[str, Any]) -> None:
 
 def observation_string(s: State, p: int) -> str:
     _player(s, p)
-    return render(s.game, s.observation(p))
+    return "\n".join(_lines(s, p)[0])
 
 
 def _player(s: State, p: Any) -> None:
@@ -88,15 +81,6 @@ def _indent(text: str) -> list[str]:
     return ["  " + line for line in text.split("\n")]
 
 
-_KEY = re.compile(r"[^:=]*")
-
-
-def _key(line: str) -> str:
-    """What a line of an observation string is about: its zone or variable, or the first two lines."""
-    m = _KEY.match(line)
-    return m.group(0) if m else line
-
-
 def changes(before: str | None, after: str) -> list[str]:
     """The lines of observation `after` that are not in `before` (all of them if there is none), and a
     `gone:` line for each zone or variable `before` showed and `after` does not."""
@@ -110,8 +94,18 @@ def changes(before: str | None, after: str) -> list[str]:
     return out
 
 
-# What `State.seen[p]` holds: (the trail it was worked out for, the lines so far, the last observation shown).
-Seen = tuple[Any, tuple[str, ...], str | None]
+class Seen:
+    """What `State.seen[p]` holds: p's information state at one state that is not a chance node (`trail`),
+    as the text up to its "now:" line (`head`), the observation then (`obs`) and the whole string once
+    asked (`text`). An entry is never changed but to fill in `text`, which its trail decides."""
+
+    __slots__ = ("trail", "head", "obs", "text")
+
+    def __init__(self, trail: Any, head: str, obs: Lines) -> None:
+        self.trail = trail
+        self.head = head
+        self.obs = obs
+        self.text: str | None = None
 
 
 def _remember(s: State, p: int, seen: Seen) -> None:
@@ -119,13 +113,29 @@ def _remember(s: State, p: int, seen: Seen) -> None:
     s.seen = {**old, p: seen}
 
 
-def _finish(s: State, p: int, lines: tuple[str, ...]) -> str:
-    return "\n".join(lines + ("now:",) + tuple(_indent(observation_string(s, p))))
+def _lines(s: State, p: int) -> Lines:
+    return s._evaluating(observation_lines, p)  # type: ignore[no-any-return]
 
 
-def _extend(s: State, p: int, cached: Seen) -> tuple[str, ...] | None:
-    """The lines for s from those of a state one action before it, or None if s is not one action on."""
-    node, lines, last = cached
+def _whole(head: str, obs: Lines) -> str:
+    return head + "\nnow:\n  " + "\n  ".join(obs[0])
+
+
+def _changed(before: Lines | None, after: Lines) -> list[str]:
+    """`changes` of two observations given as lines and keys."""
+    if before is None:
+        return ["  " + x for x in after[0]]
+    old = set(before[0])
+    out = ["  " + x for x in after[0] if x not in old]
+    keys = set(after[1])
+    out.extend(f"  gone: {k}" for k in before[1] if k not in keys)
+    return out
+
+
+def _extend(s: State, p: int, cached: Seen) -> tuple[str, Lines | None] | None:
+    """p's text up to s and p's observation at s (None at a chance node), from the entry of a state at most
+    one action before s; None if s is further on."""
+    node = cached.trail
     h = s.trail
     action: tuple[int, int] | None = None
     while h is not node:
@@ -137,14 +147,15 @@ def _extend(s: State, p: int, cached: Seen) -> tuple[str, ...] | None:
                 return None  # two actions on: the observation between them is not known here
             action = (who, what)
     if action is None:
-        return lines if s.pending is None else None
-    out = lines + (perceived(s.game, p, action[0], action[1]),)
-    if s.pending is None:
-        obs = observation_string(s, p)
-        if obs != last:
-            out += ("observation:",) + tuple(changes(last, obs))
-        _remember(s, p, (s.trail, out, obs))
-    return out
+        return (cached.head, _lines(s, p)) if s.pending is None else None
+    out = cached.head + "\n" + perceived(s.game, p, action[0], action[1])
+    if s.pending is not None:
+        return out, None
+    obs = _lines(s, p)
+    if obs[0] != cached.obs[0]:
+        out += "\n" + "\n".join(["observation:", *_changed(cached.obs, obs)])
+    _remember(s, p, Seen(s.trail, out, obs))
+    return out, obs
 
 
 def header(s: State, p: int) -> str:
@@ -154,18 +165,65 @@ def header(s: State, p: int) -> str:
 
 def information_state_string(s: State, p: int) -> str:
     _player(s, p)
-    cached = (s.seen or {}).get(p)
-    if cached is not None:
-        if cached[0] is s.trail and s.pending is None:
-            return _finish(s, p, cached[1])
-        lines = _extend(s, p, cached)
-        if lines is not None:
-            return _finish(s, p, lines)
-    return _finish(s, p, _replayed(s, p))
+    seen = s.seen
+    cached = seen.get(p) if seen else None
+    if cached is not None and cached.trail is s.trail and s.pending is None:
+        text = cached.text
+        if text is None:
+            text = cached.text = _whole(cached.head, cached.obs)
+        return text
+    done = _extend(s, p, cached) if cached is not None else None
+    if done is None:
+        done = _started(s, p)
+    if done is None:
+        done = _replayed(s, p)
+    head, obs = done
+    if obs is None:  # a chance node: the state before the step drawing its chance
+        return _whole(head, _lines(s, p))
+    if s.pending is None:
+        _follow(s, p)
+        entry = s.seen[p] if s.seen else None
+        if entry is not None and entry.trail is s.trail:
+            entry.text = _whole(head, obs)
+            return entry.text
+    return _whole(head, obs)
 
 
-def _replayed(s: State, p: int) -> tuple[str, ...]:
-    """The lines for s, worked out by replaying its history from the start."""
+def _follow(s: State, p: int) -> None:
+    """Bring the other players' entries one action behind s up to s. An algorithm that asks each acting
+    player's string in turn (CFR, MCCFR) then extends every player's text by one step at each state it
+    visits instead of replaying the match each time a player acts after another; a player whose string was
+    never asked (or not since an action before the last) costs nothing here."""
+    seen = s.seen
+    if not seen or len(seen) < 2:
+        return
+    for q, entry in list(seen.items()):
+        if type(q) is int and q != p and entry.trail is not s.trail:  # ("own", q): tensors.own_counts
+            _extend(s, q, entry)
+
+
+def _started(s: State, p: int) -> tuple[str, Lines] | None:
+    """At a state before any player acted (not a chance node), every player's text is its header and the
+    observation now: worked out for all players at once, without a replay."""
+    if s.pending is not None:
+        return None
+    h = s.trail
+    while h:
+        h, who, _ = h
+        if who >= 0:
+            return None
+    g = s.game
+    for q in range(g.n):
+        obs = _lines(s, q)
+        entry = Seen(s.trail, "\n".join([header(s, q), "observation:", *_changed(None, obs)]), obs)
+        _remember(s, q, entry)
+    mine = s.seen[p]  # type: ignore[index]
+    return mine.head, mine.obs
+
+
+def _replayed(s: State, p: int) -> tuple[str, Lines | None]:
+    """p's text up to s and p's observation at s (None at a chance node), worked out by replaying the
+    history from the start."""
     g = s.game
     items = entries(s.trail)
     # A seed's draws as outcomes: one replay for every kind of state. A state set up with fixed cards is
@@ -173,22 +231,24 @@ def _replayed(s: State, p: int) -> tuple[str, ...]:
     setup = s.setup
     steps = groups(explicit(items) if setup is None else items)
     out: list[str] = [header(s, p)]
-    last: list[str | None] = [None]
+    last: list[Lines | None] = [None]
 
     def after(t: State, i: int) -> None:
         who, action = steps[i][0], steps[i][1]
         if who is not None and action is not None:
             out.append(perceived(g, p, who, action))
         if t.pending is None:
-            obs = observation_string(t, p)
-            if obs != last[0]:
-                out.extend(("observation:", *changes(last[0], obs)))
+            obs = _lines(t, p)
+            if last[0] is None or obs[0] != last[0][0]:
+                out.append("observation:")
+                out.extend(_changed(last[0], obs))
                 last[0] = obs
     t = replay(g, None if setup is None else s.seed0, steps, after, setup, lazy=lazy_from_start(s, items))
-    lines = tuple(out)
-    if t.pending is None:
-        _remember(s, p, (s.trail, lines, last[0]))
-    return lines
+    head = "\n".join(out)
+    if t.pending is not None or last[0] is None:
+        return head, None
+    _remember(s, p, Seen(s.trail, head, last[0]))
+    return head, last[0]
 
 
 __all__ = ["CHANCE", "information_state_string", "observation_string", "render"]

@@ -123,7 +123,7 @@ class Ended:
     observations until the next deal ends, and so of its information state. Made once per deal and shared
     by every later state; nothing changes it."""
 
-    __slots__ = ("state", "deal", "views")
+    __slots__ = ("state", "deal", "views", "texts")
 
     def __init__(self, s: Any) -> None:
         log, s.log = s.log, None  # the copy needs no log, and copying it every deal would cost O(deals²)
@@ -134,6 +134,7 @@ class Ended:
         self.state.ended = None
         self.deal = s.deal_no
         self.views: dict[int, dict[str, Any]] = {}
+        self.texts: dict[int, tuple[list[str], list[str]]] = {}  # each player's lines of it (obstext.py)
 
     def view(self, player: int) -> dict[str, Any]:
         v = self.views.get(player)

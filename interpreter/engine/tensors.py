@@ -87,6 +87,16 @@ def _num_distinct(g: Any) -> int:
     return int(g.num_distinct_actions())
 
 
+def observation_size(g: Any) -> int:
+    """The observation tensor's length (worked out once per game)."""
+    return _index(g).size
+
+
+def own_actions_size(g: Any) -> int:
+    """The length of the `own_actions` block that ends the information state tensor."""
+    return _own_width(g)
+
+
 def observation_tensor_shape(g: Any) -> list[int]:
     return [sum(size for _, size in tensor_layout(g))]
 
@@ -127,6 +137,8 @@ class _Index:
         self.var_vis = [v.visible if isinstance(v.visible, str) and not (v.per_team and v.visible == "owner")
                         else None for v, _ in g.var_specs]
         assert pos == sum(size for _, size in tensor_layout(g)), "the index and the layout disagree"
+        self.var_kind = [_kind(v.ty) for v, _ in g.var_specs]
+        self.seats = [_Seat(self, g, p) for p in range(n)]
 
 
 def _index(g: Any) -> _Index:
@@ -142,10 +154,18 @@ def write_observation(s: Any, p: int, out: Any) -> None:
     if isinstance(out, list):
         for i in ones:
             out[i] = 1.0
+        for i, v in values:
+            out[i] += v
+        return
+    out[ones] = 1.0
+    # The values never fall where a 1 is, and at distinct places (the usual case) adding them to the zeros
+    # there is writing them, in one go; a count per seat may add at one place twice.
+    at = [i for i, _ in values]
+    if len(set(at)) == len(at):
+        out[at] = [v for _, v in values]
     else:
-        out[ones] = 1.0
-    for i, v in values:
-        out[i] += v
+        for i, v in values:
+            out[i] += v
 
 
 def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
@@ -156,88 +176,135 @@ def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
     g = s.game
     n, c = g.n, g.num_cards
     idx = _index(g)
+    plan = idx.seats[p]
+    rel = plan.rel
     ones: list[int] = [p]
     values: list[tuple[int, float]] = []
-
-    def rel(q: int) -> int:
-        return (q - p) % n
-
     if s.is_terminal():
         ones.append(n + n + 1)
-    elif s.is_chance_node():
-        ones.append(n + n)
     else:
-        ones.append(n + rel(s.current_player()))
+        cur = s.current_player()
+        ones.append(n + n if cur < 0 else n + rel[cur])
     base = 2 * n + 2
-    ones.append(base + rel(s.dealer))
+    ones.append(base + rel[s.dealer])
     base += n
-    ones.extend(base + rel(q) for q in range(n) if not s.out[q])
+    out = s.out
+    ones += [base + rel[q] for q in range(n) if not out[q]]
     base += n
     values.append((base, float(s.deal_no)))
     ones.append(base + 1 + s.phase)
-    for zi, cards in enumerate(s.z):
-        at, owner = idx.zone_at[zi]
-        if owner is not None:
-            at += rel(owner) * (2 + c)
+    for zi, (cards, at, sees) in enumerate(zip(s.z, plan.zone_at, plan.zone_sees)):
         if cards:
             values.append((at + 1, len(cards) / c))
-        if _sees(idx.zone_vis[zi], owner, p, _zone_viewers, s, zi):
+        if sees is None:
+            shown = _zone_viewers(s, zi)
+            sees = shown is None or p in shown
+        if sees:
             ones.append(at)
-            at += 2
-            ones.extend(at + card for card in cards)
-    for vi, value in enumerate(s.v):
-        at, width, owner = idx.var_at[vi]
-        if not _sees(idx.var_vis[vi], owner, p, _var_viewers, s, vi):
+            if cards:
+                at += 2
+                ones += [at + card for card in cards]
+    kinds = idx.var_kind
+    for vi, (value, at, sees) in enumerate(zip(s.v, plan.var_at, plan.var_sees)):
+        if sees is None:
+            shown = _var_viewers(s, vi)
+            sees = shown is None or p in shown
+        if not sees:
             continue
-        if owner is not None:
-            at += rel(owner) * width
         ones.append(at)
-        if value is not None:
-            _put(idx, g.var_specs[vi][0].ty, value, ones, values, at + 1, rel)
+        if value is None:
+            continue
+        kind = kinds[vi]
+        if kind == NUMBER:
+            values.append((at + 1, float(value)))
+        elif kind == FLAG:
+            if value:
+                ones.append(at + 1)
+        else:
+            _put(idx, kind, value, ones, values, at + 1, p, n)
     return ones, values
 
 
-def _sees(vis: str | None, owner: int | None, p: int, viewers: Any, s: Any, i: int) -> bool:
+class _Seat:
+    """Per game and player: where each zone's and variable's slot is for the player (seats relative to it)
+    and whether it sees it, when that is fixed (None: a rule decides, at the state)."""
+
+    def __init__(self, idx: _Index, g: Any, p: int) -> None:
+        n, c = g.n, g.num_cards
+        self.rel = [(q - p) % n for q in range(n)]  # seat -> seat relative to p
+        self.zone_at = [at if owner is None else at + (owner - p) % n * (2 + c) for at, owner in idx.zone_at]
+        self.zone_sees = [_fixed(vis, owner, p) for vis, (_, owner) in zip(idx.zone_vis, idx.zone_at)]
+        self.var_at = [at if owner is None else at + (owner - p) % n * width for at, width, owner in idx.var_at]
+        self.var_sees = [_fixed(vis, owner, p) for vis, (_, _, owner) in zip(idx.var_vis, idx.var_at)]
+
+
+def _fixed(vis: str | None, owner: int | None, p: int) -> bool | None:
+    """Whether p sees a zone or variable, where the rule file fixes it; None where a rule decides."""
     if vis == "everyone":
         return True
     if vis == "owner":
         return owner == p
     if vis == "nobody":
         return False
-    shown = viewers(s, i)
-    return shown is None or p in shown
+    return None
 
 
-def _put(idx: _Index, ty: Any, value: Any, ones: list[int], values: list[tuple[int, float]], at: int,
-         rel: Any) -> None:
+# How a variable's value is written (`_kind`): a number, a flag (`bool`, or a `text` that is not empty), a
+# one-hot (player, card, suit, rank), cards, lists of cards, players (a count per seat), numbers.
+NUMBER, FLAG, TEXT, PLAYER, CARD, SUIT, RANK, CARD_LISTS, CARDS, PLAYERS, NUMBERS, OTHER = range(12)
+
+
+def _kind(ty: Any) -> int:
     if ty in (T.INT, T.NUM):
+        return NUMBER
+    if ty == T.BOOL:
+        return FLAG
+    if ty == T.STR:
+        return TEXT
+    if ty == T.PLAYER:
+        return PLAYER
+    if ty == T.CARD:
+        return CARD
+    if ty == T.SUIT:
+        return SUIT
+    if ty == T.RANK:
+        return RANK
+    if T.card_lists(ty):
+        return CARD_LISTS
+    if T.is_list(ty):
+        el = T.elem(ty)
+        return CARDS if el == T.CARD else PLAYERS if el == T.PLAYER else NUMBERS
+    return OTHER
+
+
+def _put(idx: _Index, kind: int, value: Any, ones: list[int], values: list[tuple[int, float]], at: int, p: int,
+         n: int) -> None:
+    if kind == NUMBER:
         values.append((at, float(value)))
-    elif ty == T.BOOL:
+    elif kind == FLAG:
         if value:
             ones.append(at)
-    elif ty == T.STR:
+    elif kind == TEXT:
         if value != "":
             ones.append(at)
-    elif ty == T.PLAYER:
-        ones.append(at + rel(value))
-    elif ty == T.CARD:
+    elif kind == PLAYER:
+        ones.append(at + (value - p) % n)
+    elif kind == CARD:
         ones.append(at + value)
-    elif ty == T.SUIT:
+    elif kind == SUIT:
         ones.append(at + idx.suit[value])
-    elif ty == T.RANK:
+    elif kind == RANK:
         ones.append(at + idx.rank[value])
-    elif T.card_lists(ty):
+    elif kind == CARD_LISTS:
         values.append((at, float(len(value))))
         ones.extend(at + 1 + card for xs in value for card in xs)
-    elif T.is_list(ty):
-        el = T.elem(ty)
-        if el == T.CARD:
-            ones.extend(at + card for card in value)
-        elif el == T.PLAYER:
-            values.extend((at + rel(q), 1.0) for q in value)
-        else:
-            values.append((at, float(len(value))))
-            values.append((at + 1, float(sum(value))))
+    elif kind == CARDS:
+        ones.extend(at + card for card in value)
+    elif kind == PLAYERS:
+        values.extend((at + (q - p) % n, 1.0) for q in value)
+    elif kind == NUMBERS:
+        values.append((at, float(len(value))))
+        values.append((at + 1, float(sum(value))))
 
 
 def observation_tensor(s: Any, p: int) -> list[float]:
@@ -263,8 +330,39 @@ def information_state_tensor(s: Any, p: int, own: Mapping[int, float] | None = N
     out = observation_tensor(s, p)
     base = len(out)
     out.extend([0.0] * _own_width(g))
-    write_own_actions(g, own if own is not None else own_actions(s.full_history(), p), out, base)
+    write_own_actions(g, own if own is not None else own_counts(s, p), out, base)
     return out
+
+
+def own_counts(s: Any, p: int) -> Mapping[int, float]:
+    """How many times p took each action id in s's match so far (do not change the mapping: it is shared).
+
+    Counted from the history once, then from the counts of the state a few steps before: they are kept in
+    `State.seen` under ("own", p), shared by clones and copied on write as the information state strings
+    are, so asking at every step of a match (or at each child of a state) costs a step, not the history."""
+    key = ("own", p)
+    seen = s.seen
+    cached = seen.get(key) if seen else None
+    node, counts = cached if cached is not None else ((), _NONE)
+    added: list[int] = []
+    h = s.trail
+    while h is not node:
+        if not h:  # the counts kept are of a state this one does not come from: the whole history is walked
+            counts = _NONE
+            break
+        h, who, what = h
+        if who == p:
+            added.append(what)
+    if added:
+        counts = dict(counts)
+        for a in added:
+            counts[a] = counts.get(a, 0.0) + 1.0
+    if cached is None or cached[0] is not s.trail:
+        s.seen = {**(seen or {}), key: (s.trail, counts)}
+    return counts
+
+
+_NONE: Mapping[int, float] = {}
 
 
 def own_actions(history: Any, p: int) -> dict[int, float]:
