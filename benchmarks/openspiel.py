@@ -88,6 +88,12 @@ def _bundled(name: str) -> bool:
         return False
 
 
+def _params(c: Classic) -> dict[str, Any]:
+    """pyspiel's parameters of a classic: its own, and the players where the game takes them."""
+    takes_players = "players" in pyspiel.load_game(c.openspiel).get_parameters()
+    return {**c.params, **({"players": c.players} if takes_players else {})}
+
+
 def pyspiel_play(game: Any) -> Play:
     def play(rng: random.Random) -> int:
         s = game.new_initial_state()
@@ -179,9 +185,7 @@ def playouts(names: list[str], rounds: int, seconds: float, seed: int) -> list[l
             print(f"{c.title}: not bundled, left out", file=sys.stderr)
             continue
         mine = cardsmith.load(c.rule_file, c.players)
-        ref = pyspiel.load_game(c.openspiel, {**c.params, **({"players": c.players}
-                                                               if "players" in pyspiel.load_game(c.openspiel)
-                                                               .get_parameters() else {})})
+        ref = pyspiel.load_game(c.openspiel, _params(c))
         for loop, make in (("seeded", seeded_play), ("chance", chance_play)):
             rng = random.Random(seed)
             a, b = make(mine), pyspiel_play(ref)
@@ -349,6 +353,63 @@ def calls(rounds: int, seconds: float, seed: int) -> list[list[str]]:
     return rows
 
 
+# ---------------------------------------------------------------- seeding
+
+
+def seeding(names: list[str], seconds: float, seed: int) -> list[list[str]]:
+    """What a seeded match spends on seeding its random numbers: each shuffle and `pick` of a state made with
+    a seed draws from a Mersenne Twister seeded with the seed the draw before left (engine/chance.py), which
+    keeps every seeded match, record and test the same, and seeding one costs far more than drawing from
+    it. The draws per match, the time of one seeding, and their share of a seeded match's time, next to
+    pyspiel's time for a whole match of its game."""
+    from cardsmith.engine import chance
+
+    per = min(timeit_seeding() for _ in range(5))
+    rows = [["game", "players", "seeded draws a match", "their time, us", "share of a seeded match",
+             "pyspiel's whole match, us"]]
+    for c in CLASSICS:
+        if (names and c.rule_file not in names and c.openspiel not in names) or not _bundled(c.rule_file):
+            continue
+        g = cardsmith.load(c.rule_file, c.players)
+        calls = [0]
+        plain = chance._rng
+
+        def counted(s: Any, _plain: Callable[[Any], Any] = plain, calls: list[int] = calls) -> Any:
+            calls[0] += 1
+            return _plain(s)
+
+        rng = random.Random(seed)
+        seeded = seeded_play(g)
+        seeded(rng)
+        matches = [0]
+
+        def play(r: random.Random, _seeded: Play = seeded, matches: list[int] = matches) -> int:
+            matches[0] += 1
+            return _seeded(r)
+
+        chance._rng = counted
+        try:
+            games = rate(play, rng, seconds)
+        finally:
+            chance._rng = plain
+        draws = calls[0] / matches[0]
+        ref = pyspiel.load_game(c.openspiel, _params(c))
+        theirs = rate(pyspiel_play(ref), rng, seconds)
+        rows.append([c.title, str(c.players), f"{draws:.1f}", f"{draws * per * 1e6:.0f}",
+                     f"{draws * per * games:.0%}", f"{1e6 / theirs:.0f}"])
+        print(" | ".join(rows[-1]), file=sys.stderr)
+    return rows
+
+
+def timeit_seeding() -> float:
+    """Seconds of CPU time for one `random.Random(seed)` with a 64-bit seed, as a seeded draw makes it."""
+    n = 20_000
+    c0 = time.process_time()
+    for k in range(n):
+        random.Random(0x9E3779B97F4A7C15 + k)
+    return (time.process_time() - c0) / n
+
+
 # ---------------------------------------------------------------- start-up
 
 
@@ -385,7 +446,7 @@ def markdown(rows: list[list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["playouts", "cfr", "adapters", "import", "all"])
+    ap.add_argument("what", choices=["playouts", "cfr", "adapters", "seeding", "import", "all"])
     ap.add_argument("games", nargs="*", help="playouts: the games to play (default: every classic)")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each side in a round (default 2)")
@@ -411,6 +472,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what in ("adapters", "all"):
         tables.append(adapters(args.rounds, args.seconds, args.seed))
         tables.append(calls(args.rounds, args.seconds, args.seed))
+    if args.what in ("seeding", "all"):
+        tables.append(seeding(args.games, args.seconds, args.seed))
     if args.what in ("import", "all"):
         tables.append(startup(max(args.rounds, 5)))
     for t in tables:

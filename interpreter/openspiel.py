@@ -190,11 +190,14 @@ class _Inner:
     outcome. `keyed`: the pyspiel history decides the state (not so for a resampled state, whose pyspiel
     history is empty), so its strings may be kept by history (`_Strings`)."""
 
-    __slots__ = ("state", "keyed")
+    __slots__ = ("state", "keyed", "outcomes")
 
     def __init__(self, state: Any = None, keyed: bool = True) -> None:
         self.state = state
         self.keyed = keyed
+        # The chance outcomes of the state at a history (its trail): pyspiel's `apply_action` asks for them
+        # again, to check the outcome given, right after the caller did.
+        self.outcomes: tuple[Any, list[tuple[int, float]]] | None = None
 
     def __deepcopy__(self, memo: Any) -> _Inner:
         s = self.state
@@ -301,7 +304,14 @@ class CardsmithState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         # Ascending, as OpenSpiel wants them: the engine gives the cards of a shuffle and the indices of a
         # pick in order (pyspiel.random_sim_test checks it on every bundled game).
-        return (self._held.state or self._rebuild()).chance_outcomes()  # type: ignore[no-any-return]
+        s = self._held.state or self._rebuild()
+        held = self._held
+        kept = held.outcomes
+        if kept is not None and kept[0] is s.trail:
+            return kept[1]
+        out: list[tuple[int, float]] = s.chance_outcomes()
+        held.outcomes = (s.trail, out)
+        return out
 
     def _apply_action(self, action: int) -> None:
         (self._held.state or self._rebuild()).apply_action(action)

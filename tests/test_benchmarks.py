@@ -207,3 +207,21 @@ def test_the_two_meld_finders_agree() -> None:
                 assert left[0] == expected, h
             seen.add((kind, len(h), len([m for m in found["combinations"](s, h)]) >= 2))
     assert len(seen) == 8  # both kinds, ten and eleven cards, with fewer and with more than one meld laid
+
+
+def test_openspiel_benchmark_prints_and_writes_its_tables(tmp_path) -> None:
+    """`python benchmarks/openspiel.py` with a tiny budget: its tables, and `--write` puts them between the
+    marker lines of a page (a smoke test: no timing is asserted)."""
+    pytest.importorskip("pyspiel")
+    page = tmp_path / "page.md"
+    page.write_text("before\n<!-- benchmarks/openspiel.py: begin (generated; do not edit) -->\nold\n"
+                    "<!-- benchmarks/openspiel.py: end -->\nafter\n", encoding="utf-8")
+    for what in ("playouts", "seeding"):
+        out = subprocess.run([sys.executable, str(BENCH / "openspiel.py"), what, "kuhn-poker", "--rounds", "1",
+                              "--seconds", "0.05", "--markdown", "--write", str(page)],
+                             capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert out.returncode == 0, out.stderr
+        assert "| Kuhn poker | 2 |" in out.stdout
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("before\n<!-- benchmarks/openspiel.py: begin") and text.endswith("end -->\nafter\n")
+    assert "old" not in text and "| Kuhn poker | 2 |" in text and "seeded draws a match" in text
