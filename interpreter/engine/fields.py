@@ -123,6 +123,6 @@ def _source() -> str:
 
 def derive(cls: type) -> tuple[Any, Any, Any]:
     """`cls`'s clone(self), copy_into(self, other) and fresh(game, seed, log, setup, lazy), from FIELDS."""
-    ns: dict[str, Any] = {"new": cls.__new__, "cls": cls, "pack_zones": pack_zones, "STARTING": STARTING}
-    exec(compile(_source(), f"<{cls.__name__} fields>", "exec"), ns)  # our own text, made from FIELDS above
-    return ns["clone"], ns["copy_into"], ns["fresh"]
+    scope: dict[str, Any] = {"new": cls.__new__, "cls": cls, "pack_zones": pack_zones, "STARTING": STARTING}
+    exec(compile(_source(), f"<{cls.__name__} fields>", "exec"), scope)  # our own text, made from FIELDS above
+    return scope["clone"], scope["copy_into"], scope["fresh"]
