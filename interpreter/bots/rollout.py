@@ -75,6 +75,6 @@ def _strategy(bot: StrategyBot) -> Policy:
     def choose(s: State, legal: list[int]) -> tuple[int, int]:
         if len(legal) == 1:
             return legal[0], 0
-        s.actor = s.cur  # the seat to act is the `player` the strategy's expressions read, as in StrategyBot
-        return s._evaluating(bot.decide, legal), 1
+        # the seat to act is the `player` the strategy's expressions read, as in StrategyBot
+        return s.evaluating_as(s.cur, bot.decide, legal), 1
     return choose

@@ -56,8 +56,7 @@ class StrategyBot:
         if len(legal) == 1:
             return int(legal[0])
         m = view.masked(self.rng)
-        m.actor = self.seat
-        a = m._evaluating(self.decide, legal)
+        a = m.evaluating_as(self.seat, self.decide, legal)
         return int(a)
 
     def decide(self, m: State, legal: list[int]) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..dsl.library import RuleRuntimeError
 from .budget import charge
 from .errors import IllegalAction
 from .observation import NOBODY, RULE, _plan
@@ -136,7 +137,6 @@ def _rng(s: Any) -> random.Random:
 def pick(s: Any, options: Any) -> Any:
     n = len(options)
     if n == 0:
-        from ..dsl.library import RuleRuntimeError
         raise RuleRuntimeError("'pick' from an empty list")
     if s.rng is not None:
         r = _rng(s)

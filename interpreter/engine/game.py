@@ -23,13 +23,15 @@ from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file
 from ..dsl.projection import class_tables
 from ..dsl.spec import PhaseSpec, ReturnsSpec
+from . import bounds, tensors
 from . import budget as budget_
 from . import returns as returns_
 from .codec import ActionCodec, ActionInfo
 from .errors import BadOption, GameError, RuleError, describe_failure, failure_code
-from .options import check_constraints, parse_option_value, set_options  # noqa: F401  (parse_option_value: re-exported)
+from .history import deserialize
+from .option_values import check_constraints, parse_option_value, set_options  # noqa: F401  (parse_option_value: re-exported)
 from .runtime import HELPERS
-from .setup import Setup
+from .setup import Resolved, Setup
 from .state import State
 
 # The generated code may use these Python builtins and nothing else.
@@ -418,23 +420,24 @@ class Game:
         game cannot play raises BadSetup."""
         return State.initial(self, seed, setup=setup)
 
+    def blank_state(self, seed: int | None, lazy: bool = False, setup: Resolved | None = None) -> State:
+        """A state before the match starts, for a replay (history.py) to run the start as its first step."""
+        return State.blank(self, seed, lazy, setup)
+
     # ------------------------------------------------------------ OpenSpiel's game queries
     def num_players(self) -> int:
         return self.n
 
     def max_chance_outcomes(self) -> int:
         """A bound on the outcomes of one chance node (see bounds.py)."""
-        from .bounds import max_chance_outcomes
-        return max_chance_outcomes(self)
+        return bounds.max_chance_outcomes(self)
 
     def max_game_length(self) -> int:
         """A bound, not the exact longest match, on the length of a history (see bounds.py)."""
-        from .bounds import max_game_length
-        return max_game_length(self)
+        return bounds.max_game_length(self)
 
     def deserialize_state(self, text: str) -> State:
         """The state `State.serialize` wrote, replayed on this game; bad text raises a GameError."""
-        from .history import deserialize
         return deserialize(self, text)
 
     def slot_of(self, kind: str, name: Any, player: int | None) -> int:
@@ -463,12 +466,10 @@ class Game:
 
     def observation_tensor_shape(self) -> list[int]:
         """The shape of `State.observation_tensor` for this game (fixed by players and options)."""
-        from .tensors import observation_tensor_shape
-        return observation_tensor_shape(self)
+        return tensors.observation_tensor_shape(self)
 
     def information_state_tensor_shape(self) -> list[int]:
-        from .tensors import information_state_tensor_shape
-        return information_state_tensor_shape(self)
+        return tensors.information_state_tensor_shape(self)
 
     # ------------------------------------------------------------ reading an action's text
     def action_from_string(self, text: str) -> int | None:

@@ -165,43 +165,9 @@ def mark(s: State, after: Mark) -> None:
         s.trail = (s.trail, RESEED, after)
 
 
-def blank(game: Game, seed: int | None, lazy: bool = False) -> State:
-    """A state before the match starts (State.initial runs the start at once); `lazy`: it deals shuffled zones
-    lazily, as a state made without a seed or a setup does (chance.py)."""
-    from .state import State
-    s: State = State.__new__(State)
-    # State.initial with its start step cut off: the replay runs the start as its first group.
-    s.game = game
-    s.z = [[] for _ in game.zone_names]
-    s.z[0] = list(range(game.num_cards))
-    s.loc = [0] * game.num_cards
-    s.by = [0] * game.num_cards
-    s.v = [None] * len(game.var_names)
-    s.out = game.none_out
-    s.phase = s.cur = s.actor = s.turns = s.dealer = s.deal_no = s.moves = s.chance_pos = 0
-    s.rng = s.seed0 = seed
-    s.terminal = False
-    s.winners = []
-    s.log = None
-    s.legal = None
-    s.chance_queue = []
-    s.pending = None
-    s.trail = ()
-    s.stage = "start"
-    s.seen = None
-    s.trace = None
-    s.ended = None
-    s.rets = None
-    s.setup = None  # replay() sets the setup of a state set up with fixed cards
-    s.stack = None
-    s.team = game.own_teams
-    s.sit = game.all_seated
-    s.unfixed = {} if lazy and seed is None else None
-    s.draws = None
-    # A slot State.initial sets and this function does not would fail later, far from here.
-    missing = [name for name in State.__slots__ if not hasattr(s, name)]
-    assert not missing, f"history.blank does not set {missing}: keep it in step with State.initial"
-    return s
+def blank(game: Game, seed: int | None, lazy: bool = False, setup: Resolved | None = None) -> State:
+    """A state before the match starts (State.blank): the game makes it, so this module needs no State."""
+    return game.blank_state(seed, lazy, setup)
 
 
 def replay(game: Game, seed: int | None, steps: list[Group],
@@ -209,8 +175,7 @@ def replay(game: Game, seed: int | None, steps: list[Group],
            lazy: bool = False) -> State:
     """The state the steps lead to from a new match (set up with `setup`, if any; dealing lazily if `lazy`);
     `after(state, i)` is called after step i."""
-    s = blank(game, seed, lazy and setup is None)
-    s.setup = setup
+    s = blank(game, seed, lazy and setup is None, setup)
     for i, (who, action, outcomes, reseed) in enumerate(steps):
         if who is not None and (s.pending is not None or s.terminal or s.cur != who):
             raise IllegalAction(f"step {i} is an action of {game.player_name(who)}, who is not to act then")

@@ -109,8 +109,7 @@ class Seen:
 
 
 def _remember(s: State, p: int, seen: Seen) -> None:
-    old = s.seen or {}
-    s.seen = {**old, p: seen}
+    s.remember(p, seen)
 
 
 def _lines(s: State, p: int) -> Lines:

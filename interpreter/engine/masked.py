@@ -33,7 +33,8 @@ def _masked(s: State, seat: int, rng: random.Random) -> State:
     g = s.game
     hidden_zones = [zi for zi in range(len(s.z)) if (v := _zone_viewers(s, zi)) is not None and seat not in v]
     hidden_vars = [vi for vi in range(len(s.v)) if (v := _var_viewers(s, vi)) is not None and seat not in v]
-    t = s.clone()
+    # Nothing is to be drawn from it, and its history and log are not the seat's to read.
+    t = s.reading_copy()
     places = [(zi, i) for zi in hidden_zones for i in range(len(t.z[zi]))]
     cards = sorted(t.z[zi][i] for zi, i in places)
     rng.shuffle(cards)
@@ -46,9 +47,4 @@ def _masked(s: State, seat: int, rng: random.Random) -> State:
         for vi in hidden_vars:
             const, vo = init[vi]
             t.v[vi] = const if vo is None else g.initial_value(vo[0], t, vo[1])
-    t.legal = None
-    # Nothing is to be drawn from it, and its history and log are not the seat's to read.
-    t.rng = None
-    t.trail = ()
-    t.log = None
     return t

@@ -125,14 +125,9 @@ class Ended:
 
     __slots__ = ("state", "deal", "views", "texts")
 
-    def __init__(self, s: Any) -> None:
-        log, s.log = s.log, None  # the copy needs no log, and copying it every deal would cost O(deals²)
-        try:
-            self.state = s.clone()
-        finally:
-            s.log = log
-        self.state.ended = None
-        self.deal = s.deal_no
+    def __init__(self, copy: Any) -> None:
+        self.state = copy  # the state's own copy of itself, without its log (State._ended_copy)
+        self.deal = copy.deal_no
         self.views: dict[int, dict[str, Any]] = {}
         self.texts: dict[int, tuple[list[str], list[str]]] = {}  # each player's lines of it (obstext.py)
 

@@ -16,12 +16,15 @@ from typing import TYPE_CHECKING, Any
 from ..dsl.abi import END_DEAL
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BudgetExceeded, RuleRuntimeError
+from . import infostate, tensors
 from .budget import over
 from .chance import Draws, NeedChance, Pending, apply_leftover, fix_seen, guessed_node
-from .context import DEALING, ENDING_DEAL, IN_PHASE, OVER, STARTING, designer_view, public_view, span_of, where
+from .context import DEALING, ENDING_DEAL, IN_PHASE, OVER, designer_view, public_view, span_of, where
 from .errors import IllegalAction, RuleError, describe_failure
-from .history import entries
-from .observation import Ended
+from .fields import SLOTS, derive
+from .history import RESEED, entries, serialize
+from .observation import Ended, describe, observe
+from .resample import resample
 from .returns import final_returns
 from .runtime import _next_active, _next_in_match, _prev_active, _shown, _team
 from .setup import Resolved, Setup, Stack, resolve
@@ -44,10 +47,7 @@ RULE_FAILURES = (RuleRuntimeError, ArithmeticError, LookupError, TypeError, Valu
 
 
 class State:
-    __slots__ = ("game", "z", "v", "loc", "by", "out", "phase", "cur", "actor", "turns", "dealer", "deal_no",
-                 "rng", "terminal", "winners", "log", "legal", "chance_queue", "chance_pos", "pending",
-                 "trail", "moves", "stage", "rets", "setup", "stack", "team", "sit", "seed0", "seen", "trace",
-                 "ended", "unfixed", "draws")
+    __slots__ = SLOTS  # the field table (fields.py) says how each is copied, serialized and made
 
     game: Game
     z: list[list[int]]  # zones, bottom card first
@@ -107,87 +107,24 @@ class State:
 
     @classmethod
     def _made(cls, game: Game, seed: int | None, log: bool, setup: Setup | Resolved | None, lazy: bool) -> State:
-        fixed = resolve(game, setup)
-        s = cls.__new__(cls)
-        s.game = game
-        s.z = [[] for _ in game.zone_names]
-        s.z[0] = list(range(game.num_cards))  # the first zone listed holds the pack
-        s.loc = [0] * game.num_cards
-        s.by = [0] * game.num_cards
-        s.v = [None] * len(game.var_names)
-        s.out = game.none_out
-        s.phase = 0
-        s.cur = 0
-        s.actor = 0
-        s.turns = 0
-        s.dealer = 0
-        s.deal_no = 0
-        s.rng = seed
-        s.terminal = False
-        s.winners = []
-        s.log = [] if log else None
-        s.legal = None
-        s.chance_queue = []
-        s.chance_pos = 0
-        s.pending = None
-        s.trail = ()
-        s.moves = 0
-        s.stage = STARTING
-        s.rets = None
-        s.setup = fixed
-        s.stack = None
-        s.team = game.own_teams
-        s.sit = game.all_seated
-        s.seed0 = seed
-        s.seen = None
-        s.trace = None
-        s.ended = None
-        s.unfixed = {} if seed is None and fixed is None and lazy else None
-        s.draws = None
+        s = _fresh(game, seed, log, resolve(game, setup), lazy)
         s._run(None, None if seed is not None else [])
         return s
 
+    @classmethod
+    def blank(cls, game: Game, seed: int | None, lazy: bool = False, setup: Resolved | None = None) -> State:
+        """A state before the match starts (State.initial runs the start at once), for a replay to run the start
+        as its first step (history.py); `lazy`: it deals shuffled zones lazily, as a state made without a seed
+        or a setup does (chance.py)."""
+        return _fresh(game, seed, False, setup, lazy)
+
+    # Derived from the field table (fields.py) below the class.
     def clone(self) -> State:
-        s = State.__new__(State)
-        self._copy_into(s)
-        return s
+        raise NotImplementedError
 
     def _copy_into(self, s: State) -> None:
         """Make `s` a copy of this state (clone's, and a step's return to the state before it)."""
-        s.game = self.game
-        s.z = [z[:] for z in self.z]
-        s.v = self.v[:]
-        s.loc = self.loc[:]
-        s.by = self.by[:]
-        s.out = self.out  # copied on write by _eliminate
-        s.team = self.team  # copied on write by _set_team
-        s.sit = self.sit  # copied on write by _sit_out
-        s.phase = self.phase
-        s.cur = self.cur
-        s.actor = self.actor
-        s.turns = self.turns
-        s.dealer = self.dealer
-        s.deal_no = self.deal_no
-        s.rng = self.rng
-        s.terminal = self.terminal
-        s.winners = self.winners
-        s.log = None if self.log is None else self.log[:]
-        s.legal = self.legal
-        s.chance_queue = self.chance_queue
-        s.chance_pos = self.chance_pos
-        s.pending = None if self.pending is None else self.pending.copy()
-        s.trail = self.trail
-        s.moves = self.moves
-        s.stage = self.stage
-        s.rets = self.rets  # never changed once set
-        s.setup = self.setup
-        s.stack = None
-        s.seed0 = self.seed0
-        s.seen = self.seen
-        s.trace = None
-        s.ended = self.ended  # never changed once made
-        s.unfixed = self.unfixed  # replaced, never changed
-        s.draws = None
+        raise NotImplementedError
 
     def _restore(self, base: State) -> None:
         base._copy_into(self)
@@ -272,7 +209,6 @@ class State:
         return self.game.codec.at_state(self, text)
 
     def observation(self, player: int) -> dict[str, Any]:
-        from .observation import observe
         return self._evaluating(observe, player)
 
     # ------------------------------------------------------------ history, strings, serialization
@@ -287,22 +223,18 @@ class State:
 
     def observation_string(self, player: int) -> str:
         """What `player` sees now (observation()), as deterministic text."""
-        from .infostate import observation_string
-        return observation_string(self, player)
+        return infostate.observation_string(self, player)
 
     def information_state_string(self, player: int) -> str:
         """Everything `player` has perceived since the match began: its perfect recall, as text."""
-        from .infostate import information_state_string
-        return self._evaluating(information_state_string, player)  # type: ignore[no-any-return]
+        return self._evaluating(infostate.information_state_string, player)  # type: ignore[no-any-return]
 
     def serialize(self) -> str:
         """The state as text (`Game.deserialize_state` reads it back): the game, the seed and the history."""
-        from .history import serialize
         return serialize(self)
 
     def resample_from_infostate(self, player: int, rng: Any) -> State:
         """A state `player` cannot tell from this one, its hidden cards redrawn; see resample.py."""
-        from .resample import resample
         return resample(self, player, rng)
 
     # ------------------------------------------------------------ reading zones and variables
@@ -322,16 +254,13 @@ class State:
 
     def observation_tensor(self, player: int) -> list[float]:
         """The player's observation as a fixed-size list of floats (layout: `engine/tensors.py`)."""
-        from .tensors import observation_tensor
-        return self._evaluating(observation_tensor, player)  # type: ignore[no-any-return]
+        return self._evaluating(tensors.observation_tensor, player)  # type: ignore[no-any-return]
 
     def information_state_tensor(self, player: int) -> list[float]:
         """The observation tensor followed by counts of the player's own actions (`engine/tensors.py`)."""
-        from .tensors import information_state_tensor
-        return self._evaluating(information_state_tensor, player)  # type: ignore[no-any-return]
+        return self._evaluating(tensors.information_state_tensor, player)  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
-        from .observation import describe
         return self._evaluating(describe)
 
     def _evaluating(self, fn: Any, *args: Any) -> Any:
@@ -341,6 +270,55 @@ class State:
             return fn(self, *args)
         except RULE_FAILURES as e:
             raise self._rule_error(e) from None
+
+    def evaluating_as(self, seat: int, fn: Any, *args: Any) -> Any:
+        """fn(self, *args) with `seat` as the `player` the rules' expressions read (a strategy deciding for the
+        seat to act, bots/strategy.py and bots/rollout.py)."""
+        self.actor = seat
+        return self._evaluating(fn, *args)
+
+    # ------------------------------------------------------------ copies and records for other modules
+    # The only ways other modules change a state's fields (tests/test_state_writers.py): each says what for.
+    def reading_copy(self) -> State:
+        """A copy only to read (masked.py): no legal actions cached, nothing to draw from, no history, no log."""
+        t = self.clone()
+        t.legal = None
+        t.rng = None
+        t.trail = ()
+        t.log = None
+        return t
+
+    def seeded_copy(self, seed: int) -> State:
+        """A copy that draws its chance from `seed` (a resample's run of a step), with the same history."""
+        t = self.clone()
+        t.rng = seed
+        return t
+
+    def reseed(self, seed: int) -> None:
+        """From here the state draws its chance from `seed` (a resampled state draws its future afresh); the
+        history records it (history.py RESEED)."""
+        self.rng = seed
+        self.trail = (self.trail, RESEED, seed)
+
+    def cards_moved(self) -> None:
+        """Cards were moved outside a step (a resample's swap of two cards): the legal actions cached are stale."""
+        self.legal = None
+
+    def remember(self, key: Any, value: Any) -> None:
+        """Keep `value` under `key` in the state's cache of what players perceived (infostate.py, tensors.py):
+        a new dict each time, since clones share it."""
+        self.seen = {**(self.seen or {}), key: value}
+
+    def _ended_copy(self) -> State:
+        """The copy a deal as it ended keeps (observation.Ended): without the log, whose copy every deal would
+        cost O(deals²), and without the deal before."""
+        log, self.log = self.log, None
+        try:
+            t = self.clone()
+        finally:
+            self.log = log
+        t.ended = None
+        return t
 
     # ------------------------------------------------------------ stepping
     def apply_action(self, action: int) -> None:
@@ -640,7 +618,7 @@ class State:
         if not over:
             if self.unfixed:
                 fix_seen(self)  # what the players see of the deal as it ended is decided
-            self.ended = Ended(self)
+            self.ended = Ended(self._ended_copy())
             if self.trace is not None:  # resampling: the shuffles before this point made the deal that ended
                 self.trace.append(("ended",))
         if over:
@@ -688,3 +666,8 @@ class State:
     def designer_view(self) -> str:
         """Every zone's cards (the top eight), whoever may see them: for the designer's own tools only."""
         return designer_view(self)
+
+
+_clone, _copy_into, _fresh = derive(State)
+State.clone = _clone  # type: ignore[method-assign]
+State._copy_into = _copy_into  # type: ignore[method-assign]

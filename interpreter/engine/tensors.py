@@ -358,7 +358,7 @@ def own_counts(s: Any, p: int) -> Mapping[int, float]:
         for a in added:
             counts[a] = counts.get(a, 0.0) + 1.0
     if cached is None or cached[0] is not s.trail:
-        s.seen = {**(seen or {}), key: (s.trail, counts)}
+        s.remember(key, (s.trail, counts))
     return counts
 
 

@@ -42,7 +42,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from ..history import RESEED, mark
+from ..history import mark
 from .carry import carry
 from .descent import Descent
 from .info import Info
@@ -138,8 +138,7 @@ def _finish(s: State, found: State, r: random.Random) -> State:
     if s.rng is not None:
         # The real state's seed holds its future shuffles: the new state draws its own.
         seed = r.getrandbits(64)
-        found.rng = seed
-        found.trail = (found.trail, RESEED, seed)
+        found.reseed(seed)
     elif s.unfixed is not None and found.unfixed is None:
         # The real state deals lazily (chance.py): so does the new one, from the same blocks, whose cards'
         # order, drawn by the search, it forgets (nobody saw it).

@@ -30,7 +30,7 @@ def swap_places(t: State, c: int, d: int) -> None:
     t.z[zc][ic], t.z[zd][jd] = d, c
     t.loc[c], t.loc[d] = zd, zc
     t.by[c], t.by[d] = t.by[d], t.by[c]
-    t.legal = None
+    t.cards_moved()
 
 
 def swap_outcomes(outcomes: list[int], sh: Shuffle, c: int, d: int) -> bool:
@@ -164,8 +164,7 @@ class Search:
 
     def _draw(self, base: State, action: int | None) -> list[int] | None:
         """The chance outcomes of one run of the step, drawn from a seed taken from the random numbers."""
-        t = base.clone()
-        t.rng = self.rng.getrandbits(64)
+        t = base.seeded_copy(self.rng.getrandbits(64))
         self.work += 1
         try:
             play_group(t, action, [])
