@@ -16,6 +16,7 @@ from .calls import _close
 from .diagnostics import Span
 from .library import LIBRARY
 from .spec import GameSpec, OptionSpec, VarSpec, ZoneSpec
+from .text_order import refusal, refused
 
 BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
@@ -261,6 +262,8 @@ class ExprChecker(A.NodeVisitor):
                     self.err("C027", e.span, f"cannot compare {T.show(lt)} with {T.show(rt)}")
                 elif op not in ("==", "!=") and (lt == T.BOOL or rt == T.BOOL):
                     self.err("C027", e.span, f"'{op}' does not order true/false")
+                elif op not in ("==", "!=") and (r := refused(self.spec, left, right)):
+                    self.err("C041", e.span, *refusal(f"'{op}'", *r))
             left, lt = right, rt
         return T.BOOL
 
