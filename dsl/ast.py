@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 N = TypeVar("N", bound="Node")
 # Fields that are not children: a node's place, its checked type, what a name refers to (a function
 # and its body, which belong to the function, not to this node).
-_NOT_CHILDREN = ("span", "ty", "ref")
+_NOT_CHILDREN = ("span", "ty", "ref", "names", "name_span", "var_span")
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -154,6 +154,7 @@ class Lambda(Expr):
 class Let(Expr):
     bindings: list[tuple[str, Expr]]
     body: Expr
+    names: list[Span] = field(default_factory=list)  # where each binding's name is written
 
 
 @dataclass(eq=False)
@@ -205,6 +206,7 @@ class Comp(Expr):
     var: str
     iter: Expr
     cond: Expr | None
+    var_span: Span | None = None  # where the name after `for` is written
 
 
 @dataclass(eq=False)
@@ -244,6 +246,7 @@ class Assign(Stmt):
 class LetStmt(Stmt):
     name: str
     value: Expr
+    name_span: Span | None = None
 
 
 @dataclass(eq=False)
@@ -252,6 +255,7 @@ class Pick(Stmt):
 
     name: str
     options: Expr
+    name_span: Span | None = None
 
 
 @dataclass(eq=False)
@@ -321,3 +325,4 @@ class For(Stmt):
     var: str
     iter: Expr
     body: list[Stmt]
+    var_span: Span | None = None
