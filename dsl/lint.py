@@ -1,4 +1,5 @@
-"""Warnings: what a rule file declares but nothing uses, and what nothing can reach (W001-W009).
+"""Warnings: what a rule file declares but nothing uses, and what nothing can reach (W001-W009); a name the
+library gained after the file could use it (W011).
 
 A warning is a located `Diagnostic` of severity "warning". The game still runs: these are the designer's
 lint, shown by `cardsmith validate` only (and made errors by `validate --strict`). They are worked out on
@@ -32,7 +33,9 @@ from typing import Any
 from . import ast as A
 from . import refs as R
 from .analysis import _postorder
+from .checker import FIRST_LIBRARY
 from .diagnostics import Diagnostic, Span
+from .library import LIBRARY
 from .spec import FuncSpec, GameSpec, ProcSpec, VarSpec
 
 LISTED = 4  # names given in a hint at most
@@ -127,7 +130,31 @@ class Linter:
         self._variables(read, written)
         self._callables(top, own, funcs, procs)
         self._phases(procs)
+        self._library_names()
         return self.out
+
+    # ------------------------------------------------------------ names the library gained later
+    def _library_names(self) -> None:
+        """W011: a name of the file that the library gained after the language's first release (checker.py,
+        FIRST_LIBRARY). The file's name wins, so the file loads as it did before the library had it; the
+        warning says which meaning the name has."""
+        sp = self.spec
+        named: list[tuple[str, str, Span]] = [(k, x.name, x.span) for k, xs in (
+            ("option", sp.options), ("zone", sp.zones), ("variable", sp.variables), ("function", sp.functions),
+            ("procedure", sp.procedures)) for x in xs]
+        named += [("constant", name, span) for name, (_, span) in sp.constants.items()]
+        for kind, name, span in named:
+            lib = LIBRARY.get(name)
+            if lib is None or name in FIRST_LIBRARY:
+                continue
+            if kind == "function":
+                self.warn("W011", span, f"function '{name}' hides the library function '{name}': {name}(...) "
+                          "in this file calls this function",
+                          f"rename it to use the library's {name}(...) too, which gives {lib.doc}")
+            else:
+                self.warn("W011", span, f"{kind} '{name}' has the name of the library function '{name}': "
+                          f"'{name}' in this file is this {kind}, and {name}(...) still calls the library",
+                          "rename it to tell them apart")
 
     # ------------------------------------------------------------ declarations nothing uses
     def _options(self, used: set[str]) -> None:
