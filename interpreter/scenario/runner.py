@@ -108,6 +108,8 @@ class ScenarioResult:
     span: Span
     ok: bool
     message: str = ""
+    # Where the scenario may mean otherwise than when it was written (a key whose meaning changed), and how.
+    notes: list[tuple[Span, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -208,6 +210,10 @@ class _Runner:
         self.rng = random.Random(0)
         self.announced: list[str] = []
         self.values: DealValues
+
+    def notes(self) -> list[tuple[Span, str]]:
+        values = getattr(self, "values", None)
+        return list(values.notes) if values is not None else []
 
     def fail(self, node: YNode | None, msg: str) -> ScenarioFailure:
         return ScenarioFailure(node.span if node is not None else self.sc.span, self.sc.name, msg)
@@ -624,10 +630,11 @@ def run_scenarios(sf: ScenarioFile, only: str | None = None,
 
 
 def run_one(sf: ScenarioFile, sc: Scenario, compiled: Any) -> ScenarioResult:
+    runner = _Runner(sf, sc, compiled)
     try:
-        _Runner(sf, sc, compiled).run()
+        runner.run()
     except ScenarioFailure as f:
-        return ScenarioResult(sc.name, f.span, False, f.message)
+        return ScenarioResult(sc.name, f.span, False, f.message, runner.notes())
     except GameError as e:
-        return ScenarioResult(sc.name, sc.span, False, str(e))
-    return ScenarioResult(sc.name, sc.span, True)
+        return ScenarioResult(sc.name, sc.span, False, str(e), runner.notes())
+    return ScenarioResult(sc.name, sc.span, True, notes=runner.notes())
