@@ -1,10 +1,12 @@
-"""Ranks and suits are not ordered (C041): they are text at run time, and text orders '10' before '9' and
-'A' before 'K', which is never the deck's order. The checker refuses to order a value whose type holds a
-rank or a suit (`<`, `max`, `sort`, the key of `min_by`/`sort_by`...) when text orders the deck's ranks or
-suits otherwise than the deck lists them, and points to `rank_index` and `suit_index`, the places in the
-deck's lists. A deck whose text order is its own order (ranks '1' to '6', suits clubs, diamonds, hearts,
-spades) is ordered as before, with the same meaning. Equality (`==`, `in`, `unique`, `group_by`) is
-unaffected.
+"""Ranks and suits ordered as text (C041). They are text at run time, and text puts '10' before '9' and 'A'
+before 'K', which is seldom the deck's order. The checker refuses to order a value whose type holds a rank
+or a suit (`<`, `max`, `sort`, the key of `min_by`/`sort_by`...) when text orders the deck's ranks or suits
+otherwise than the deck lists them (special cards, rank_index -1, below every rank), and points to
+`rank_index` and `suit_index`, the places in the deck's lists. A deck whose text order is its own order
+(ranks '1' to '6', suits clubs, diamonds, hearts, spades) is ordered as before, with the same meaning, so
+a file that loaded keeps loading where nothing changes for it. Equality (`==`, `in`, `unique`,
+`group_by`) is not an order and is never refused. A scenario's `eval` probe may order them: its value is
+shown (dsl/codegen/module.py `compile_probe_typed`).
 
 A value whose type is text (a `text` variable that was set to a rank) is text: it orders as text.
 """
