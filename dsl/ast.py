@@ -19,9 +19,12 @@ if TYPE_CHECKING:
     from .spec import ZoneSpec
 
 N = TypeVar("N", bound="Node")
-# Fields that are not children: a node's place, its checked type, what a name refers to (a function
+# Where a node, or a name it declares, is written: its place, not what it says (two trees alike but for
+# these say the same, interpreter/rulebook/source.py).
+PLACE_FIELDS = ("span", "names", "name_span", "var_span")
+# Fields that are not children: a node's places, its checked type, what a name refers to (a function
 # and its body, which belong to the function, not to this node).
-_NOT_CHILDREN = ("span", "ty", "ref", "names", "name_span", "var_span")
+_NOT_CHILDREN = (*PLACE_FIELDS, "ty", "ref")
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
