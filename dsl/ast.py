@@ -19,9 +19,12 @@ if TYPE_CHECKING:
     from .spec import ZoneSpec
 
 N = TypeVar("N", bound="Node")
-# Fields that are not children: a node's place, its checked type, what a name refers to (a function
+# Where a node, or a name it declares, is written: its place, not what it says (two trees alike but for
+# these say the same, interpreter/rulebook/source.py).
+PLACE_FIELDS = ("span", "names", "name_span", "var_span")
+# Fields that are not children: a node's places, its checked type, what a name refers to (a function
 # and its body, which belong to the function, not to this node).
-_NOT_CHILDREN = ("span", "ty", "ref")
+_NOT_CHILDREN = (*PLACE_FIELDS, "ty", "ref")
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -154,6 +157,7 @@ class Lambda(Expr):
 class Let(Expr):
     bindings: list[tuple[str, Expr]]
     body: Expr
+    names: list[Span] = field(default_factory=list)  # where each binding's name is written
 
 
 @dataclass(eq=False)
@@ -205,6 +209,7 @@ class Comp(Expr):
     var: str
     iter: Expr
     cond: Expr | None
+    var_span: Span | None = None  # where the name after `for` is written
 
 
 @dataclass(eq=False)
@@ -244,6 +249,7 @@ class Assign(Stmt):
 class LetStmt(Stmt):
     name: str
     value: Expr
+    name_span: Span | None = None
 
 
 @dataclass(eq=False)
@@ -252,6 +258,7 @@ class Pick(Stmt):
 
     name: str
     options: Expr
+    name_span: Span | None = None
 
 
 @dataclass(eq=False)
@@ -321,3 +328,4 @@ class For(Stmt):
     var: str
     iter: Expr
     body: list[Stmt]
+    var_span: Span | None = None

@@ -31,6 +31,7 @@ from .diagnostics import Diagnostic, Span
 from .library import LIBRARY, LibFunc
 from .spec import FuncSpec, GameSpec
 from .suggest import did_you_mean
+from .text_order import keyed, refusal, refused
 
 MAX_CALL_DEPTH = 100  # functions or procedures calling each other
 MAX_SIGNATURES = 8  # distinct argument types checked per function
@@ -153,6 +154,8 @@ class CallChecker:
                 if not T.is_list(t) and t != T.ANY:
                     self.err("C029", args[0].span, f"'{lib.name}' of one value needs a list, not {T.show(t)}")
                     return T.ANY
+                if r := refused(self.spec, args[0]):
+                    self.err("C041", e.span, *refusal(f"'{lib.name}'", *r))
                 return T.elem(t)
             out: Any = T.NONE
             for a in args:
@@ -170,6 +173,8 @@ class CallChecker:
                 rt = self._lambda(a, T.elem(lt))
                 if lib.name in ("count",):
                     self.want(a, rt, T.BOOL, f"the function given to '{lib.name}'")
+                elif keyed(lib.name) and isinstance(a, A.Lambda) and (r := refused(self.spec, a.body)):
+                    self.err("C041", a.body.span, *refusal(f"the key of '{lib.name}'", *r, keyed=True))
                 continue
             t = self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a)
             if k.startswith("L"):
@@ -192,6 +197,8 @@ class CallChecker:
                 return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
             return T.elem(lt)
         if result == "L":
+            if lib.name == "sort" and (r := refused(self.spec, args[0])):
+                self.err("C041", e.span, *refusal("'sort'", *r))
             return lt
         if result == "LE":  # flatten: a list of lists of X is a list of X
             return T.elem(lt) if T.is_list(T.elem(lt)) else T.list_of(T.ANY)

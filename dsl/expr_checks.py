@@ -16,6 +16,7 @@ from .calls import _close
 from .diagnostics import Span
 from .library import LIBRARY
 from .spec import GameSpec, OptionSpec, VarSpec, ZoneSpec
+from .text_order import refusal, refused
 
 BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
@@ -100,8 +101,8 @@ class ExprChecker(A.NodeVisitor):
 
     def visit_Let(self, e: A.Let) -> Any:
         with self.scope({}):
-            for name, val in e.bindings:
-                self.declare(name, self.expr(val), val.span)
+            for i, (name, val) in enumerate(e.bindings):
+                self.declare(name, self.expr(val), e.names[i] if i < len(e.names) else val.span)
             return self.expr(e.body)
 
     def visit_IfExpr(self, e: A.IfExpr) -> Any:
@@ -133,7 +134,7 @@ class ExprChecker(A.NodeVisitor):
         if not T.is_list(it) and it != T.ANY:
             self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
         with self.scope({}):
-            self.declare(e.var, T.elem(it), e.span)
+            self.declare(e.var, T.elem(it), e.var_span or e.span)
             if e.cond is not None:
                 self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
             return T.list_of(self.expr(e.elem))
@@ -261,6 +262,8 @@ class ExprChecker(A.NodeVisitor):
                     self.err("C027", e.span, f"cannot compare {T.show(lt)} with {T.show(rt)}")
                 elif op not in ("==", "!=") and (lt == T.BOOL or rt == T.BOOL):
                     self.err("C027", e.span, f"'{op}' does not order true/false")
+                elif op not in ("==", "!=") and (r := refused(self.spec, left, right)):
+                    self.err("C041", e.span, *refusal(f"'{op}'", *r))
             left, lt = right, rt
         return T.BOOL
 

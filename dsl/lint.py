@@ -1,4 +1,5 @@
-"""Warnings: what a rule file declares but nothing uses, and what nothing can reach (W001-W009).
+"""Warnings: what a rule file declares but nothing uses, and what nothing can reach (W001-W009); a name the
+library gained after the file could use it (W011); a property table's text that reads as a formula (W012).
 
 A warning is a located `Diagnostic` of severity "warning". The game still runs: these are the designer's
 lint, shown by `cardsmith validate` only (and made errors by `validate --strict`). They are worked out on
@@ -32,7 +33,10 @@ from typing import Any
 from . import ast as A
 from . import refs as R
 from .analysis import _postorder
+from .checker import FIRST_LIBRARY
 from .diagnostics import Diagnostic, Span
+from .library import LIBRARY
+from .limits import DEFAULT_LIMITS
 from .spec import FuncSpec, GameSpec, ProcSpec, VarSpec
 
 LISTED = 4  # names given in a hint at most
@@ -127,7 +131,53 @@ class Linter:
         self._variables(read, written)
         self._callables(top, own, funcs, procs)
         self._phases(procs)
+        self._library_names()
+        self._text_formulas()
         return self.out
+
+    # ------------------------------------------------------------ a formula kept as text
+    def _text_formulas(self) -> None:
+        """W012: a text value of a `by_rank`/`by_suit` table (or its default) that reads as an expression of
+        the property's names (`rank_index + 1`): a table's values are kept as written, so it is the text,
+        and `c.value == 5` is just false. Text that merely parses (a word, `Q-K` of names nothing defines)
+        is text as meant."""
+        sp = self.spec
+        known = {"rank", "suit", "rank_index", "suit_index", "num_players"} | {o.name for o in sp.options} | set(
+            sp.constants) | {p.name for p in sp.properties}
+        for p in sp.properties:
+            if p.by not in ("rank", "suit"):
+                continue
+            texts = [(f"'{k}'", v, p.value_spans.get(k)) for k, v in p.table.items()]
+            texts.append(("'default'", p.default, p.default_span))
+            for where, value, span in texts:
+                if span is not None and isinstance(value, str) and _formula(value, span, known):
+                    self.warn("W012", span, f"the value of {where} in property '{p.name}' is kept as the text "
+                              f"'{value}', not computed: a 'by_{p.by}' table gives values as written",
+                              f"to compute it, write the whole property as an expression: {p.name}: \"if "
+                              f"{p.by} == ... then ... else {value}\"; or write the number itself")
+
+    # ------------------------------------------------------------ names the library gained later
+    def _library_names(self) -> None:
+        """W011: a name of the file that the library gained after the language's first release (checker.py,
+        FIRST_LIBRARY). The file's name wins, so the file loads as it did before the library had it; the
+        warning says which meaning the name has."""
+        sp = self.spec
+        named: list[tuple[str, str, Span]] = [(k, x.name, x.span) for k, xs in (
+            ("option", sp.options), ("zone", sp.zones), ("variable", sp.variables), ("function", sp.functions),
+            ("procedure", sp.procedures)) for x in xs]
+        named += [("constant", name, span) for name, (_, span) in sp.constants.items()]
+        for kind, name, span in named:
+            lib = LIBRARY.get(name)
+            if lib is None or name in FIRST_LIBRARY:
+                continue
+            if kind == "function":
+                self.warn("W011", span, f"function '{name}' hides the library function '{name}': {name}(...) "
+                          "in this file calls this function",
+                          f"rename it to use the library's {name}(...) too, which gives {lib.doc}")
+            else:
+                self.warn("W011", span, f"{kind} '{name}' has the name of the library function '{name}': "
+                          f"'{name}' in this file is this {kind}, and {name}(...) still calls the library",
+                          "rename it to tell them apart")
 
     # ------------------------------------------------------------ declarations nothing uses
     def _options(self, used: set[str]) -> None:
@@ -236,6 +286,18 @@ class Linter:
 def _shown(v: VarSpec) -> bool:
     """Whether the tables show the variable to some player, who then reads it."""
     return v.show is not False and v.visible != "nobody"
+
+
+def _formula(text: str, span: Span, known: set[str]) -> bool:
+    """Whether `text` reads as an expression that computes something: more than a name or a constant, and
+    reading a name of `known`, a card's attribute or a function, or only numbers (`2 * 5`)."""
+    from . import parser  # the grammar's tables are loaded on the first expression of a file anyway
+    e = parser.parse(text, "expression", lambda line, col: span, [], DEFAULT_LIMITS)
+    if e is None or isinstance(e, A.Name | A.Const):
+        return False
+    names = [n for n in A.walk(e) if isinstance(n, A.Name)]
+    return any(isinstance(n, A.Call | A.Attr) for n in A.walk(e)) or not names or any(
+        n.id in known for n in names)
 
 
 def lint(spec: GameSpec) -> list[Diagnostic]:

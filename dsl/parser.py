@@ -97,16 +97,16 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def list_expr(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.ListLit(self._span(meta), [x for x in c if x is not None])
 
-    def comp_for(self, c: list[Any]) -> tuple[str, A.Expr, A.Expr | None]:
-        return str(c[0]), c[1], c[2]
+    def comp_for(self, c: list[Any]) -> tuple[str, A.Expr, A.Expr | None, Span]:
+        return str(c[0]), c[1], c[2], self._span(c[0])
 
-    def _comp(self, span: Span, elem: A.Expr, clauses: list[tuple[str, A.Expr, A.Expr | None]]) -> A.Expr:
+    def _comp(self, span: Span, elem: A.Expr, clauses: list[tuple[str, A.Expr, A.Expr | None, Span]]) -> A.Expr:
         """A comprehension of several clauses as nested one-clause ones, each inner list joined into the
         outer by `flatten`: [e for x in xs for y in ys] is flatten([[e for y in ys] for x in xs])."""
-        var, it, cond = clauses[-1]
-        out: A.Expr = A.Comp(span, elem, var, it, cond)
-        for var, it, cond in reversed(clauses[:-1]):
-            out = A.Call(span, "flatten", [A.Comp(span, out, var, it, cond)])
+        var, it, cond, at = clauses[-1]
+        out: A.Expr = A.Comp(span, elem, var, it, cond, at)
+        for var, it, cond, at in reversed(clauses[:-1]):
+            out = A.Call(span, "flatten", [A.Comp(span, out, var, it, cond, at)])
         return out
 
     @v_args(meta=True)
@@ -181,8 +181,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def lambda_expr(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.Lambda(self._span(meta), str(c[0]), c[1])
 
-    def binding(self, c: list[Any]) -> tuple[str, A.Expr]:
-        return (str(c[0]), c[1])
+    def binding(self, c: list[Any]) -> tuple[str, A.Expr, Span]:
+        return (str(c[0]), c[1], self._span(c[0]))
 
     @v_args(meta=True)
     def let_expr(self, meta: Any, c: list[Any]) -> A.Expr:
@@ -191,7 +191,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
             # Each binding nests one level in the compiled code.
             raise Refused(Diagnostic("P004", self._span(meta), f"this let has more than {limits.expr_depth} "
                                      "bindings", "split it with `define:` functions; " + limits.hint("expr_depth")))
-        return A.Let(self._span(meta), list(c[:-1]), c[-1])
+        return A.Let(self._span(meta), [(n, v) for n, v, _ in c[:-1]], c[-1], [at for _, _, at in c[:-1]])
 
     # ---- statements
     @v_args(meta=True)
@@ -213,11 +213,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def let_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.LetStmt(self._span(meta), str(c[0]), c[1])
+        return A.LetStmt(self._span(meta), str(c[0]), c[1], self._span(c[0]))
 
     @v_args(meta=True)
     def pick(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.Pick(self._span(meta), str(c[0]), c[1])
+        return A.Pick(self._span(meta), str(c[0]), c[1], self._span(c[0]))
 
     @v_args(meta=True)
     def zone(self, meta: Any, c: list[Any]) -> A.ZoneRef:

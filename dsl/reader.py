@@ -166,7 +166,8 @@ class Reader:
                 self.step_depth += 1
                 body = self.stmts(node.get("do"), "'do'")
                 self.step_depth -= 1
-                return A.For(node.span, m.group(1), it, body) if it is not None else None
+                return A.For(node.span, m.group(1), it, body, fnode.span_at(1, m.start(1) + 1)) if it is not None \
+                    else None
             self.err("S009", node.span, f"a step in {where} must be a statement, an 'if' or a 'for'",
                      "a step that contains ': ' must be quoted whole, e.g. - \"log 'score: {}', x\"")
             return None

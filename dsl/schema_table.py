@@ -242,6 +242,7 @@ class TableSections(Reader):
         table_span = m.items[f"by_{by}"][0].span
         table: dict[str, Any] = {}
         spans: dict[str, Span] = {}
+        spans_of_values: dict[str, Span] = {}
         for k, (kn, vn) in tm.items.items():
             key = k.lower() if k in ("True", "False") else k
             spans[key] = kn.span  # a key with a bad value is still written: not also reported as missing (C038)
@@ -249,13 +250,15 @@ class TableSections(Reader):
                 self.err("S018", vn.span, "a property value must be a number, text or true/false")
                 continue
             table[key] = vn.value
+            spans_of_values[key] = vn.span
         dnode = m.get("default")
         default = dnode.value if isinstance(dnode, YScalar) else None
         if dnode is not None and (default is None or isinstance(default, (list, dict))):
             # Not "no default": the table must then cover the pack (C038), and `null` would say it does not.
             self.err("S018", dnode.span, "a property's default must be a number, text or true/false")
             return None
-        return PropertySpec(name, span, by, table, default, table_spans=spans, table_span=table_span)
+        return PropertySpec(name, span, by, table, default, table_spans=spans, table_span=table_span,
+                            value_spans=spans_of_values, default_span=dnode.span if dnode is not None else None)
 
     def pack_entry(self, node: YNode) -> PackEntry | None:
         m = self.want_map(node, "a 'pack' entry")

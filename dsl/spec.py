@@ -59,6 +59,8 @@ class PropertySpec:
     expr: A.Expr | None = None
     table_spans: dict[str, Span] = field(default_factory=dict)
     table_span: Span | None = None  # where 'by_rank' or 'by_suit' is written
+    value_spans: dict[str, Span] = field(default_factory=dict)  # where each value of the table is written
+    default_span: Span | None = None
 
 
 @dataclass(eq=False)

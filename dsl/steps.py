@@ -54,13 +54,13 @@ class StepChecker(A.NodeVisitor):
         (self._methods.get(type(s)) or self.method(type(s)))(self, s)  # a visit_ method; no frame on visit()
 
     def visit_LetStmt(self, s: A.LetStmt) -> None:
-        self.declare(s.name, self.expr(s.value), s.span)
+        self.declare(s.name, self.expr(s.value), s.name_span or s.span)
 
     def visit_Pick(self, s: A.Pick) -> None:
         t = self.expr(s.options)
         if not T.is_list(t) and t != T.ANY:
             self.err("C004", s.options.span, f"'pick' chooses from a list, not {T.show(t)}")
-        self.declare(s.name, T.elem(t), s.span)
+        self.declare(s.name, T.elem(t), s.name_span or s.span)
 
     def visit_Move(self, s: A.Move) -> None:
         t = self.expr(s.cards)
@@ -122,7 +122,7 @@ class StepChecker(A.NodeVisitor):
         if not T.is_list(t) and t != T.ANY:
             self.err("C004", s.iter.span, f"'for' needs a list, not {T.show(t)}")
         with self.scope({}):
-            self.declare(s.var, T.elem(t), s.span)
+            self.declare(s.var, T.elem(t), s.var_span or s.span)
             self.block(s.body)
 
     # ------------------------------------------------------------ teams (see docs/language.md#teams)

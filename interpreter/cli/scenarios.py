@@ -27,6 +27,8 @@ def cmd_test(args: argparse.Namespace) -> int:
             failed += 1
             continue
         for r in results:
+            for span, note in r.notes:
+                say(f"note  {span}: {r.name}: {note}")
             if r.ok:
                 passed += 1
                 if args.verbose:

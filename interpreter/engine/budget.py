@@ -19,6 +19,11 @@ the charge. So the work of one move is at most a fixed multiple of `limits.steps
 do. When the counter runs out, `BudgetExceeded` stops the move and the engine reports a located rule
 error (R004).
 The memo tables of pure functions are bounded the same way, by the items they hold (`_remember`).
+
+A memo keeps values, never a list the game still changes: a function given a zone (a player's hand) may
+return it, and the zone changes with the next move, so what a memo stores is a copy (`snapshot`). The
+engine changes only the zones' own lists in place; every list a rule builds or receives from a memo is
+left as it is, so the stored copy can be handed out again and again without another.
 """
 
 from __future__ import annotations
@@ -56,6 +61,23 @@ def deep_count(x: Any) -> int:
         if list in map(type, xs):
             stack += [y for y in xs if type(y) is list]
     return n
+
+
+def snapshot(x: Any) -> Any:
+    """A copy of a list and of the lists inside it, at any depth (iteratively: nesting may be deep); any
+    other value as it is (cards, numbers and text do not change)."""
+    if type(x) is not list:
+        return x
+    top = x[:]
+    stack = [top]
+    while stack:
+        xs = stack.pop()
+        if list in map(type, xs):
+            for i, y in enumerate(xs):
+                if type(y) is list:
+                    xs[i] = y = y[:]
+                    stack.append(y)
+    return top
 
 
 def charge(game: Any, n: int) -> None:
@@ -106,6 +128,9 @@ def helpers(steps: list[int], limit: int, ns: dict[str, Any] | None = None) -> d
             size += deep_count(value)
         if size > MEMO_ITEM_MAX:
             return
+        if type(value) is list:
+            # the value as it is now: the list may be a zone, which the next move changes (module doc)
+            value = snapshot(value)
         held[0] += size
         if held[0] > MEMO_ITEMS:
             for m in memos:

@@ -34,7 +34,7 @@ def same(a: Any, b: Any) -> bool:
         if type(a) is not type(b) or not is_dataclass(a):
             return False
         return all(same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a)
-                   if f.name not in ("span", "ty", "ref"))
+                   if f.name not in ("ty", "ref") and f.name not in A.PLACE_FIELDS)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return type(a) is type(b) and a == b

@@ -16,7 +16,9 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..dsl.diagnostics import count_of
+from ..dsl import abi
+from ..dsl.codegen.reach import ORDERED
+from ..dsl.diagnostics import Span, count_of
 from ..dsl.suggest import closest
 from ..dsl.yaml_loader import YList, YMap, YNode, YScalar, plain
 from ..engine.game import Game
@@ -48,6 +50,8 @@ class DealValues:
     def __init__(self, game: Game, fail: Fail):
         self.game = game
         self.fail = fail
+        # What a file written for an older cardsmith may mean otherwise now, where it is written (`_rest_note`).
+        self.notes: list[tuple[Span, str]] = []
 
     # ------------------------------------------------------------ single values
     def scalar(self, node: YNode, what: str) -> Any:
@@ -133,6 +137,19 @@ class DealValues:
         names = self.game.zone_names
         return names.index(name) if name in names else None
 
+    def _rest_note(self, rest: str, span: Span) -> None:
+        """`rest:` changed its meaning on 2026-11-26 (CHANGELOG.md): the cards it takes went on top of the zone,
+        and go under its own cards now. Where the rules read the zone's order (deal or draw from it, read
+        its top), a scenario written before may mean another card: say so where `rest` is written."""
+        z = abi.zone(rest.split("[")[0])
+        compiled = self.game.compiled
+        ordered = any(ORDERED + z in names for names in compiled.reach.values()) or re.search(
+            rf"_deal(?:_each)?\(s, [^\n]*?\b{z}\b", compiled.source) is not None
+        if ordered:
+            self.notes.append((span, f"'rest: {rest}' puts the cards it takes under the cards the deal gave "
+                                     f"'{rest}' (before 2026-11-26 it put them on top), so its top cards are the "
+                                     "deal's: list them with 'top of' to fix them"))
+
     def deal_of(self, node: YNode) -> Deal:
         """The engine's setup of one deal from a `set:` map: its zones hold exactly the listed cards, a
         `top of ZONE` key's zone those cards on top of the others the deal gave it."""
@@ -166,6 +183,7 @@ class DealValues:
                 rest = str(self.scalar(vn, "'rest' names one zone"))
                 if self.zone_index(rest) is None:
                     raise self.fail(vn, f"unknown zone '{plain(vn)}'")
+                self._rest_note(rest, vn.span)
             else:
                 values.update(self.var_values(ks, key, vn))
         return Deal(cards=cards, exact=True, rest=rest, values=values, top=top)

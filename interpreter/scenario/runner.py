@@ -51,6 +51,34 @@ def _listed(want: Any) -> Any:
     return [want] if want is not None and not isinstance(want, (list, dict)) else want
 
 
+_TEXTUAL = ("str", "suit", "rank")
+
+
+def _none_meant(want: Any, got: Any, ty: Any) -> Any:
+    """YAML reads `none` as the text 'none', where the rules' `none` is no value: in the expectation of a value
+    that is not text (a player, a card, a number; also inside a list) it means no value, as in the rules
+    (YAML's `null` does too). A text value keeps `none` as text: `_mismatch` says what to write."""
+    if ty in _TEXTUAL:
+        return want
+    if want == "none" and got is None:
+        return None
+    inner = ty[1] if isinstance(ty, tuple) and len(ty) > 1 else ty
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        return [_none_meant(w, x, inner) for w, x in zip(want, got)]
+    return want
+
+
+def _mismatch(what: str, want: Any, got: Any, shown: str) -> str:
+    """`what: expected W, got G`; where `none` was written for a value the rules left unset (a text value,
+    where `none` stays text), what to write instead."""
+    if want == "none" and got is None:
+        return f"{what}: expected the text 'none', got no value; write null to expect no value (YAML reads none " \
+               "as text)"
+    if isinstance(want, list) and isinstance(got, list) and any(w == "none" and x is None for w, x in zip(want, got)):
+        return f"{what}: expected {want!r}, got {shown}; write null for no value (YAML reads none as text)"
+    return f"{what}: expected {want!r}, got {shown}"
+
+
 def _comma_hint(node: YNode) -> str:
     """A `{P1: swap give A, take B}` map: YAML ended the action's text at the comma and read the rest as a
     key of its own, without a value. Say so, with the fix."""
@@ -80,6 +108,8 @@ class ScenarioResult:
     span: Span
     ok: bool
     message: str = ""
+    # Where the scenario may mean otherwise than when it was written (a key whose meaning changed), and how.
+    notes: list[tuple[Span, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -180,6 +210,10 @@ class _Runner:
         self.rng = random.Random(0)
         self.announced: list[str] = []
         self.values: DealValues
+
+    def notes(self) -> list[tuple[Span, str]]:
+        values = getattr(self, "values", None)
+        return list(values.notes) if values is not None else []
 
     def fail(self, node: YNode | None, msg: str) -> ScenarioFailure:
         return ScenarioFailure(node.span if node is not None else self.sc.span, self.sc.name, msg)
@@ -459,9 +493,11 @@ class _Runner:
                 raise self.fail(vn, f"{g.returns_name} of {g.player_name(p)}: expected {_num(want)}, got "
                                 f"{_num(got[p])} ({g.returns_name}: {shown})")
 
-    def same(self, node: YNode, what: str, got: Any, want: Any) -> None:
+    def same(self, node: YNode, what: str, got: Any, want: Any, ty: Any = None) -> None:
+        if got != want and ty is not None:
+            want = _none_meant(want, got, ty)
         if got != want:
-            raise self.fail(node, f"{what}: expected {want!r}, got {got!r}")
+            raise self.fail(node, _mismatch(what, want, got, repr(got)))
 
     def shown(self, value: Any, ty: Any) -> Any:
         g = self.game
@@ -485,7 +521,7 @@ class _Runner:
         if key in g.var_names:
             vi = g.var_names.index(key)
             ty = g.var_specs[vi][0].ty
-            self.same(node, key, self.shown(s.v[vi], ty), _listed(want) if isinstance(ty, tuple) else want)
+            self.same(node, key, self.shown(s.v[vi], ty), _listed(want) if isinstance(ty, tuple) else want, ty)
             return
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == key]
         if not per:
@@ -497,7 +533,7 @@ class _Runner:
         ty = g.var_specs[per[0]][0].ty
         got = [self.shown(s.v[i], ty) for i in per] if len(per) > 1 or g.var_specs[per[0]][1] is not None \
             else self.shown(s.v[per[0]], ty)
-        self.same(node, key, got, want)
+        self.same(node, key, got, want, ("list", ty) if isinstance(got, list) and not isinstance(ty, tuple) else ty)
 
     def evals(self, node: YNode) -> None:
         if not isinstance(node, YMap):
@@ -533,10 +569,12 @@ class _Runner:
                     ok = got_shown == want
             except RecursionError:  # a value the rules nested thousands deep
                 got_shown, ok = got, False
+            if not ok and _none_meant(want, got_shown, ty) == got_shown:
+                ok = True
             if not ok:
                 # The value may be huge or nested without end: shown short.
                 shown = repr(got_shown) if deep_count(got_shown) <= 200 else _short(got_shown, 200)
-                raise self.fail(vn, f"'{text}': expected {want!r}, got {shown}")
+                raise self.fail(vn, _mismatch(f"'{text}'", want, got_shown, shown))
 
     def by_type(self, value: Any, ty: Any) -> Any:
         """Players and cards by name (P1, 'A of clubs'), also inside lists."""
@@ -592,10 +630,11 @@ def run_scenarios(sf: ScenarioFile, only: str | None = None,
 
 
 def run_one(sf: ScenarioFile, sc: Scenario, compiled: Any) -> ScenarioResult:
+    runner = _Runner(sf, sc, compiled)
     try:
-        _Runner(sf, sc, compiled).run()
+        runner.run()
     except ScenarioFailure as f:
-        return ScenarioResult(sc.name, f.span, False, f.message)
+        return ScenarioResult(sc.name, f.span, False, f.message, runner.notes())
     except GameError as e:
-        return ScenarioResult(sc.name, sc.span, False, str(e))
-    return ScenarioResult(sc.name, sc.span, True)
+        return ScenarioResult(sc.name, sc.span, False, str(e), runner.notes())
+    return ScenarioResult(sc.name, sc.span, True, notes=runner.notes())
