@@ -12,7 +12,8 @@ N states per setting (30 by default; the measure of docs/performance.md is 1,000
 random events of a match, half of them seeded (the others deal lazily, and some stop at a chance node),
 each resampled for a random seat.
 Reports per setting the share of states resampled (the others gave up: `GameError`), the median and the
-90th percentile of the time per resample, and the longest. The states and seeds come from a fixed random
+90th percentile of the time per resample, and the longest (CPU time of the process that resampled, so a
+busy machine does not inflate them). The states and seeds come from a fixed random
 sequence per setting, so runs compare; `--write FILE` puts the table between the generated markers of FILE
 (docs/performance.md), and `--min-rate R` exits with status 1 if a setting found fewer than R of its states.
 """
@@ -74,12 +75,12 @@ def measure(task: tuple[str, int, int]) -> tuple[str, int, int, int, list[float]
     for _ in range(states):
         s = reach(game, rng)
         p, seed = rng.randrange(n), rng.getrandbits(32)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
             s.resample_from_infostate(p, seed)
         except GameError:
             gave_up += 1
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return name, n, states, gave_up, times
 
 
@@ -90,7 +91,7 @@ def row(name: str, n: int, states: int, gave_up: int, times: list[float]) -> lis
             f"{statistics.median(ms):.1f}", f"{p90:.0f}", f"{ms[-1] / 1000:.2f}"]
 
 
-HEAD = ["game", "players", "states", "found", "gave up", "median ms", "p90 ms", "longest s"]
+HEAD = ["game", "players", "states", "found", "gave up", "median ms", "p90 ms", "longest s"]  # CPU time
 BEGIN = "<!-- benchmarks/resample.py: begin (generated; do not edit) -->"
 END = "<!-- benchmarks/resample.py: end -->"
 
