@@ -183,8 +183,8 @@ class Deals(Descent):
             if o is None or seq is None:
                 continue
             good = set()
-            for d in seq:
-                if d != c and origins.get(d) == o:
+            for d in held.get(o, []):  # (a card the seat plays is one it holds: its places are tried)
+                if d != c:
                     t = base.clone()
                     swap_places(t, c, d)
                     if a in legal(t):

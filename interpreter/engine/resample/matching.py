@@ -53,22 +53,20 @@ def _augment(c: int, dom: dict[int, list[int]], owner: dict[int, int], seen: set
 
 def assign(domains: dict[int, set[int]], rng: random.Random, keep: dict[int, int] | None = None) -> dict[int, int]:
     """A random place for each card (card -> place), each from its domain and no two the same; NoDeal if
-    there is none. With `keep` (card -> place), a card whose place there is in its domain tries it first:
-    a deal mended under new facts changes what they ask and, where it can, little else."""
-    dom: dict[int, list[int]] = {}
-    order = list(domains)
+    there is none. With `keep` (card -> place), a card whose place there is in its domain and free takes
+    it: a deal mended under new facts changes what they ask and, where it can, little else."""
+    dom = {c: sorted(d) for c, d in domains.items()}  # (augmenting paths need no random order)
+    order = list(dom)
     rng.shuffle(order)
     owner: dict[int, int] = {}  # place -> card
     for c in order:
-        places = sorted(domains[c])
-        rng.shuffle(places)
-        if keep is not None and keep.get(c) in domains[c]:
-            places.remove(keep[c])
-            places.insert(0, keep[c])
-        dom[c] = places
-        q = next((q for q in places if q not in owner), None)
-        if q is not None:
-            owner[q] = c
+        k = keep.get(c) if keep is not None else None
+        if k is not None and k in domains[c] and k not in owner:
+            owner[k] = c
+            continue
+        free = [q for q in dom[c] if q not in owner]
+        if free:
+            owner[free[rng.randrange(len(free))]] = c
         elif not _augment(c, dom, owner, set(), set()):
             raise NoDeal(c)
     return {c: q for q, c in owner.items()}
