@@ -49,15 +49,14 @@ class Deals(Descent):
     def __init__(self, info: Info, p: int, rng: random.Random, budget: int):
         super().__init__(info, p, rng, budget)
         self.facts: list[Fact] = []
+        self.learned: set[int] = set()  # the steps whose exclusions (`_learn`) are among the facts
         self.stuck: int | None = None  # the last card no deal had a place for (NoDeal)
 
     def _step(self, i: int) -> State | None:
         # Facts learned at step i or later came from another choice there: forgotten when it is tried anew.
         self.facts = [x for x in self.facts if x[0] < i]
-        t = super()._step(i)
-        if t is not None:
-            self._learn(i)
-        return t
+        self.learned = {m for m in self.learned if m < i}
+        return super()._step(i)
 
     def _probe(self, i: int) -> State | None:
         """Step i differs from what the player saw in more than cards (a value worked out from them: the
@@ -116,7 +115,7 @@ class Deals(Descent):
 
     # ------------------------------------------------------------ facts
     def _learn(self, i: int) -> None:
-        """After step i fits: the cards another seat's public action at i excludes from its zones (the
+        """Step i fits: the cards another seat's public action at i excludes from its zones (the
         action would be refused had it held one), and from the zones of each seat the action names (what
         the player saw after the step would differ, beyond which cards it saw, had that seat held one:
         asked for a rank it did not have, say)."""
@@ -233,6 +232,12 @@ class Deals(Descent):
         """Deal each shuffle in `keys` anew: its unseen cards to its positions under every fact, at random
         (`assign`), then replay the history from the first one up to step i (`Search._replay`, `then` as
         there). On a failure nothing is changed."""
+        # The exclusions of the steps before i, learned when a deal first needs them: a state whose
+        # history fits as drawn never pays for them.
+        for m in range(i):
+            if m not in self.learned:
+                self._learn(m)
+                self.learned.add(m)
         changed: dict[int, list[int]] = {}
         swaps: list[tuple[int, int, int]] = []
 
