@@ -11,8 +11,19 @@ Every bot is given a `SeatView` (what its seat may know), never the state itself
 from __future__ import annotations
 
 from .simple import FirstBot, RandomBot
-from .spec import BOTS, BadBotSpec, Bot, BotSpec, describe_bots, make_bot, parse_bots, seat_seed, strategy_names
+from .spec import (
+           BOTS,
+           BadBotSpec,
+           Bot,
+           BotSpec,
+           describe_bots,
+           make_bot,
+           parse_bots,
+           resampling,
+           seat_seed,
+           strategy_names,
+)
 from .view import SeatView
 
 __all__ = ["BOTS", "BadBotSpec", "Bot", "BotSpec", "FirstBot", "RandomBot", "SeatView", "describe_bots",
-           "make_bot", "parse_bots", "seat_seed", "strategy_names"]
+           "make_bot", "parse_bots", "resampling", "seat_seed", "strategy_names"]

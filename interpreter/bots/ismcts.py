@@ -83,10 +83,17 @@ class IsmctsBot:
         self._scale = (float(lo), float(hi) - float(lo)) if lo is not None and hi is not None and hi > lo else None
         self.last: dict[Any, _Child] = {}  # the root's children after the last decision (for tests and logs)
         self.last_worlds = 0  # the worlds it searched
+        # The resampler's failures, shown to the user (simulate's summary, the web table's log): a bot whose
+        # resampler gives up plays weakly and slowly for no visible reason otherwise.
+        self.last_failed = 0  # fresh worlds the resampler gave up on at the last decision
+        self.last_blind = False  # whether the last decision had no world at all (a uniform random move)
+        self.resample_failures = 0  # over every decision of this bot
+        self.blind_moves = 0  # decisions with no world, over every decision of this bot
 
     # ---------------------------------------------------------------- the decision
     def choose(self, view: SeatView) -> int:
         legal = view.legal_actions()
+        self.last_failed, self.last_blind = 0, False
         if len(legal) == 1:
             return int(legal[0])
         tree: dict[Any, dict[int, _Child]] = {}
@@ -138,14 +145,18 @@ class IsmctsBot:
             played += self._iterate(world.clone(), tree)
             it += 1
         self.last_worlds = len(worlds)
+        self.last_failed = failed
+        self.resample_failures += failed
         if self.carry and not self.worlds:
             self._kept = worlds[-self.carry:]
             self._dear = fresh < self.carry_below
         # The root is the bot's information now, the first node of every iteration (its observation in each
         # world is the one it has).
         root: dict[int, _Child] = tree.get(self._root, {}) if self._root is not None else {}
+        self.last_blind = not root
         if not root:  # no world could be drawn: a uniform choice, as a random player would
             self.last = {}
+            self.blind_moves += 1
             return int(legal[self.rng.randrange(len(legal))])
         self.last = root
         best = max(ch.visits for a, ch in root.items() if a in legal)

@@ -33,6 +33,12 @@ class Bot(Protocol):
     def choose(self, view: SeatView) -> int: ...
 
 
+def resampling(bot: Bot) -> tuple[int, int]:
+    """(worlds the resampler gave up on, moves chosen with no world at all) over the bot's decisions so far;
+    (0, 0) for a bot that does not resample."""
+    return int(getattr(bot, "resample_failures", 0)), int(getattr(bot, "blind_moves", 0))
+
+
 class BadBotSpec(GameError):
     """A bot spec that names no bot, or gives a parameter it does not have or a value out of range."""
 

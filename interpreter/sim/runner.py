@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from ..bots import SeatView, make_bot, parse_bots, seat_seed, strategy_names
+from ..bots import SeatView, make_bot, parse_bots, resampling, seat_seed, strategy_names
 from ..dsl.diagnostics import RuleFileError
 from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
@@ -80,6 +80,9 @@ class Row(NamedTuple):
     # report label -> each deal's values per seat, deal after deal in one flat array (8 bytes a value: a
     # million matches of a game of ten deals keep half a gigabyte of it, not two as tuples of floats would)
     scores: dict[str, array[float]] | None
+    # per seat: worlds its bot's resampler gave up on, and moves it chose with no world at all (at random)
+    resample_failures: tuple[int, ...] = ()
+    blind_moves: tuple[int, ...] = ()
 
 
 @dataclass
@@ -165,8 +168,9 @@ class Player:
             s.apply_action(a)
             actions += 1
             self.done = actions
+        failed = [resampling(b) for b in bots]
         return Row(index, seed, actions, s.deal_no, tuple(s.winners), tuple(s.returns()), first, choices, forced,
-                   self._scores(s) if self.log else None)
+                   self._scores(s) if self.log else None, tuple(f for f, _ in failed), tuple(b for _, b in failed))
 
     def _scores(self, s: State) -> dict[str, array[float]]:
         """Each numeric report line's values, deal by deal, from the log's `end_deal` events. A line that

@@ -69,6 +69,7 @@ def summarize(out: Outcome, meta: Meta) -> dict[str, Any]:
     }
     summary["actions"], summary["phases"], summary["warnings"] = _usage(out.counts, out.action_names,
                                                                         out.phase_names, decisions)
+    summary["warnings"] += resampling_warnings(summary["bots_table"])
     summary["score"] = score_section(rows, meta.reports, meta.score, meta.score_as, meta.score_order) \
         if cfg.record_scores else unavailable("not followed (--no-score)")
     return summary
@@ -99,15 +100,34 @@ def _per_bot(rows: Sequence[Row], cfg: Config, n: int) -> list[dict[str, Any]]:
     wins: dict[str, float] = {}
     held: dict[str, int] = {}
     rets: dict[str, list[float]] = {}
+    failed: dict[str, int] = {}
+    blind: dict[str, int] = {}
     for r in rows:
         c = credits(r.winners, n)
         for p, spec in enumerate(cfg.seat_bots(r.match)):
             wins[spec] = wins.get(spec, 0.0) + c[p]
             held[spec] = held.get(spec, 0) + 1
             rets.setdefault(spec, []).append(r.returns[p])
+            if r.resample_failures:
+                failed[spec] = failed.get(spec, 0) + r.resample_failures[p]
+                blind[spec] = blind.get(spec, 0) + r.blind_moves[p]
     order = list(dict.fromkeys(cfg.bots))
     return [{"bot": spec, "seats_held": held.get(spec, 0), **share(wins.get(spec, 0.0), held.get(spec, 0)),
-             "mean_return": r6(statistics.fmean(rets[spec])) if rets.get(spec) else 0.0} for spec in order]
+             "mean_return": r6(statistics.fmean(rets[spec])) if rets.get(spec) else 0.0,
+             "resample_failures": failed.get(spec, 0), "moves_without_world": blind.get(spec, 0)}
+            for spec in order]
+
+
+def resampling_warnings(table: list[dict[str, Any]]) -> list[str]:
+    """A line for each bot whose resampler gave up: such a bot searches fewer worlds than it meant to, and
+    with none at all it chooses at random, so it looks weak and slow for no visible reason otherwise."""
+    out = []
+    for b in table:
+        failed, blind = b.get("resample_failures", 0), b.get("moves_without_world", 0)
+        if failed or blind:
+            out.append(f"bot {b['bot']}: the resampler gave up on {failed:,} world{'s' * (failed != 1)}; "
+                       f"{blind:,} move{'s' * (blind != 1)} chosen at random for want of any world")
+    return out
 
 
 def _usage(counts: Counts, actions: list[str], phases: list[str],

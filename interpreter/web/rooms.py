@@ -24,7 +24,7 @@ from ..dsl.diagnostics import clipped
 from ..engine.errors import GameError, RuleError
 from ..engine.game import Game
 from ..engine.state import State
-from ..table.view import TableView
+from ..table.view import TableView, perceived_log
 from .catalog import Entry, option_info, option_text
 
 MAX_NAME = 24
@@ -82,6 +82,9 @@ class Room:
     error: str | None = None  # a rule error stopped the match: what every player may see of it
     version: int = 0
     listeners: set[Listener] = field(default_factory=set)
+    # Lines about the bots' own play for the log (a resampler that gave up), each with the length of the
+    # state's log when it was made: shown to every seat, between the events of the match.
+    notes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def __post_init__(self) -> None:
@@ -102,7 +105,15 @@ class Room:
                 "error": self.error}
 
     def view(self, seat: int) -> dict[str, Any]:
-        return self.table.view(self.state, seat)
+        v = self.table.view(self.state, seat)
+        if self.notes:
+            log, names, out, start = self.state.log or [], self.table.names, [], 0
+            for at, note in self.notes:
+                out += perceived_log(self.game, log[start:at], seat, names)
+                out.append(note)
+                start = at
+            v["log"] = out + perceived_log(self.game, log[start:], seat, names)
+        return v
 
     def message(self, seat: int) -> dict[str, Any]:
         return {"type": "state", "version": self.version, "room": self.public(), "view": self.view(seat)}
@@ -165,7 +176,12 @@ class Room:
 
     def bot_choice(self, seat: int) -> int:
         """The bot's move at `seat` (run in a worker thread while the room's lock is held)."""
-        return int(self.seats[seat].bot.choose(SeatView(self.state, seat)))
+        bot = self.seats[seat].bot
+        action = int(bot.choose(SeatView(self.state, seat)))
+        text = resampling_note(bot)
+        if text is not None:
+            self.notes.append((len(self.state.log or []), {"event": "bot", "player": seat, "text": text}))
+        return action
 
     def play_bot(self, seat: int, action: int) -> None:
         if self.bot_to_move() == seat and action in self.legal():
@@ -197,6 +213,18 @@ class Room:
                 await self.broadcast()
             if delay:
                 await asyncio.sleep(delay)
+
+
+def resampling_note(bot: Any) -> str | None:
+    """What a player can read of a bot's last decision whose resampler gave up, or None."""
+    failed = int(getattr(bot, "last_failed", 0))
+    if getattr(bot, "last_blind", False):
+        return "found no arrangement of the hidden cards that fits what it saw, so it chose this move at random" + \
+            (f" (the resampler gave up {failed:,} time{'s' * (failed != 1)})" if failed else "")
+    if failed:
+        return f"the resampler gave up on {failed:,} arrangement{'s' * (failed != 1)} of the hidden cards; " \
+            "this move searched the others"
+    return None
 
 
 def _name(raw: Any, default: str) -> str:

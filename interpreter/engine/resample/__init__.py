@@ -26,9 +26,17 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    budget, a fresh search (`RESTARTS`). Searches take turns with and without the forced-choice repair and
    the descent, the descent first.
 
-Modules: `info` (step 1), `search` (steps 2 and 3, and the backtracking), `descent` (step 4); this one
-runs the searches. `carry` extends a state found earlier in the match to what the player knows now, for a
-search bot whose fresh states are dear.
+The constraint layer runs first (`constraints`, with `matching`): the same steps, but a card the player
+saw, a card a public action used and a card another seat's public action rules out are kept as per-card
+facts on the positions of a shuffle, and a repair deals the shuffle again under every fact so far (a
+random deal that is found whenever one exists). The searches above go on from the history it built if it
+gives up within its budget (`DEALS`): they are for what per-card facts cannot say (counts, scores,
+another seat's secret choice).
+
+Modules: `info` (step 1), `search` (steps 2 and 3, and the backtracking), `descent` (step 4),
+`constraints` and `matching` (the constraint layer); this one runs the searches. `carry` extends a
+state found earlier in the match to what the player knows now, for a search bot whose fresh states are
+dear.
 
 The result depends on the player's information state and the random numbers only, since nothing else of
 the real history is read; so a search bot built on it cannot cheat. Tries and replayed steps are bounded;
@@ -44,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GameError
 from ..history import mark
 from .carry import carry
+from .constraints import Deals
 from .descent import Descent
 from .info import Info
 from .search import Search
@@ -51,12 +60,17 @@ from .search import Search
 if TYPE_CHECKING:
     from ..state import State
 
+# The bounds of one resample, in replayed steps (a measure that does not depend on the machine). MAX_WORK is
+# what a failure may cost: about 10 s on a 2-core machine, the longest a search bot should wait for a
+# world it then goes without. MAX_TRIES only keeps the loop finite: the work bound ends it first.
 MAX_TRIES = 10_000
 MAX_WORK = 400_000  # steps replayed over all tries
-RESTARTS = 8  # a search gets at most MAX_WORK // RESTARTS before a fresh one starts
-
-
-SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none)
+RESTARTS = 8  # a search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`)
+SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `schedule`)
+# Steps of the constraint layer's search before the others. It finds most states of most games in a few
+# hundred steps; where it does not, the facts it cannot express (counts, scores) are what is missing, and
+# the other searches, which go on from its history, are the better use of the rest.
+DEALS = 6_000
 
 
 def schedule(k: int) -> tuple[type[Search], int]:
@@ -85,23 +99,36 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     """The resampled state and the steps replayed to find it (a search bot weighs that against its
     playouts to decide how many states to draw, in a measure that does not depend on the machine)."""
     info, r = _start(s, p, rng)
-    work = 0
+    # The constraint layer first (constraints.py): most states are found by it; the history it built, as far
+    # as it fits, seeds the first of the other searches.
+    first: Search = Deals(info, p, r, DEALS)
+    found = first.run()
+    work = first.work
+    if found is not None and (state := _found(s, first, found, info, r)) is not None:
+        return state, work
     for k in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
         kind, share = schedule(k)
         search = kind(info, p, r, min(MAX_WORK - work, share))
+        if k == 0 and found is None:
+            search.frames = first.frames
         found = search.run()
         work += search.work
-        if found is not None and info.lazy_tail:
-            # At a chance node of a state that deals lazily: the step taken again, lazily (Search).
-            if search.lazy_found is not None or search.taken_lazily(search.last):
-                assert search.lazy_found is not None
-                return search.lazy_found, work
-        elif found is not None:
-            return _finish(s, found, r), work
+        if found is not None and (state := _found(s, search, found, info, r)) is not None:
+            return state, work
     raise GameError(f"found no state {s.game.player_name(p)} cannot tell from this one in {work:,} replayed "
                     "steps; its information rules out almost every arrangement of the cards it has not seen")
+
+
+def _found(s: State, search: Search, found: State, info: Info, r: random.Random) -> State | None:
+    if info.lazy_tail:
+        # At a chance node of a state that deals lazily: the step taken again, lazily (Search).
+        if search.lazy_found is not None or search.taken_lazily(search.last):
+            assert search.lazy_found is not None
+            return search.lazy_found
+        return None
+    return _finish(s, found, r)
 
 
 def carry_with_work(s: State, p: Any, rng: Any, hint: State) -> tuple[State | None, int]:

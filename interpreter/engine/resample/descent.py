@@ -11,8 +11,11 @@ from .search import Search, Shuffle, swap_outcomes, swap_places
 if TYPE_CHECKING:
     from ..state import State
 
+# Bounds of the descent, as those of search.py: past them the step fails and backtracking takes over.
 MAX_UNFORCE = 64  # exchanges tried to take away the cards that force another choice than a step's action
-PROBES = 8  # random exchanges of unseen cards tried each time a step fails that no repair mends
+# Random exchanges of unseen cards tried each time a step fails that no repair mends: a few, so that
+# backtracking tries the step's other choices (another deal, another secret choice) in between.
+PROBES = 8
 # How often an exchange that takes step i further from what the player saw is kept all the same. Without
 # it the descent sticks in the first near miss: a deal ended at once by one hand when the player saw it
 # ended by another that loses everyone else a life; from there, each exchange towards the right hand alone

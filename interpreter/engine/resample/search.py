@@ -14,10 +14,12 @@ from .info import Info, any_in, cards_of, differing, legal
 if TYPE_CHECKING:
     from ..state import State
 
+# Bounds of the repairs at one step. Each keeps one step from taking the whole budget: past it the step
+# counts as failed and backtracking tries another choice, which is likelier to help than more of the same.
 MAX_FILLS = 64  # fresh draws of chance tried at one step
 MAX_ROUNDS = 24  # repairs tried at one step before it counts as failed
-MAX_SWAPS = 8  # cards tried in turn to make one action legal
-MAX_CHECKS = 64  # exchanges checked on a copy of the state (no replay) to make one action legal
+MAX_SWAPS = 8  # cards tried in turn to make one action legal (each a replay)
+MAX_CHECKS = 64  # exchanges checked on a copy of the state (no replay, cheap) to make one action legal
 
 _DONE: Any = object()  # no more choices at a step
 Shuffle = tuple[int, tuple[int, ...]]  # (where its outcomes start in the step's outcomes, the cards it shuffled)

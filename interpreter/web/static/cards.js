@@ -182,6 +182,7 @@ function logText(view, ev) {
     case "eliminated": return `* ${playerName(view, ev.player)} is out of the match`;
     case "sits_out": return `* ${playerName(view, ev.player)} sits out this deal`;
     case "team": return `* ${playerName(view, ev.player)} is on team ${ev.team}`;
+    case "bot": return `* ${playerName(view, ev.player)} (a bot) ${ev.text}`;
     case "end_deal": return `End of deal ${ev.deal}`;
     case "over": return `The match is over: ${winnersText(view, ev.winners)}`;
     default: return ev.event;

@@ -1,0 +1,99 @@
+"""The resampler's constraint layer: deals drawn under per-card facts (matching.py), and the search that learns
+them from what the player saw (constraints.py)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import cardsmith
+import pytest
+from cardsmith.engine.resample.constraints import Deals
+from cardsmith.engine.resample.info import Info
+from cardsmith.engine.resample.matching import NoDeal, assign
+
+
+def test_a_deal_takes_each_card_to_a_place_of_its_domain() -> None:
+    rng = random.Random(1)
+    domains = {0: {0, 1}, 1: {0}, 2: {1, 2}, 3: {2, 3}}
+    for _ in range(50):
+        where = assign(domains, rng)
+        assert sorted(where.values()) == [0, 1, 2, 3]
+        assert all(where[c] in domains[c] for c in domains)
+    # The only deal: 1 at 0, so 0 at 1, 2 at 2, 3 at 3; found whatever order the cards are taken in.
+    assert assign(domains, random.Random(7)) == {0: 1, 1: 0, 2: 2, 3: 3}
+
+
+def test_deals_are_drawn_at_random() -> None:
+    rng = random.Random(2)
+    seen = Counter(tuple(sorted(assign({c: set(range(4)) for c in range(4)}, rng).items())) for _ in range(2400))
+    assert len(seen) == 24  # every permutation of 4 cards
+    assert min(seen.values()) > 50  # about 100 each
+
+
+def test_a_deal_keeps_the_places_it_is_given_where_the_facts_allow() -> None:
+    rng = random.Random(3)
+    keep = {0: 2, 1: 1, 2: 0}
+    assert assign({c: {0, 1, 2} for c in range(3)}, rng, keep) == keep
+    # Card 0 may not stay at 2: it moves, and the others keep what they can.
+    where = assign({0: {0, 1}, 1: {0, 1, 2}, 2: {0, 1, 2}}, rng, keep)
+    assert where[0] in (0, 1) and sorted(where.values()) == [0, 1, 2]
+
+
+def test_no_deal_names_the_card_with_nowhere_to_go() -> None:
+    with pytest.raises(NoDeal) as e:
+        assign({5: {0}, 6: {1, 2}, 7: {0}}, random.Random(4))
+    assert e.value.card in (5, 7)  # whichever of the two comes second finds place 0 taken for good
+    with pytest.raises(NoDeal) as e:
+        assign({5: {0, 1}, 6: set(), 7: {1}}, random.Random(4))
+    assert e.value.card == 6
+
+
+def _state(name: str, players: int, seed: int, steps: int) -> cardsmith.State:
+    g = cardsmith.load(name, players=players)
+    s = g.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        la = s.legal_actions()
+        s.apply_action(la[rng.randrange(len(la))])
+    return s
+
+
+@pytest.mark.parametrize(("name", "players", "seed", "steps"), [
+    ("hearts", 4, 3, 20), ("hearts", 4, 4, 30), ("spades", 4, 5, 40), ("whist", 4, 6, 30), ("euchre", 4, 7, 15),
+    ("crazy-eights", 5, 8, 40), ("go-fish", 3, 9, 12)])
+def test_the_constraint_layer_finds_states_the_player_cannot_tell_apart(name: str, players: int, seed: int,
+                                                                          steps: int) -> None:
+    s = _state(name, players, seed, steps)
+    p = (s.current_player() + 1) % players if not s.is_terminal() else 0
+    info = s._evaluating(Info, p)
+    search = Deals(info, p, random.Random(seed), 20_000)
+    found = search.run()
+    assert found is not None
+    assert found.information_state_string(p) == s.information_state_string(p)
+    assert found.observation(p) == s.observation(p)
+
+
+def test_a_failure_to_follow_suit_is_learned_as_a_fact() -> None:
+    """A seat whose public action would have been refused had it held a card (a suit it did not follow) held
+    none: the search learns it as a fact, and the history it finds keeps every such fact."""
+    g = cardsmith.load("hearts", players=4)
+    learned = 0
+    for seed in range(12):
+        s = _state("hearts", 4, seed, 60)
+        p = 0
+        info = s._evaluating(Info, p)
+        search = Deals(info, p, random.Random(seed), 50_000)
+        if search.run() is None:
+            continue
+        for step, _key, card, places, keep in search.facts:
+            if keep:
+                continue
+            learned += 1
+            seat = info.who[step]
+            assert seat is not None and seat != p and places
+            base = search.frames[step].base
+            assert g.zone_owner[base.loc[card]] != seat, (seed, step, g.card_names[card])
+    assert learned > 0

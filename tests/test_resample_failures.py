@@ -1,0 +1,116 @@
+"""A resampler that gives up is seen: the bot counts it, `simulate` reports it, the web table's log says it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import cardsmith
+import pytest
+from cardsmith.bots import SeatView, make_bot, parse_bots, resampling
+from cardsmith.bots.ismcts import IsmctsBot
+from cardsmith.dsl.limits import Limits
+from cardsmith.engine.errors import GameError
+from cardsmith.sim.runner import Config, Counts, Outcome, Row, match_seed
+from cardsmith.sim.summary import Meta, resampling_warnings, summarize
+from cardsmith.sim.terminal import sections
+
+
+def _give_up(self: SeatView, rng: Any) -> Any:
+    raise GameError("found no state (a test's resampler that always gives up)")
+
+
+def _decide(monkeypatch: pytest.MonkeyPatch, fail: bool) -> tuple[IsmctsBot, int]:
+    game = cardsmith.load("hearts", players=4)
+    s = game.new_initial_state(seed=5)
+    while s.is_chance_node() or len(s.legal_actions()) < 2:
+        s.apply_action(s.legal_actions()[0])
+    if fail:
+        monkeypatch.setattr(SeatView, "resample_with_work", _give_up)
+    bot = make_bot(parse_bots("ismcts(iterations=8, worlds=3)")[0], game, s.current_player(), 1)
+    assert isinstance(bot, IsmctsBot)
+    a = bot.choose(SeatView(s, s.current_player()))
+    assert a in s.legal_actions()
+    return bot, a
+
+
+def test_a_bot_counts_the_worlds_its_resampler_gave_up_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, _ = _decide(monkeypatch, True)
+    # Each of the 3 worlds it wants fails; with none, the bot chooses at random: one blind move.
+    assert (bot.last_failed, bot.last_blind, bot.resample_failures, bot.blind_moves) == (3, True, 3, 1)
+    assert resampling(bot) == (3, 1)
+
+
+def test_a_bot_whose_resampler_works_counts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, _ = _decide(monkeypatch, False)
+    assert (bot.last_failed, bot.last_blind, bot.resample_failures, bot.blind_moves) == (0, False, 0, 0)
+    assert bot.last_worlds == 3
+    assert resampling(make_bot(parse_bots("random")[0], bot.game, 0, 1)) == (0, 0)
+
+
+def _summary(rows: list[Row]) -> dict[str, Any]:
+    cfg = Config("x.yaml", 2, {}, Limits(), ("ismcts", "random"), True, 7)
+    out = Outcome(rows, Counts([3, 3], [3, 0], [3]), ["play", "raise"], ["main"])
+    meta = Meta("x.yaml", "X", ("P0", "P1"), {}, "returns", cfg, len(rows), ())
+    return summarize(out, meta)
+
+
+def _row(i: int, failed: tuple[int, int], blind: tuple[int, int]) -> Row:
+    return Row(i, match_seed(7, i), 3, 1, (0,), (1.0, 0.0), 0, 6, 0, None, failed, blind)
+
+
+def test_simulate_s_summary_counts_failures_per_bot_and_warns() -> None:
+    # Rotating seats: match 0 has ismcts at seat 0, match 1 at seat 1.
+    s = _summary([_row(0, (3, 0), (1, 0)), _row(1, (0, 2), (0, 0))])
+    by_bot = {b["bot"]: b for b in s["bots_table"]}
+    assert (by_bot["ismcts"]["resample_failures"], by_bot["ismcts"]["moves_without_world"]) == (5, 1)
+    assert (by_bot["random"]["resample_failures"], by_bot["random"]["moves_without_world"]) == (0, 0)
+    assert s["warnings"][-1] == ("bot ismcts: the resampler gave up on 5 worlds; 1 move chosen at random for "
+                                 "want of any world")
+    warned = [sec for sec in sections(s) if sec.title == "warnings"][0]
+    assert [s["warnings"][-1]] in warned.rows
+
+
+def test_no_failure_no_warning() -> None:
+    s = _summary([_row(0, (0, 0), (0, 0))])
+    assert not any("resampler" in w for w in s["warnings"])
+    assert resampling_warnings([{"bot": "b", "resample_failures": 1, "moves_without_world": 0}]) == [
+        "bot b: the resampler gave up on 1 world; 0 moves chosen at random for want of any world"]
+
+
+def test_simulate_runs_record_each_seat_s_failures() -> None:
+    from cardsmith.engine.bundled import resolve
+    from cardsmith.sim.runner import Player
+    cfg = Config(str(resolve("kuhn-poker")), 2, {}, Limits(), ("ismcts(iterations=4)", "random"), False, 3)
+    row = Player(cfg).play(0, Counts.zero(4, 4))
+    assert row.resample_failures == (0, 0) and row.blind_moves == (0, 0)
+
+
+def test_the_web_log_says_when_a_bot_chose_at_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardsmith.web.catalog import load_catalog
+    from cardsmith.web.rooms import Room, Seat, resampling_note
+    entry = load_catalog(["hearts"])["hearts"]
+    game = cardsmith.load("hearts", players=4)
+    spec = parse_bots("ismcts(iterations=4, worlds=2)")[0]
+    seats = [Seat("Ann", token="x" * 16)] + [Seat(f"Bot {k}", spec=spec, bot=make_bot(spec, game, k, k))
+                                              for k in (1, 2, 3)]
+    room = Room("r", entry, game, 11, seats, {})
+    monkeypatch.setattr(SeatView, "resample_with_work", _give_up)
+    rng = random.Random(2)
+    while room.bot_to_move() is None:
+        room.move(0, rng.choice(room.legal()))
+    p = room.bot_to_move()
+    assert p is not None
+    while len(room.legal()) < 2:  # a forced move needs no world
+        room.play_bot(p, room.bot_choice(p))
+        p = room.bot_to_move()
+        assert p is not None
+    before = len(room.view(0)["log"])
+    room.play_bot(p, room.bot_choice(p))
+    log = room.view(0)["log"]
+    text = ("found no arrangement of the hidden cards that fits what it saw, so it chose this move at random "
+            "(the resampler gave up 2 times)")
+    assert log[before] == {"event": "bot", "player": p, "text": text}
+    assert log[before + 1]["event"] == "action" and log[before + 1]["player"] == p
+    assert room.view(2)["log"][before] == log[before]  # every seat reads it
+    assert resampling_note(seats[p].bot) == text
