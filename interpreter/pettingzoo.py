@@ -34,7 +34,21 @@ from .engine import tensors
 from .engine.game import Game
 from .engine.state import State
 from .engine.text import one_line
-from .table.play import _show
+
+
+def _raw_lines(g: Game, obs: dict[str, Any]) -> str:
+    """An observation as raw lines (zone and variable names as the rule file writes them): the `ansi` render,
+    for researchers who debug an agent. The table a person plays at is `cardsmith.table.terminal.Painter`'s."""
+    lines = [f"-- deal {obs['deal']}, phase {obs['phase']}, dealer {g.player_name(obs['dealer'])}"]
+    for name, v in obs["zones"].items():
+        if isinstance(v, list):
+            if v:
+                lines.append(f"   {name}: {', '.join(v)}")
+        elif v:
+            lines.append(f"   {name}: {v} card(s), face down")
+    for name, v in obs["variables"].items():
+        lines.append(f"   {name} = {v}")
+    return "\n".join(lines)
 
 
 class _Actions(spaces.Discrete):  # type: ignore[misc]
@@ -168,7 +182,7 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
             return f"the match is over; winners: {names}"
         p = s.current_player()
         lines = [f"{g.name}: {g.player_name(p)} to act, as {g.player_name(p)} sees the table",
-                 *map(one_line, _show(g, s.observation(p)).split("\n"))]
+                 *map(one_line, _raw_lines(g, s.observation(p)).split("\n"))]
         lines += [one_line(f"   [{a}] {s.action_to_string(p, a)}") for a in s.legal_actions()]
         return "\n".join(lines)
 

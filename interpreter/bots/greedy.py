@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dsl import types as T
 from ..engine.errors import GameError, IllegalAction
+from .errors import BadBotSpec
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -68,7 +69,6 @@ def value_of(game: Game, by: str, bot: str = "greedy") -> Callable[[State, int],
     for label, fn in numeric:
         if label == by:
             return fn  # type: ignore[no-any-return]
-    from .spec import BadBotSpec
     labels = ", ".join(["returns"] + [label for label, _ in numeric])
     raise BadBotSpec(f"{bot}: by must name a number the rule file reports for each player: {labels}; "
                      f"not '{by}'")

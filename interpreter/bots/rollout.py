@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .errors import BadBotSpec
 from .greedy import value_after, value_of
 from .strategy import StrategyBot
 
@@ -39,8 +40,6 @@ def rollout_names(game: Game) -> list[str]:
 
 def policy(name: str, game: Game, rng: random.Random, by: str = "") -> Policy:
     """The rollout policy `name` (checked against `rollout_names`), drawing its choices from `rng`."""
-    from .spec import BadBotSpec
-
     if by and name != "greedy":
         raise BadBotSpec(f"ismcts: by is for rollout=greedy (what the greedy rollout maximises), not rollout={name}")
     if name == "random":

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..dsl.diagnostics import clipped
-from ..engine.errors import GameError
+from .errors import BadBotSpec
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
 from .rollout import ROLLOUTS
@@ -37,10 +37,6 @@ def resampling(bot: Bot) -> tuple[int, int]:
     """(worlds the resampler gave up on, moves chosen with no world at all) over the bot's decisions so far;
     (0, 0) for a bot that does not resample."""
     return int(getattr(bot, "resample_failures", 0)), int(getattr(bot, "blind_moves", 0))
-
-
-class BadBotSpec(GameError):
-    """A bot spec that names no bot, or gives a parameter it does not have or a value out of range."""
 
 
 @dataclass(frozen=True)

@@ -41,21 +41,6 @@ class Moment:
     log_len: int  # events of the perceived log by then
 
 
-def _show(g: Game, obs: dict[str, Any]) -> str:
-    """An observation as raw lines (zone and variable names as the rule file writes them): PettingZoo's `ansi`
-    render, for researchers who debug an agent. The table a person plays at is `terminal.Painter`'s."""
-    lines = [f"-- deal {obs['deal']}, phase {obs['phase']}, dealer {g.player_name(obs['dealer'])}"]
-    for name, v in obs["zones"].items():
-        if isinstance(v, list):
-            if v:
-                lines.append(f"   {name}: {', '.join(v)}")
-        elif v:
-            lines.append(f"   {name}: {v} card(s), face down")
-    for name, v in obs["variables"].items():
-        lines.append(f"   {name} = {v}")
-    return "\n".join(lines)
-
-
 def source_of(game_arg: str) -> str:
     """How a record finds the rule file again: a bundled game by its name, a file by its absolute path."""
     p = resolve(game_arg)
