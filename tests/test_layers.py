@@ -32,17 +32,6 @@ SECTION = "## One package, by capability"
 # The folders the package is installed from (pyproject.toml's package-dir).
 FOLDERS = {"interpreter": "cardsmith", "dsl": "cardsmith.dsl", "games": "cardsmith.games"}
 
-# KNOWN ENGINE CYCLES, to be emptied when the engine's `state` work is merged (issue 31, part 2): these imports
-# inside functions close run-time cycles inside cardsmith.engine (State delegating to the modules that read
-# it; Game <-> its options). Each entry is (importer, target). Nothing outside the engine may be added here.
-KNOWN_ENGINE_CYCLES: frozenset[tuple[str, str]] = frozenset({
-    ("cardsmith.engine.state", "cardsmith.engine.history"),
-    ("cardsmith.engine.state", "cardsmith.engine.infostate"),
-    ("cardsmith.engine.state", "cardsmith.engine.resample"),
-    ("cardsmith.engine.history", "cardsmith.engine.state"),
-    ("cardsmith.engine.options", "cardsmith.engine.game"),
-})
-
 MODULE, FUNCTION, TYPING = "module level", "in a function", "type hints only"
 
 
@@ -225,15 +214,8 @@ def hidden_cycles(imports: list[Import]) -> list[tuple[Import, str]]:
 
 def test_no_import_in_a_function_hides_a_cycle() -> None:
     hidden = [f"{i.at()}: {i.importer} imports {t} in a function, and {t} imports {i.importer} back"
-              for i, t in hidden_cycles(IMPORTS) if (i.importer, t) not in KNOWN_ENGINE_CYCLES]
+              for i, t in hidden_cycles(IMPORTS)]
     assert not hidden, "imports in functions that hide a cycle:\n" + "\n".join(sorted(set(hidden)))
-
-
-def test_the_known_engine_cycles_are_still_there_and_in_the_engine() -> None:
-    """The allow-list only shrinks: an entry whose cycle is gone is taken out."""
-    found = {(i.importer, t) for i, t in hidden_cycles(IMPORTS)}
-    assert all(a.startswith("cardsmith.engine.") and b.startswith("cardsmith.engine") for a, b in KNOWN_ENGINE_CYCLES)
-    assert KNOWN_ENGINE_CYCLES <= found, f"no longer a cycle, remove: {sorted(KNOWN_ENGINE_CYCLES - found)}"
 
 
 # ---------------------------------------------------------------- the reader itself, on known shapes
