@@ -71,6 +71,12 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first, in their order: pytest-xdist hands tests out in this order, so the
+    workers start on the long ones and end on short ones, and neither waits long for the other at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @cache
 def compiled(path: str) -> Any:
     """The compiled rule file (fails the calling test with the diagnostics if it does not compile)."""
@@ -141,6 +147,45 @@ FEATURE_FILES: list[Path] = [TESTS / "games" / "melds.yaml"]
 FEATURE_CASES: list[Any] = [
     pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in FEATURE_FILES for n in _player_range(p)
 ]
+
+
+# The sections of a rule file in the order the docs write them (docs/language.md); game_with keeps it.
+SECTION_ORDER = ("game", "summary", "players", "options", "constraints", "constants", "deck", "zones", "variables",
+                 "define", "procedures", "actions", "phases", "match")
+BASE_GAME = TESTS / "games" / "base.yaml"
+
+
+def _sections(text: str) -> dict[str, str]:
+    """A rule file's top-level sections: name -> its text after `name:` (up to the next top-level key)."""
+    out: dict[str, str] = {}
+    key = None
+    for line in text.splitlines(keepends=True):
+        if line[:1].isalpha():
+            key, _, rest = line.partition(":")
+            out[key] = rest
+        elif key is not None:
+            out[key] += line
+    return out
+
+
+def game_with(**sections: str | None) -> str:
+    """The text of tests/games/base.yaml (a small match: deal two cards each, play them onto a pile, two
+    deals) with the sections given replaced, added (in SECTION_ORDER) or, given None, left out. A value
+    ending in a newline is the section's block, written unindented (game_with(define="twice(x): x * 2\n"));
+    any other is the section's value on its line (game_with(game="Mini", players="2"))."""
+    base = _sections(BASE_GAME.read_text(encoding="utf-8"))
+    text = ""
+    for key in sorted(base.keys() | sections.keys(), key=SECTION_ORDER.index):
+        value = sections[key] if key in sections else base[key]
+        if value is None:
+            continue
+        if key not in sections:
+            text += f"{key}:{value}"
+        elif value.endswith("\n"):
+            text += f"{key}:\n" + "".join(f"  {ln}" if ln.strip() else ln for ln in value.splitlines(keepends=True))
+        else:
+            text += f"{key}: {value}\n"
+    return text
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

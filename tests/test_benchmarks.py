@@ -56,6 +56,7 @@ def test_resample_benchmark_prints_its_figures() -> None:
         assert re.fullmatch(rf"[\w-]+ \dp: median {NUMBER} ms, longest {NUMBER} s, gave up 0 of 3", ln), ln
 
 
+@pytest.mark.rl
 def test_pyhearts_plays_as_openspiel() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     sys.path.insert(0, str(BENCH))
@@ -209,6 +210,7 @@ def test_the_two_meld_finders_agree() -> None:
     assert len(seen) == 8  # both kinds, ten and eleven cards, with fewer and with more than one meld laid
 
 
+@pytest.mark.rl
 def test_openspiel_benchmark_prints_and_writes_its_tables(tmp_path) -> None:
     """`python benchmarks/openspiel.py` with a tiny budget: its tables, and `--write` puts them between the
     marker lines of a page (a smoke test: no timing is asserted)."""

@@ -377,6 +377,7 @@ def _game(text: str) -> Game:
     return Game(loaded.game, 2)
 
 
+@pytest.mark.rl
 def test_gin_rummys_185_melds_in_openspiels_order() -> None:
     g = _game(GIN)
     lay = next(a for a in g.actions if a.name == "lay_meld")
@@ -426,6 +427,7 @@ match:
 """
 
 
+@pytest.mark.rl
 def test_cribbages_two_card_discards_in_openspiels_numbering() -> None:
     g = _game(CRIBBAGE)
     two = next(a for a in g.actions if a.name == "choose_two")

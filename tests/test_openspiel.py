@@ -24,6 +24,8 @@ pyspiel = pytest.importorskip("pyspiel")
 import cardsmith.openspiel as cso  # noqa: E402
 from conftest import FEATURE_CASES, GAME_CASES, GAMES_DIR  # noqa: E402
 
+pytestmark = [pytest.mark.rl]
+
 SIMS = int(os.environ.get("OPENSPIEL_SIMS", "1"))
 KUHN = GAMES_DIR / "kuhn-poker.yaml"
 

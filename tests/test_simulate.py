@@ -367,6 +367,7 @@ def test_strategies_of_the_rule_file_are_bots(tmp_path: Path, capsys: pytest.Cap
            "steady" in err
 
 
+@pytest.mark.cluster
 def test_ray_gives_the_same_bytes_as_the_local_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ray")
     code1, _, _ = _simulate(tmp_path / "local", capsys, 2)
@@ -381,6 +382,7 @@ def test_ray_gives_the_same_bytes_as_the_local_workers(tmp_path: Path, capsys: p
         assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "ray" / name).read_bytes(), name
 
 
+@pytest.mark.cluster
 def test_ray_that_cannot_be_reached_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ray")
     code, _, err = cli(["simulate", "schwimmen", "--games", "5", "--no-progress", "--ray", "127.0.0.1:1"], capsys)

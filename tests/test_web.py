@@ -30,6 +30,8 @@ from cardsmith.web import create_app  # noqa: E402
 from cardsmith.web.catalog import load_catalog  # noqa: E402
 from cardsmith.web.rooms import Room  # noqa: E402
 
+pytestmark = [pytest.mark.web]
+
 CATALOG = load_catalog()
 
 
