@@ -134,9 +134,17 @@ def _counts(r: range) -> list[int]:
     return sorted({r[0], r[1], r[len(r) // 2], r[-1]})
 
 
-GAME_CASES: list[Any] = [
-    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in GAME_FILES for n in _counts(GAME_PLAYERS[str(p)])
-]
+# The per-game suites run in the inner loop (`-m "not slow"`, tests/README.md) at these cases only: a poker
+# game and a trick-taking game, both with hidden hands, at a few seconds in all. Every other case is slow.
+QUICK_CASES = {"leduc-poker-2p", "stichln-3p", "melds-2p"}
+
+
+def _case(path: Path, n: int) -> Any:
+    case = f"{path.stem}-{n}p"
+    return pytest.param(str(path), n, id=case, marks=() if case in QUICK_CASES else pytest.mark.slow)
+
+
+GAME_CASES: list[Any] = [_case(p, n) for p in GAME_FILES for n in _counts(GAME_PLAYERS[str(p)])]
 
 assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
 
@@ -144,9 +152,7 @@ assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
 # information-state tests beside the bundled games: tests/games/melds.yaml (actions over several cards at
 # once, card_lists variables, a secret action of several cards).
 FEATURE_FILES: list[Path] = [TESTS / "games" / "melds.yaml"]
-FEATURE_CASES: list[Any] = [
-    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in FEATURE_FILES for n in _player_range(p)
-]
+FEATURE_CASES: list[Any] = [_case(p, n) for p in FEATURE_FILES for n in _player_range(p)]
 
 
 # The sections of a rule file in the order the docs write them (docs/language.md); game_with keeps it.

@@ -156,6 +156,7 @@ def _match(path: str, players: int, specs: str, seed: int) -> State:
     return s
 
 
+@pytest.mark.slow
 def test_bots_play_whole_matches_and_a_seed_replays_them() -> None:
     path = str(next(p for p in GAME_FILES if p.stem == "schwimmen"))
     a = _match(path, 3, f"{SMALL}, greedy, first", 5)

@@ -292,6 +292,7 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
     assert "games/s" in out
 
 
+@pytest.mark.slow
 def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
     files = sorted(str(p) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
     code, out, _ = cli(["test", *files], capsys)
@@ -299,6 +300,7 @@ def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None
     assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
 
 
+@pytest.mark.slow
 def test_only_a_name_no_scenario_has_fails(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """`--only` with a name no scenario has ran nothing and said "0 passed" with status 0: now it is an error that
     names the filter and the closest name, the names holding the filter, or the first names."""
@@ -609,6 +611,7 @@ class _Terminal:
         return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fancy", [False, True], ids=["plain", "rich"])
 def test_validate_deep_shows_its_progress_on_a_terminal_only(fancy: bool, capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:

@@ -150,6 +150,7 @@ def test_bad_command_line_in_process(argv: list[str], files: Path, capsys: pytes
     _check_bad(argv, code, out, err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [c[1] for c in BAD_COMMAND_LINES + HANGING_COMMAND_LINES],
                          ids=[c[0] for c in BAD_COMMAND_LINES + HANGING_COMMAND_LINES])
 def test_bad_command_line_subprocess(argv: list[str], files: Path) -> None:
@@ -327,6 +328,7 @@ def _check_scenario_failure(path: Path, line: int, code: int, out: str, err: str
     assert "0 passed, 1 failed" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body", [c[1] for c in SCENARIO_CASES], ids=[c[0] for c in SCENARIO_CASES])
 def test_bad_scenario(body: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, line = scenario_file(tmp_path, body)

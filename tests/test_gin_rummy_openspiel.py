@@ -53,7 +53,7 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering  # noqa: E402
 
-pytestmark = [pytest.mark.rl]
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
 
 GAMES = int(os.environ.get("GIN_RUMMY_GAMES", "300"))
 OTHER_GAMES = max(1, GAMES // 10)

@@ -31,7 +31,7 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering, deal_card  # noqa: E402
 
-pytestmark = [pytest.mark.rl]
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
 
 GAMES = int(os.environ.get("HEARTS_GAMES", "200"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]

@@ -45,7 +45,7 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering, config_id, deal_card, load_both  # noqa: E402
 
-pytestmark = [pytest.mark.rl]
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
 
 GAMES = int(os.environ.get("OH_HELL_GAMES", "500"))
 SUITS = ["clubs", "diamonds", "spades", "hearts"]

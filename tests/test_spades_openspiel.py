@@ -39,7 +39,7 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering, deal_card  # noqa: E402
 
-pytestmark = [pytest.mark.rl]
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
 
 GAMES = int(os.environ.get("SPADES_GAMES", "300"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
