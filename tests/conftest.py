@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 from cardsmith.dsl.files import bundled_games
-from cardsmith.dsl.pipeline import compile_file
+from cardsmith.dsl.pipeline import Loaded, compile_file
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
 from hypothesis import HealthCheck, settings
@@ -78,9 +78,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @cache
+def compile_result(path: str) -> Loaded:
+    """compile_file(path), once per process: collection reads every rule file's player counts, and the
+    tests then play the same compiled games."""
+    return compile_file(path)
+
+
 def compiled(path: str) -> Any:
     """The compiled rule file (fails the calling test with the diagnostics if it does not compile)."""
-    r = compile_file(path)
+    r = compile_result(str(path))
     if not r.ok or r.game is None:
         from cardsmith.dsl.diagnostics import render_all
 
@@ -112,7 +118,7 @@ def fresh_game(path: str, num_players: int) -> Game:
 
 
 def _player_range(path: Path) -> range:
-    r = compile_file(path)
+    r = compile_result(str(path))
     if not r.ok or r.game is None:
         # Still listed (with one count) so the property tests fail loudly on it.
         return range(1, 2)
@@ -137,6 +143,12 @@ def _counts(r: range) -> list[int]:
 # The per-game suites run in the inner loop (`-m "not slow"`, tests/README.md) at these cases only: a poker
 # game and a trick-taking game, both with hidden hands, at a few seconds in all. Every other case is slow.
 QUICK_CASES = {"leduc-poker-2p", "stichln-3p", "melds-2p"}
+QUICK_GAMES = {"leduc-poker", "stichln"}
+
+
+def game_param(path: Path) -> Any:
+    """A bundled rule file as a test case named by its stem, slow unless it is one of QUICK_GAMES."""
+    return pytest.param(str(path), id=path.stem, marks=() if path.stem in QUICK_GAMES else pytest.mark.slow)
 
 
 def _case(path: Path, n: int) -> Any:

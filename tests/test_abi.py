@@ -181,6 +181,7 @@ class _Reads(dict):  # type: ignore[type-arg]
         return super().get(k, default)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.yaml")) + [TESTS / "games" / "partners.yaml"],
                          ids=lambda p: p.stem)
 def test_in_play_the_engine_reads_only_exported_or_generated_names(path: Path) -> None:
