@@ -7,9 +7,14 @@
   profile, at most four by default (`_counts`). `FEATURE_CASES` does the same for the test
   games of `tests/games/` that the property, observation, tensor and
   information-state tests run too (features no bundled game shows yet).
+* The tiers (tests/README.md): `python -m pytest` runs everything on every core (pytest-xdist) and must
+  stay within 10 minutes on the 2-core machine; `python -m pytest -m "not slow"`, the inner loop, within
+  90 seconds. The measured times are in tests/README.md. `QUICK_CASES` and `QUICK_GAMES` are the per-game
+  cases the inner loop keeps; every other case is marked slow. `game_with(...)` writes a small rule file
+  from tests/games/base.yaml.
 * Hypothesis profiles: "ci" (the default; small, derandomized so that every run
-  tries the same examples, and without deadlines, so the whole suite runs in a
-  few minutes on two cores) and "deep" (many more examples, random each run),
+  tries the same examples, and without deadlines, which a loaded machine would
+  break) and "deep" (many more examples, random each run),
   chosen with the HYPOTHESIS_PROFILE environment variable:
 
       HYPOTHESIS_PROFILE=deep python -m pytest tests/test_properties.py

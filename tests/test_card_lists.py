@@ -292,6 +292,7 @@ def test_a_strategy_reads_a_list_of_cards() -> None:
     assert g.action_to_string(1, a) == "lay [3 of clubs, 4 of clubs, 5 of clubs, 6 of clubs]"
 
 
+@pytest.mark.slow
 def test_resampling_places_every_card_of_a_public_meld_in_the_hand_it_came_from() -> None:
     g = game_for(MELDS, 3)
     lay = next(a for a in g.actions if a.name == "lay")

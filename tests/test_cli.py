@@ -22,6 +22,7 @@ def assert_one_line_error(code: int, out: str, err: str) -> None:
 
 
 # ---------------------------------------------------------------- validate
+@pytest.mark.slow
 def test_validate_bundled_games(capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(p) for p in GAME_FILES]
     code, out, err = cli(["validate", *files], capsys)
@@ -33,6 +34,7 @@ def test_validate_bundled_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == ""
 
 
+@pytest.mark.slow
 def test_validate_bundled_games_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(["validate", *[p.stem for p in GAME_FILES]], capsys)
     assert code == 0
@@ -223,6 +225,7 @@ def test_run_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # ---------------------------------------------------------------- list
+@pytest.mark.slow
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(["list"], capsys)
     assert code == 0
@@ -564,6 +567,7 @@ def test_limit_flags_are_grouped_after_the_ordinary_flags(capsys: pytest.Capture
                            "simulate", "compare"}
 
 
+@pytest.mark.slow
 def test_counts_have_thousands_separators(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Counts the commands print are written one way, 12,345: here the scenarios passed and the problems found."""
     game = tmp_path / "solo.yaml"
