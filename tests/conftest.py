@@ -156,12 +156,12 @@ def game_param(path: Path) -> Any:
     return pytest.param(str(path), id=path.stem, marks=() if path.stem in QUICK_GAMES else pytest.mark.slow)
 
 
-def _case(path: Path, n: int) -> Any:
+def game_case(path: Path, n: int) -> Any:
     case = f"{path.stem}-{n}p"
     return pytest.param(str(path), n, id=case, marks=() if case in QUICK_CASES else pytest.mark.slow)
 
 
-GAME_CASES: list[Any] = [_case(p, n) for p in GAME_FILES for n in _counts(GAME_PLAYERS[str(p)])]
+GAME_CASES: list[Any] = [game_case(p, n) for p in GAME_FILES for n in _counts(GAME_PLAYERS[str(p)])]
 
 assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
 
@@ -169,7 +169,7 @@ assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
 # information-state tests beside the bundled games: tests/games/melds.yaml (actions over several cards at
 # once, card_lists variables, a secret action of several cards).
 FEATURE_FILES: list[Path] = [TESTS / "games" / "melds.yaml"]
-FEATURE_CASES: list[Any] = [_case(p, n) for p in FEATURE_FILES for n in _player_range(p)]
+FEATURE_CASES: list[Any] = [game_case(p, n) for p in FEATURE_FILES for n in _player_range(p)]
 
 
 # The sections of a rule file in the order the docs write them (docs/language.md); game_with keeps it.

@@ -367,6 +367,7 @@ def test_strategies_of_the_rule_file_are_bots(tmp_path: Path, capsys: pytest.Cap
            "steady" in err
 
 
+@pytest.mark.slow
 @pytest.mark.cluster
 def test_ray_gives_the_same_bytes_as_the_local_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ray")
