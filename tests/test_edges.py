@@ -357,6 +357,7 @@ def _play(files: Path, stdin: bytes) -> tuple[int, str, str]:
     return sub(["play", "schwimmen", "--seed", "1"], files, stdin=stdin)
 
 
+@pytest.mark.slow
 def test_play_recovers_from_bad_lines(files: Path) -> None:
     """Moves are numbered from 1: 0, a number past the last, and anything else get one line each."""
     code, out, err = _play(files, b"abc\n99\n-1\n\n1.5\n 3 \n0 0\n0\nq\n")
@@ -366,6 +367,7 @@ def test_play_recovers_from_bad_lines(files: Path) -> None:
     assert err == ""
 
 
+@pytest.mark.slow
 def test_play_eof_exits_cleanly(files: Path) -> None:
     for stdin in (b"", b"abc\n", b"0\n"):
         code, out, err = _play(files, stdin)
@@ -373,11 +375,13 @@ def test_play_eof_exits_cleanly(files: Path) -> None:
         assert code == 0 and err == "", (stdin, code, err)
 
 
+@pytest.mark.slow
 def test_play_to_the_end(files: Path) -> None:
     code, out, err = _play(files, b"1\n" * 400)
     assert code == 0 and "The match is over" in out and err == "", (out[-500:], err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", ["\u00b2", "\u2460", "\u0967" * 5000, "1" * 5000, "\xff\xfe", "\x00", "\x1b[2J"],
                          ids=["superscript two", "circled one", "5000 devanagari digits", "5000 digits",
                               "invalid UTF-8", "NUL", "escape sequence"])
