@@ -11,7 +11,7 @@
   stay within 10 minutes on the 2-core machine; `python -m pytest -m "not slow"`, the inner loop, within
   90 seconds. The measured times are in tests/README.md. `QUICK_CASES` and `QUICK_GAMES` are the per-game
   cases the inner loop keeps; every other case is marked slow. `game_with(...)` writes a small rule file
-  from tests/games/base.yaml.
+  from tests/fixtures/base.yaml.
 * Hypothesis profiles: "ci" (the default; small, derandomized so that every run
   tries the same examples, and without deadlines, which a loaded machine would
   break) and "deep" (many more examples, random each run),
@@ -175,7 +175,7 @@ FEATURE_CASES: list[Any] = [game_case(p, n) for p in FEATURE_FILES for n in _pla
 # The sections of a rule file in the order the docs write them (docs/language.md); game_with keeps it.
 SECTION_ORDER = ("game", "summary", "players", "options", "constraints", "constants", "deck", "zones", "variables",
                  "define", "procedures", "actions", "phases", "match")
-BASE_GAME = TESTS / "games" / "base.yaml"
+BASE_GAME = TESTS / "fixtures" / "base.yaml"  # not in tests/games/, whose files are full test games
 
 
 def _sections(text: str) -> dict[str, str]:
@@ -192,7 +192,7 @@ def _sections(text: str) -> dict[str, str]:
 
 
 def game_with(**sections: str | None) -> str:
-    """The text of tests/games/base.yaml (a small match: deal two cards each, play them onto a pile, two
+    """The text of tests/fixtures/base.yaml (a small match: deal two cards each, play them onto a pile, two
     deals) with the sections given replaced, added (in SECTION_ORDER) or, given None, left out. A value
     ending in a newline is the section's block, written unindented (game_with(define="twice(x): x * 2\n"));
     any other is the section's value on its line (game_with(game="Mini", players="2"))."""

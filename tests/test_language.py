@@ -13,7 +13,7 @@ from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
 from conftest import game_with
 
-# The base game (tests/games/base.yaml) with options, constants, card properties, variables and functions.
+# The base game (tests/fixtures/base.yaml) with options, constants, card properties, variables and functions.
 MINI = "\n" + game_with(
     game="Mini",
     options="""\
