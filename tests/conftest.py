@@ -147,7 +147,7 @@ def _counts(r: range) -> list[int]:
 
 # The per-game suites run in the inner loop (`-m "not slow"`, tests/README.md) at these cases only: a poker
 # game and a trick-taking game, both with hidden hands, at a few seconds in all. Every other case is slow.
-QUICK_CASES = {"leduc-poker-2p", "stichln-3p", "melds-2p"}
+QUICK_CASES = {"leduc-poker-2p", "stichln-3p"}
 QUICK_GAMES = {"leduc-poker", "stichln"}
 
 
