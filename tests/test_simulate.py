@@ -181,6 +181,7 @@ def _simulate(tmp: Path, capsys: pytest.CaptureFixture[str], workers: int, *extr
                 "--out", str(tmp), "--no-progress", *extra], capsys)
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_whatever_the_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code1, out1, _ = _simulate(tmp_path / "one", capsys, 1)
     code2, out2, _ = _simulate(tmp_path / "two", capsys, 2)
@@ -329,6 +330,7 @@ def test_ctrl_c_reports_the_matches_done(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- compare
+@pytest.mark.slow
 def test_compare_finds_a_real_difference_and_none_with_a_copy(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(["compare", "kuhn-poker", str(GAMES / "kuhn-dealer-first.yaml"),
