@@ -7,9 +7,14 @@
   profile, at most four by default (`_counts`). `FEATURE_CASES` does the same for the test
   games of `tests/games/` that the property, observation, tensor and
   information-state tests run too (features no bundled game shows yet).
+* The tiers (tests/README.md): `python -m pytest` runs everything on every core (pytest-xdist) and must
+  stay within 10 minutes on the 2-core machine; `python -m pytest -m "not slow"`, the inner loop, within
+  90 seconds. The measured times are in tests/README.md. `QUICK_CASES` and `QUICK_GAMES` are the per-game
+  cases the inner loop keeps; every other case is marked slow. `game_with(...)` writes a small rule file
+  from tests/fixtures/base.yaml.
 * Hypothesis profiles: "ci" (the default; small, derandomized so that every run
-  tries the same examples, and without deadlines, so the whole suite runs in a
-  few minutes on two cores) and "deep" (many more examples, random each run),
+  tries the same examples, and without deadlines, which a loaded machine would
+  break) and "deep" (many more examples, random each run),
   chosen with the HYPOTHESIS_PROFILE environment variable:
 
       HYPOTHESIS_PROFILE=deep python -m pytest tests/test_properties.py
@@ -31,7 +36,7 @@ from typing import Any
 
 import pytest
 from cardsmith.dsl.files import bundled_games
-from cardsmith.dsl.pipeline import compile_file
+from cardsmith.dsl.pipeline import Loaded, compile_file
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
 from hypothesis import HealthCheck, settings
@@ -71,10 +76,22 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first, in their order: pytest-xdist hands tests out in this order, so the
+    workers start on the long ones and end on short ones, and neither waits long for the other at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @cache
+def compile_result(path: str) -> Loaded:
+    """compile_file(path), once per process: collection reads every rule file's player counts, and the
+    tests then play the same compiled games."""
+    return compile_file(path)
+
+
 def compiled(path: str) -> Any:
     """The compiled rule file (fails the calling test with the diagnostics if it does not compile)."""
-    r = compile_file(path)
+    r = compile_result(str(path))
     if not r.ok or r.game is None:
         from cardsmith.dsl.diagnostics import render_all
 
@@ -106,7 +123,7 @@ def fresh_game(path: str, num_players: int) -> Game:
 
 
 def _player_range(path: Path) -> range:
-    r = compile_file(path)
+    r = compile_result(str(path))
     if not r.ok or r.game is None:
         # Still listed (with one count) so the property tests fail loudly on it.
         return range(1, 2)
@@ -128,9 +145,23 @@ def _counts(r: range) -> list[int]:
     return sorted({r[0], r[1], r[len(r) // 2], r[-1]})
 
 
-GAME_CASES: list[Any] = [
-    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in GAME_FILES for n in _counts(GAME_PLAYERS[str(p)])
-]
+# The per-game suites run in the inner loop (`-m "not slow"`, tests/README.md) at these cases only: a poker
+# game and a trick-taking game, both with hidden hands, at a few seconds in all. Every other case is slow.
+QUICK_CASES = {"leduc-poker-2p", "stichln-3p"}
+QUICK_GAMES = {"leduc-poker", "stichln"}
+
+
+def game_param(path: Path) -> Any:
+    """A bundled rule file as a test case named by its stem, slow unless it is one of QUICK_GAMES."""
+    return pytest.param(str(path), id=path.stem, marks=() if path.stem in QUICK_GAMES else pytest.mark.slow)
+
+
+def game_case(path: Path, n: int) -> Any:
+    case = f"{path.stem}-{n}p"
+    return pytest.param(str(path), n, id=case, marks=() if case in QUICK_CASES else pytest.mark.slow)
+
+
+GAME_CASES: list[Any] = [game_case(p, n) for p in GAME_FILES for n in _counts(GAME_PLAYERS[str(p)])]
 
 assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
 
@@ -138,9 +169,46 @@ assert GAME_FILES, f"no rule files found in {GAMES_DIR}"
 # information-state tests beside the bundled games: tests/games/melds.yaml (actions over several cards at
 # once, card_lists variables, a secret action of several cards).
 FEATURE_FILES: list[Path] = [TESTS / "games" / "melds.yaml"]
-FEATURE_CASES: list[Any] = [
-    pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in FEATURE_FILES for n in _player_range(p)
-]
+FEATURE_CASES: list[Any] = [game_case(p, n) for p in FEATURE_FILES for n in _player_range(p)]
+
+
+# The sections of a rule file in the order the docs write them (docs/language.md); game_with keeps it.
+SECTION_ORDER = ("game", "summary", "players", "options", "constraints", "constants", "deck", "zones", "variables",
+                 "define", "procedures", "actions", "phases", "match")
+BASE_GAME = TESTS / "fixtures" / "base.yaml"  # not in tests/games/, whose files are full test games
+
+
+def _sections(text: str) -> dict[str, str]:
+    """A rule file's top-level sections: name -> its text after `name:` (up to the next top-level key)."""
+    out: dict[str, str] = {}
+    key = None
+    for line in text.splitlines(keepends=True):
+        if line[:1].isalpha():
+            key, _, rest = line.partition(":")
+            out[key] = rest
+        elif key is not None:
+            out[key] += line
+    return out
+
+
+def game_with(**sections: str | None) -> str:
+    """The text of tests/fixtures/base.yaml (a small match: deal two cards each, play them onto a pile, two
+    deals) with the sections given replaced, added (in SECTION_ORDER) or, given None, left out. A value
+    ending in a newline is the section's block, written unindented (game_with(define="twice(x): x * 2\n"));
+    any other is the section's value on its line (game_with(game="Mini", players="2"))."""
+    base = _sections(BASE_GAME.read_text(encoding="utf-8"))
+    text = ""
+    for key in sorted(base.keys() | sections.keys(), key=SECTION_ORDER.index):
+        value = sections[key] if key in sections else base[key]
+        if value is None:
+            continue
+        if key not in sections:
+            text += f"{key}:{value}"
+        elif value.endswith("\n"):
+            text += f"{key}:\n" + "".join(f"  {ln}" if ln.strip() else ln for ln in value.splitlines(keepends=True))
+        else:
+            text += f"{key}: {value}\n"
+    return text
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -80,12 +80,16 @@ def _globals(g: CompiledGame) -> tuple[set[str], set[str]]:
     return reads, defined
 
 
+@pytest.mark.slow
+@pytest.mark.xdist_group("every-rule-file")
 def test_the_test_sees_many_rule_files() -> None:
     files = _compiled_all()
     assert len(files) > 100
     assert sum(1 for f, _ in files if f.startswith("games/")) == len(list(GAMES_DIR.glob("*.yaml")))
 
 
+@pytest.mark.slow
+@pytest.mark.xdist_group("every-rule-file")
 def test_every_global_of_the_generated_code_is_exported_or_its_own() -> None:
     for name, g in _compiled_all():
         reads, defined = _globals(g)
@@ -114,6 +118,8 @@ def _game(g: CompiledGame) -> Game | None:
         return None
 
 
+@pytest.mark.slow
+@pytest.mark.xdist_group("every-rule-file")
 def test_a_game_puts_exactly_the_exports_in_its_namespace() -> None:
     built = 0
     for name, g in _compiled_all():
@@ -175,6 +181,7 @@ class _Reads(dict):  # type: ignore[type-arg]
         return super().get(k, default)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.yaml")) + [TESTS / "games" / "partners.yaml"],
                          ids=lambda p: p.stem)
 def test_in_play_the_engine_reads_only_exported_or_generated_names(path: Path) -> None:

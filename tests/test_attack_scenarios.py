@@ -19,6 +19,8 @@ import pytest
 from conftest import ROOT
 from test_attacks import PASSWD_LINE, SECRET, Result, cardsmith
 
+pytestmark = [pytest.mark.slow]
+
 FOLDER = ROOT / "tests" / "attacks_scenarios"
 FILES = sorted(FOLDER.glob("*.yaml"))
 MARKER = "fixture-text-91c2e7"  # in every file the test makes: none of it may be printed

@@ -43,6 +43,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+pytestmark = [pytest.mark.slow]
+
 ATTACKS = ROOT / "tests" / "attacks"
 FILES = sorted(ATTACKS.glob("*.yaml"))
 TIMEOUT = 5.0

@@ -56,6 +56,7 @@ def test_resample_benchmark_prints_its_figures() -> None:
         assert re.fullmatch(rf"[\w-]+ \dp: median {NUMBER} ms, longest {NUMBER} s, gave up 0 of 3", ln), ln
 
 
+@pytest.mark.rl
 def test_pyhearts_plays_as_openspiel() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     sys.path.insert(0, str(BENCH))
@@ -84,6 +85,7 @@ def test_the_benchmark_runs_through_chance_nodes_too() -> None:
     assert re.match(rf"cardsmith/pyhearts \(games/s\): {NUMBER} ", r.stdout.splitlines()[-1]), r.stdout
 
 
+@pytest.mark.slow
 def test_cribbage_count_benchmark_prints_its_figures() -> None:
     out = subprocess.run([sys.executable, str(BENCH / "cribbage_count.py"), "--hands", "20", "--rounds", "2"],
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
@@ -136,6 +138,7 @@ def openspiel_score_hand(hand: list[int], starter: int) -> int:
     return score + 4 * len(fours) + 3 * len(threes)
 
 
+@pytest.mark.slow
 def test_both_cribbage_counts_agree_with_openspiels_score_hand() -> None:
     sys.path.insert(0, str(BENCH))
     try:
@@ -169,6 +172,7 @@ def test_melds_benchmark_prints_its_figures() -> None:
                                 rf"combinations {NUMBER} \({NUMBER}\.\.{NUMBER}\)", ln) for ln in lines), kind
 
 
+@pytest.mark.slow
 def test_the_two_meld_finders_agree() -> None:
     """benchmarks/melds.yaml's finders give, on the same hands, arrangements of melds of the hand that share
     no card and leave the same deadwood; with pyspiel, the least deadwood OpenSpiel finds (of ten cards; of
@@ -209,6 +213,8 @@ def test_the_two_meld_finders_agree() -> None:
     assert len(seen) == 8  # both kinds, ten and eleven cards, with fewer and with more than one meld laid
 
 
+@pytest.mark.slow
+@pytest.mark.rl
 def test_openspiel_benchmark_prints_and_writes_its_tables(tmp_path) -> None:
     """`python benchmarks/openspiel.py` with a tiny budget: its tables, and `--write` puts them between the
     marker lines of a page (a smoke test: no timing is asserted)."""

@@ -13,7 +13,7 @@ import pytest
 from cardsmith.bots import BadBotSpec, SeatView, make_bot, parse_bots, seat_seed
 from cardsmith.bots.spec import BotSpec, parse_bot
 from cardsmith.engine.state import State
-from conftest import GAME_FILES, GAME_PLAYERS, game_for
+from conftest import GAME_FILES, GAME_PLAYERS, game_for, game_param
 from test_observation import hidden_places, permute_hidden
 
 SMALL = "ismcts(iterations=24, worlds=3)"
@@ -156,6 +156,7 @@ def _match(path: str, players: int, specs: str, seed: int) -> State:
     return s
 
 
+@pytest.mark.slow
 def test_bots_play_whole_matches_and_a_seed_replays_them() -> None:
     path = str(next(p for p in GAME_FILES if p.stem == "schwimmen"))
     a = _match(path, 3, f"{SMALL}, greedy, first", 5)
@@ -195,7 +196,7 @@ def _search(s: State, seed: int, spec: str = SMALL) -> tuple[int, list[tuple[int
 
 
 @pytest.mark.parametrize("spec", [SMALL, "greedy", "ismcts(iterations=8, worlds=2, rollout=greedy)"])
-@pytest.mark.parametrize("path", [pytest.param(str(p), id=p.stem) for p in GAME_FILES])
+@pytest.mark.parametrize("path", [game_param(p) for p in GAME_FILES])
 def test_a_bot_decides_alike_whatever_the_cards_it_cannot_see(path: str, spec: str) -> None:
     players = min(GAME_PLAYERS[path])
     s = _decision_point(path, players, 11)
@@ -242,7 +243,7 @@ def _two_decisions(path: str, players: int, seed: int) -> tuple[State, State]:
     raise AssertionError("no two decisions of one seat with hidden cards in 50 matches")
 
 
-@pytest.mark.parametrize("path", [pytest.param(str(p), id=p.stem) for p in GAME_FILES])
+@pytest.mark.parametrize("path", [game_param(p) for p in GAME_FILES])
 def test_worlds_carried_forward_decide_alike_whatever_the_cards_the_bot_cannot_see(path: str) -> None:
     """A bot that carries its worlds from one decision to the next (`carry`) decides the second alike in two
     matches that differ only in what its seat cannot see, at both decisions."""

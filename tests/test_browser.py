@@ -26,8 +26,9 @@ from cardsmith.web.background import running  # noqa: E402
 from cardsmith.web.catalog import load_catalog  # noqa: E402
 
 CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(CHROMIUM is None,
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.web,
+              pytest.mark.skipif(CHROMIUM is None,
+                                 reason="Debian's chromium is not installed (apt-get install chromium)")]
 
 SEEN_MOVE = "() => document.body.dataset.over === 'yes' || document.querySelector('[data-move-id]') !== null"
 

@@ -292,6 +292,7 @@ def test_a_strategy_reads_a_list_of_cards() -> None:
     assert g.action_to_string(1, a) == "lay [3 of clubs, 4 of clubs, 5 of clubs, 6 of clubs]"
 
 
+@pytest.mark.slow
 def test_resampling_places_every_card_of_a_public_meld_in_the_hand_it_came_from() -> None:
     g = game_for(MELDS, 3)
     lay = next(a for a in g.actions if a.name == "lay")
@@ -377,6 +378,7 @@ def _game(text: str) -> Game:
     return Game(loaded.game, 2)
 
 
+@pytest.mark.rl
 def test_gin_rummys_185_melds_in_openspiels_order() -> None:
     g = _game(GIN)
     lay = next(a for a in g.actions if a.name == "lay_meld")
@@ -426,6 +428,7 @@ match:
 """
 
 
+@pytest.mark.rl
 def test_cribbages_two_card_discards_in_openspiels_numbering() -> None:
     g = _game(CRIBBAGE)
     two = next(a for a in g.actions if a.name == "choose_two")

@@ -22,6 +22,7 @@ def assert_one_line_error(code: int, out: str, err: str) -> None:
 
 
 # ---------------------------------------------------------------- validate
+@pytest.mark.slow
 def test_validate_bundled_games(capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(p) for p in GAME_FILES]
     code, out, err = cli(["validate", *files], capsys)
@@ -33,6 +34,7 @@ def test_validate_bundled_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == ""
 
 
+@pytest.mark.slow
 def test_validate_bundled_games_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(["validate", *[p.stem for p in GAME_FILES]], capsys)
     assert code == 0
@@ -223,6 +225,7 @@ def test_run_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # ---------------------------------------------------------------- list
+@pytest.mark.slow
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(["list"], capsys)
     assert code == 0
@@ -292,6 +295,7 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
     assert "games/s" in out
 
 
+@pytest.mark.slow
 def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
     files = sorted(str(p) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
     code, out, _ = cli(["test", *files], capsys)
@@ -299,6 +303,7 @@ def test_test_command_runs_scenarios(capsys: pytest.CaptureFixture[str]) -> None
     assert out.strip().splitlines()[-1].endswith(" passed, 0 failed")
 
 
+@pytest.mark.slow
 def test_only_a_name_no_scenario_has_fails(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """`--only` with a name no scenario has ran nothing and said "0 passed" with status 0: now it is an error that
     names the filter and the closest name, the names holding the filter, or the first names."""
@@ -562,6 +567,7 @@ def test_limit_flags_are_grouped_after_the_ordinary_flags(capsys: pytest.Capture
                            "simulate", "compare"}
 
 
+@pytest.mark.slow
 def test_counts_have_thousands_separators(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Counts the commands print are written one way, 12,345: here the scenarios passed and the problems found."""
     game = tmp_path / "solo.yaml"
@@ -609,6 +615,7 @@ class _Terminal:
         return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fancy", [False, True], ids=["plain", "rich"])
 def test_validate_deep_shows_its_progress_on_a_terminal_only(fancy: bool, capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,6 +53,8 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering  # noqa: E402
 
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
+
 GAMES = int(os.environ.get("CRAZY_EIGHTS_GAMES", "400"))
 OTHER_GAMES = max(1, GAMES // 15)
 PATH = str(ROOT / "games" / "crazy-eights.yaml")

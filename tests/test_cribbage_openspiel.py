@@ -41,6 +41,8 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering  # noqa: E402
 
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
+
 GAMES = int(os.environ.get("CRIBBAGE_GAMES", "150"))
 OTHER_GAMES = max(1, GAMES // 10)
 PATH = str(ROOT / "games" / "cribbage.yaml")

@@ -38,6 +38,7 @@ def test_finds_a_match_that_never_ends(capsys: pytest.CaptureFixture[str], monke
     assert "--deep-actions" in out
 
 
+@pytest.mark.slow
 def test_bundled_games_have_no_problems_in_play(capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     paths = [str(p.relative_to(ROOT)) for p in GAME_FILES]

@@ -47,8 +47,12 @@ def validate(path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     return code, out
 
 
+# Files that take seconds to refuse (expanding YAML aliases up to the limit): in the slow tier.
+SLOW = {"alias_bomb"}
+
+
 def _case(path: Path) -> object:
-    marks = []
+    marks = [pytest.mark.slow] if path.stem in SLOW else []
     if path.stem in KNOWN_ISSUES:
         marks.append(pytest.mark.xfail(reason=KNOWN_ISSUES[path.stem], strict=True))
     return pytest.param(path, id=path.stem, marks=marks)
@@ -69,7 +73,8 @@ def test_golden_output(path: Path, capsys: pytest.CaptureFixture[str], monkeypat
     assert code == 1
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in FILES])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else [])
+                                  for p in FILES])
 def test_every_problem_is_located_in_the_file(path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Each error names this file with a line and column inside it, and the count line agrees."""

@@ -34,6 +34,7 @@ def test_python_md_has_examples() -> None:
     assert len(_blocks(DOCS / "python.md")) >= 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("doc", DOCS_WITH_PYTHON, ids=lambda d: d.name)
 def test_python_examples_run(doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

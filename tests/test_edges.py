@@ -150,6 +150,7 @@ def test_bad_command_line_in_process(argv: list[str], files: Path, capsys: pytes
     _check_bad(argv, code, out, err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [c[1] for c in BAD_COMMAND_LINES + HANGING_COMMAND_LINES],
                          ids=[c[0] for c in BAD_COMMAND_LINES + HANGING_COMMAND_LINES])
 def test_bad_command_line_subprocess(argv: list[str], files: Path) -> None:
@@ -327,6 +328,7 @@ def _check_scenario_failure(path: Path, line: int, code: int, out: str, err: str
     assert "0 passed, 1 failed" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body", [c[1] for c in SCENARIO_CASES], ids=[c[0] for c in SCENARIO_CASES])
 def test_bad_scenario(body: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, line = scenario_file(tmp_path, body)
@@ -355,6 +357,7 @@ def _play(files: Path, stdin: bytes) -> tuple[int, str, str]:
     return sub(["play", "schwimmen", "--seed", "1"], files, stdin=stdin)
 
 
+@pytest.mark.slow
 def test_play_recovers_from_bad_lines(files: Path) -> None:
     """Moves are numbered from 1: 0, a number past the last, and anything else get one line each."""
     code, out, err = _play(files, b"abc\n99\n-1\n\n1.5\n 3 \n0 0\n0\nq\n")
@@ -364,6 +367,7 @@ def test_play_recovers_from_bad_lines(files: Path) -> None:
     assert err == ""
 
 
+@pytest.mark.slow
 def test_play_eof_exits_cleanly(files: Path) -> None:
     for stdin in (b"", b"abc\n", b"0\n"):
         code, out, err = _play(files, stdin)
@@ -371,11 +375,13 @@ def test_play_eof_exits_cleanly(files: Path) -> None:
         assert code == 0 and err == "", (stdin, code, err)
 
 
+@pytest.mark.slow
 def test_play_to_the_end(files: Path) -> None:
     code, out, err = _play(files, b"1\n" * 400)
     assert code == 0 and "The match is over" in out and err == "", (out[-500:], err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", ["\u00b2", "\u2460", "\u0967" * 5000, "1" * 5000, "\xff\xfe", "\x00", "\x1b[2J"],
                          ids=["superscript two", "circled one", "5000 devanagari digits", "5000 digits",
                               "invalid UTF-8", "NUL", "escape sequence"])

@@ -293,6 +293,7 @@ def test_a_rule_file_costly_to_set_up_gets_a_note_not_a_wait(capsys: pytest.Capt
 
 
 # ---------------------------------------------------------------- docs/games
+@pytest.mark.slow
 def test_the_pages_in_docs_games_are_current() -> None:
     folder = ROOT / "docs" / "games"
     current = pages(lambda path: compiled(str(path)))

@@ -124,6 +124,7 @@ def _installed(site: Path, argv: list[str], cwd: Path) -> subprocess.CompletedPr
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_an_installed_copy_is_found_wherever_it_is(tmp_path: Path) -> None:
     """As after `pip install .`: the bundled games are wherever the `games` package is, not beside the
     variant nor in the working directory; `cardsmith list` says where."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from cardsmith.dsl import ast as A
 from cardsmith.dsl import refs as R
 from cardsmith.dsl import types as T
@@ -231,6 +232,7 @@ def spec_of(text: str) -> GameSpec:
     return spec
 
 
+@pytest.mark.slow
 def test_nesting_depths_of_a_long_chain_need_no_recursion() -> None:
     n = 5000
     define = "\n".join(f"  f{i}(x): f{i + 1}(x) + 1" for i in range(n)) + f"\n  f{n}(x): x"

@@ -60,6 +60,8 @@ from hypothesis import note as _hypothesis_note
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
+pytestmark = [pytest.mark.slow, pytest.mark.fuzz]
+
 # The name every fuzzed text is compiled under. It sits beside the bundled games (it need not exist)
 # so that `extends: chwech.yaml` in a mutated variant finds its base.
 FUZZ_FILE = str(GAMES_DIR / "fuzz.yaml")

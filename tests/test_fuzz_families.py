@@ -64,6 +64,8 @@ from hypothesis import strategies as st
 from test_attacks import ATTACKS, MEMORY, PASSWD_LINE, SECRET, _limit, located_lines, read_attack
 from test_fuzz import FUZZ_SETTINGS, SEEDS, ExampleTooSlow, check_diagnostics, note
 
+pytestmark = [pytest.mark.slow, pytest.mark.fuzz]
+
 # One example may take this much CPU time, and four times as much wall time (a blocking read uses no CPU).
 FAMILY_SECONDS = float(os.environ.get("FUZZ_FAMILY_SECONDS", "3"))
 FAMILY_MEMORY = MEMORY  # bytes the address space may grow by during one example of a resource family

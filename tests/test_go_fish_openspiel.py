@@ -60,6 +60,8 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import config_id, load_both  # noqa: E402
 
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
+
 GAMES = int(os.environ.get("GO_FISH_GAMES", "300"))
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 

@@ -31,6 +31,8 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering, deal_card  # noqa: E402
 
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
+
 GAMES = int(os.environ.get("HEARTS_GAMES", "200"))
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

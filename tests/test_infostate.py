@@ -177,6 +177,7 @@ def test_strings_ignore_hidden_cards(rule_file: str, num_players: int, seed: int
         assert info == t.information_state_string(p)
 
 
+@pytest.mark.slow
 @cases
 @given(seed=SEEDS, steps=st.integers(0, 200), seeded=st.booleans(), every=st.integers(1, 4))
 def test_strings_kept_along_a_match_are_those_worked_out_afresh(rule_file: str, num_players: int, seed: int,
@@ -396,6 +397,7 @@ RESAMPLED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "seed", "steps", "player", "rseed"), RESAMPLED)
 def test_states_the_resampler_once_gave_up_on(name: str, players: int, seed: int, steps: int, player: int,
                                               rseed: int) -> None:

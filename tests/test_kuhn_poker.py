@@ -79,6 +79,7 @@ def test_every_line_pays_as_kuhn_poker(c0: str, c1: str, line: str) -> None:
     assert s.rewards() == s.returns()
 
 
+@pytest.mark.rl
 def test_same_tree_as_openspiel() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     ref = pyspiel.load_game("kuhn_poker")

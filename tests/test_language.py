@@ -11,52 +11,34 @@ from cardsmith.dsl.diagnostics import Diagnostic, Span
 from cardsmith.dsl.pipeline import compile_text
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
+from conftest import game_with
 
-MINI = """
-game: Mini
-players: {min: 2, max: 4}
-options:
-  bonus: {type: int, default: 2, min: 0, max: 5}
-  style: {type: choice, values: [plain, fancy], default: plain}
-constants:
-  table: {1: 10, 2: 20}
-deck:
-  suits: [clubs, hearts]
-  ranks: ['2', '3', K, A]
-  properties:
-    value: {by_rank: {'2': 2, '3': 3, K: 10, A: 11}}
-    red: {by_suit: {hearts: true}, default: false}
-    double: 2 * rank_index
-zones:
-  stock: {visible: nobody}
-  hand: {per_player: true, visible: owner}
-  pile: {}
-variables:
-  score: {type: int, per_player: true}
-  best: {type: player, initial: none}
-  seen: {type: cards}
-define:
-  total(h): sum([c.value for c in h])
-  twice(x): x * 2
-actions:
-  play:
-    params: {c: "hand[player]"}
-    effect: [move c to pile]
-phases:
-  main:
-    actions: [play]
-    after:
-      - if: len(hand[player]) == 0
-        then: [end deal]
-match:
-  deal:
-    - move pack to stock
-    - shuffle stock
-    - deal 2 from stock to hand
-    - goto main
-  over_when: deal_number >= 2
-  winners: players
-"""
+# The base game (tests/fixtures/base.yaml) with options, constants, card properties, variables and functions.
+MINI = "\n" + game_with(
+    game="Mini",
+    options="""\
+bonus: {type: int, default: 2, min: 0, max: 5}
+style: {type: choice, values: [plain, fancy], default: plain}
+""",
+    constants="table: {1: 10, 2: 20}\n",
+    deck="""\
+suits: [clubs, hearts]
+ranks: ['2', '3', K, A]
+properties:
+  value: {by_rank: {'2': 2, '3': 3, K: 10, A: 11}}
+  red: {by_suit: {hearts: true}, default: false}
+  double: 2 * rank_index
+""",
+    variables="""\
+score: {type: int, per_player: true}
+best: {type: player, initial: none}
+seen: {type: cards}
+""",
+    define="""\
+total(h): sum([c.value for c in h])
+twice(x): x * 2
+""",
+)
 
 
 @pytest.fixture(scope="module")

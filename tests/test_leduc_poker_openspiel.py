@@ -43,6 +43,8 @@ from cardsmith.engine.game import Game  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
+
 GAMES = int(os.environ.get("LEDUC_POKER_GAMES", "300"))
 STARTING_MONEY = 100  # OpenSpiel's stack: a player's chips in the pot are 100 less what they hold
 NO_CARD = -10000  # OpenSpiel's card not dealt yet (kInvalidCard)

@@ -45,6 +45,8 @@ from cardsmith.engine.state import State  # noqa: E402
 from conftest import ROOT, compiled  # noqa: E402
 from openspiel_cards import Numbering, config_id, deal_card, load_both  # noqa: E402
 
+pytestmark = [pytest.mark.slow, pytest.mark.rl]
+
 GAMES = int(os.environ.get("OH_HELL_GAMES", "500"))
 SUITS = ["clubs", "diamonds", "spades", "hearts"]
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -24,6 +24,8 @@ pyspiel = pytest.importorskip("pyspiel")
 import cardsmith.openspiel as cso  # noqa: E402
 from conftest import FEATURE_CASES, GAME_CASES, GAMES_DIR  # noqa: E402
 
+pytestmark = [pytest.mark.rl]
+
 SIMS = int(os.environ.get("OPENSPIEL_SIMS", "1"))
 KUHN = GAMES_DIR / "kuhn-poker.yaml"
 
@@ -88,6 +90,7 @@ def test_states_clone_and_serialise() -> None:
         assert back.observation_string(p) == state.observation_string(p)
 
 
+@pytest.mark.slow
 def test_ismcts_plays_whole_matches() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -112,6 +115,7 @@ def test_ismcts_plays_whole_matches() -> None:
         assert steps > 0 and len(state.returns()) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not KUHN.exists(), reason="games/kuhn-poker.yaml (numeric returns) is not in this tree")
 def test_kuhn_poker_cfr_reaches_the_game_value() -> None:
     """The rule file is OpenSpiel's Kuhn poker: CFR's average policy after the same number of iterations has
@@ -138,6 +142,7 @@ def test_kuhn_poker_cfr_reaches_the_game_value() -> None:
     assert value == pytest.approx(reference, abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_file,num_players", [("hearts", 4), ("go-fish", 3), ("schwimmen", 2),
                                                    ("kuhn-poker", 2), ("thirty-one", 3)])
 def test_python_answers_are_pyspiels(rule_file: str, num_players: int) -> None:

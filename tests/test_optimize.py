@@ -16,7 +16,7 @@ from cardsmith.dsl.pipeline import compile_file, compile_text
 from cardsmith.engine.errors import GameError, RuleError
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
-from conftest import GAME_FILES, GAME_PLAYERS, ROOT
+from conftest import GAME_FILES, GAME_PLAYERS, ROOT, compile_result
 
 # Every rule file of the repository that compiles: the bundled games, the test games, the docs' examples and
 # the actions whose legal ids are built from what is there (tests/candidates/, dsl/candidates.py).
@@ -69,7 +69,7 @@ def _lockstep(plain: Game, fast: Game, seed: int, steps: int = 3000) -> int:
 def _cases() -> list[Any]:
     out = []
     for p in RULE_FILES:
-        r = compile_file(p)
+        r = compile_result(str(p))
         if not r.ok or r.game is None:
             continue
         players = GAME_PLAYERS.get(str(p)) or range(r.game.spec.min_players, r.game.spec.max_players + 1)

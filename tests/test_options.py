@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from cardsmith.cli.main import main
 from cardsmith.engine.game import Game
-from conftest import GAME_FILES, compiled
+from conftest import GAME_FILES, QUICK_GAMES, compiled
 
 
 def option_cases() -> list[Any]:
@@ -27,7 +27,8 @@ def option_cases() -> list[Any]:
                     lo, hi = game.option_ranges[o.name]
                     values = sorted({lo, hi, game.options[o.name]})
                 for v in values:
-                    cases.append(pytest.param(str(path), n, o.name, str(v), id=f"{path.stem}-{n}p-{o.name}={v}"))
+                    cases.append(pytest.param(str(path), n, o.name, str(v), id=f"{path.stem}-{n}p-{o.name}={v}",
+                                          marks=() if path.stem in QUICK_GAMES else pytest.mark.slow))
     return cases
 
 

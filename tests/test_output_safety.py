@@ -222,6 +222,7 @@ def test_hint_work_is_bounded_per_run() -> None:
     assert suggest.closest("x" * (suggest.MAX_NAME + 1), ["x" * suggest.MAX_NAME]) is None
 
 
+@pytest.mark.slow
 def test_merging_a_big_variant_is_linear() -> None:
     """Overrides keep their base entry's place; unknown ones are X001. 20,000 of each in a second or two."""
     def scalar(v: str, line: int) -> YScalar:
@@ -288,6 +289,7 @@ def _big_files(folder: Path, n: int = 6_000, declared: int = 1_500) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_an_800_kb_file_of_mistakes_is_answered_in_bounded_time(tmp_path: Path) -> None:
     path = _big_files(tmp_path)
     assert 700_000 < path.stat().st_size < DEFAULT_LIMITS.file_bytes
@@ -444,6 +446,7 @@ def test_deep_on_a_file_whose_settings_explode(tmp_path: Path) -> None:
                    "2,000 actions, no problems\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("file", "settings"), [("thirty-one", 168), ("crazy-eights", 182)])
 def test_the_default_budget_covers_every_bundled_setting(capsys: pytest.CaptureFixture[str],
                                                          monkeypatch: pytest.MonkeyPatch, file: str,

@@ -8,9 +8,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from conftest import BUNDLED_DIR, GAMES_DIR, ROOT
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_only_the_cardsmith_package(tmp_path: Path) -> None:
     # Built in isolation, as `pip install .` builds: a fresh venv's own setuptools is older than pyproject needs.
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",

@@ -16,10 +16,12 @@ np = pytest.importorskip("numpy")
 
 from cardsmith.engine.state import State  # noqa: E402
 from cardsmith.pettingzoo import env  # noqa: E402
-from conftest import FEATURE_CASES, GAME_FILES, GAME_PLAYERS  # noqa: E402
+from conftest import FEATURE_CASES, GAME_FILES, GAME_PLAYERS, game_case  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-CASES = [pytest.param(str(p), n, id=f"{p.stem}-{n}p") for p in GAME_FILES
+pytestmark = [pytest.mark.rl]
+
+CASES = [game_case(p, n) for p in GAME_FILES
          for n in sorted({GAME_PLAYERS[str(p)].start, GAME_PLAYERS[str(p)].stop - 1})] + FEATURE_CASES
 
 

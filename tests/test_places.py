@@ -192,6 +192,7 @@ def test_the_template_runs() -> None:
     assert outcome(TEMPLATE.format(**DEFAULTS)) == "runs"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("place", sorted(PLACES))
 def test_every_name_in_every_place(place: str) -> None:
     results = {x: outcome(rule_file(place, x)) for x in NAMES}

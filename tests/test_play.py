@@ -269,6 +269,7 @@ def test_history_shows_the_end_of_deal_summary() -> None:
 
 
 # ---------------------------------------------------------------- saving and resuming
+@pytest.mark.slow
 def test_save_then_resume_is_the_same_match(tmp_path: Path) -> None:
     """A match saved after three moves and resumed plays on as the same match played without the break: the
     same moves by the bots, the same deals, the same end."""

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cardsmith.dsl.diagnostics import RuleFileError
 from cardsmith.scenario.runner import read, run_file
-from conftest import TESTS
+from conftest import GAME_FILES, QUICK_GAMES, TESTS
 
 SCENARIO_DIR = TESTS / "scenarios"
+
+
+def _marks(path: Path) -> Any:
+    """A bundled game's scenarios are slow unless the game is one of conftest.QUICK_GAMES; the scenarios of
+    the test games (features no bundled game shows) stay in the inner loop."""
+    bundled = {p.stem for p in GAME_FILES}
+    return pytest.mark.slow if path.stem in bundled and path.stem not in QUICK_GAMES else ()
 
 
 def _collect() -> list[object]:
@@ -29,7 +37,7 @@ def _collect() -> list[object]:
                 cases.append(pytest.param(path, name, f"two scenarios are named '{name}'",
                                           id=f"{path.stem}::{name}::<duplicate>"))
             else:
-                cases.append(pytest.param(path, name, None, id=f"{path.stem}::{name}"))
+                cases.append(pytest.param(path, name, None, id=f"{path.stem}::{name}", marks=_marks(path)))
     return cases
 
 

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from conftest import ROOT
 
+pytestmark = [pytest.mark.editor]
+
 SCRIPT = ROOT / "docs" / "editors" / "check_with_yaml_language_server.py"
 
 

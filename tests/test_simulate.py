@@ -181,6 +181,7 @@ def _simulate(tmp: Path, capsys: pytest.CaptureFixture[str], workers: int, *extr
                 "--out", str(tmp), "--no-progress", *extra], capsys)
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_whatever_the_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code1, out1, _ = _simulate(tmp_path / "one", capsys, 1)
     code2, out2, _ = _simulate(tmp_path / "two", capsys, 2)
@@ -329,6 +330,7 @@ def test_ctrl_c_reports_the_matches_done(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- compare
+@pytest.mark.slow
 def test_compare_finds_a_real_difference_and_none_with_a_copy(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(["compare", "kuhn-poker", str(GAMES / "kuhn-dealer-first.yaml"),
@@ -367,6 +369,8 @@ def test_strategies_of_the_rule_file_are_bots(tmp_path: Path, capsys: pytest.Cap
            "steady" in err
 
 
+@pytest.mark.slow
+@pytest.mark.cluster
 def test_ray_gives_the_same_bytes_as_the_local_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ray")
     code1, _, _ = _simulate(tmp_path / "local", capsys, 2)
@@ -381,6 +385,7 @@ def test_ray_gives_the_same_bytes_as_the_local_workers(tmp_path: Path, capsys: p
         assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "ray" / name).read_bytes(), name
 
 
+@pytest.mark.cluster
 def test_ray_that_cannot_be_reached_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ray")
     code, _, err = cli(["simulate", "schwimmen", "--games", "5", "--no-progress", "--ray", "127.0.0.1:1"], capsys)

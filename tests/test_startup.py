@@ -113,6 +113,7 @@ def _outcome(p: Lark, text: str, start: str) -> Any:
                 None if token is None else (names.get(token.type, token.type), str(token)))
 
 
+@pytest.mark.slow
 def test_the_tables_parse_every_text_as_the_grammar_does(monkeypatch: pytest.MonkeyPatch) -> None:
     loaded = grammar_tables.load_parser()
     built = grammar_tables.build_parser(grammar_tables.grammar_text())

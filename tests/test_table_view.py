@@ -31,6 +31,7 @@ def _replayed(g, history):
     return t
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,n", CASES, ids=[f"{g}-{n}" for g, n in CASES])
 def test_view_does_not_change_when_hidden_cards_do(name, n):
     g = load_game(name, n)

@@ -30,6 +30,8 @@ from cardsmith.web import create_app  # noqa: E402
 from cardsmith.web.catalog import load_catalog  # noqa: E402
 from cardsmith.web.rooms import Room  # noqa: E402
 
+pytestmark = [pytest.mark.web]
+
 CATALOG = load_catalog()
 
 
@@ -113,6 +115,7 @@ def test_the_lobby_lists_every_game_with_its_options_docs_and_the_bots(client: T
         assert "default-src 'self'" in r.headers["content-security-policy"]
 
 
+@pytest.mark.slow
 def test_each_game_s_rulebook_is_served_as_data_for_the_rules_dialog(client: TestClient) -> None:
     from cardsmith.rulebook import build_rulebook, to_json
     for key, entry in CATALOG.items():
@@ -249,6 +252,7 @@ def _replayed(room: Room, history: list[tuple[int, int]]) -> Any:
 MOVES = 600  # the moves of a match the wire's permutation test follows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", list(CATALOG))
 def test_what_a_seat_is_sent_does_not_change_when_hidden_cards_do(client: TestClient, key: str) -> None:
     """The permutation property on the wire: with the cards hidden from seat k dealt otherwise (consistently

@@ -30,6 +30,8 @@ from cardsmith.engine.state import State
 from conftest import ROOT, compiled
 from whist_reference import CHANCE, SUITS, TERMINAL, Whist, card_name
 
+pytestmark = [pytest.mark.slow]
+
 GAMES = int(os.environ.get("WHIST_GAMES", "400"))
 
 # (target, honours, share of GAMES played with them)
