@@ -1,8 +1,8 @@
 """Legal actions from what is there: the plan of `legal_<action>`'s loops over its parameters.
 
 Plainly compiled, an action's legal ids are the cross product of its parameters' values, each value
-filtered by the parts of `when` (joined by `and`) that read it. Go Fish asks for a rank held, of another
-player who holds cards:
+filtered by the parts of `when` (joined by `and`) that read it. A fishing game, say, asks for a rank held,
+of another player who holds cards:
 
     params: {rank: ranks, target: players}
     when: target != player and len(hand[target]) > 0 and holds(player, rank)

@@ -72,7 +72,7 @@ class IsmctsBot:
         self.c = c
         self.worlds = worlds
         self._policy = policy(rollout, game, rng, by)
-        # A decision that affords fewer fresh worlds than `carry_below` (resampling is dear: Go Fish late in a
+        # A decision that affords fewer fresh worlds than `carry_below` (resampling is dear: a fishing game late in a
         # match) has the next one carry `carry` of its worlds forward. Where fresh worlds are many, the bot
         # draws as it always did, to the same random numbers.
         self.carry = carry

@@ -2,7 +2,7 @@
 knows now.
 
 A search bot draws its worlds at every decision. Where the player's information holds many small facts
-(Go Fish: every ask tells that the asker held the rank), a fresh search must satisfy all of them at once
+(in a fishing game, every ask tells that the asker held the rank), a fresh search must satisfy all of them at once
 and costs thousands of replayed steps late in a match; yet the worlds the bot drew at its last decision
 already satisfy all but the few steps since. `carry` starts the search from such a world (the hint): its
 history is replayed step by step while it fits what the player knows now, and the search goes on from
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .info import Info
 
 # Steps replayed by one carried search after the hint's own replay. Where a hint does not extend at once,
-# another one likely will: in two-player Go Fish, 72% of hints were extended within 500 steps and 77%
+# another one likely will: in a two-player fishing game, 72% of hints were extended within 500 steps and 77%
 # within 2,000, so the bot tries more hints rather than spend more on one. And backtracking alone, not the
 # descent (`Descent`), which found 68% and 87% at four times the steps.
 CARRY_WORK = 500
