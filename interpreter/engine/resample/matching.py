@@ -3,7 +3,7 @@
 Each card has a domain, the places it may take (positions of a shuffle); each place takes one card. A
 consistent deal is a perfect matching of the bipartite graph card-place. `assign` takes the cards in
 random order, each to a random free place of its domain; where none is free, an augmenting path moves
-cards placed before it, each within its own domain, to make room (augmenting paths, as in bipartite matching: the check that the cards
+cards placed before it, each within its own domain, to make room (the check that the cards
 so far can all be placed). No path means no deal fits the facts (Hall's condition fails): `NoDeal` names
 the card that had nowhere to go. The deals drawn are consistent and random, not uniform over all
 consistent deals.
