@@ -108,7 +108,8 @@ class StrictVisitor(NodeVisitor):
     def knows(cls, kind: type[Node]) -> bool:
         return hasattr(cls, f"visit_{kind.__name__}")
 
-    def generic_visit(self, node: Node) -> Any:
+    def generic_visit(self, node: Node, *args: Any) -> Any:
+        """(A pass may give its methods more arguments than the node, calling `method` itself.)"""
         raise NotImplementedError(f"{type(self).__name__} does not know {type(node).__name__} nodes: give it a "
                                   f"visit_{type(node).__name__} method")
 
