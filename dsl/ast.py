@@ -114,11 +114,11 @@ class StrictVisitor(NodeVisitor):
                                   f"visit_{type(node).__name__} method")
 
 
-def kinds(base: type[Node]) -> list[type[Node]]:
+def kinds(base: type[N]) -> list[type[N]]:
     """Every kind of node derived from `base` that the parser, checker or optimizer makes (`Expr`: the
     expressions; `Stmt`: the statements), in the order they are defined."""
-    out: list[type[Node]] = []
-    stack: list[type[Node]] = [base]
+    out: list[type[N]] = []
+    stack: list[type[N]] = [base]
     while stack:
         cls = stack.pop()
         if cls not in (Node, Expr, Stmt):
@@ -273,10 +273,16 @@ class Stmt(Node):
     writes it, and `WORDS`, what it does in the words of docs/language.md. In both, `{field}` is the field
     written as code (an expression, a zone, a name); in `WORDS`, `{field:player}` is a player in words (the
     dealer, P2) and `{field:phase}` a link to the phase's section. A sentence that begins with a field
-    begins with a capital."""
+    begins with a capital.
+
+    What the engine needs: `HELPERS`, the engine helpers the statement's code calls (the functions of
+    interpreter/engine/runtime.py by these names; dsl/abi.py exports them), and `CHANCE`, whether it meets
+    chance wherever the state stands (a step that may run it keeps a copy of the state to go back to)."""
 
     SYNTAX: ClassVar[str] = ""
     WORDS: ClassVar[str] = ""
+    HELPERS: ClassVar[tuple[str, ...]] = ()
+    CHANCE: ClassVar[bool] = False
 
 
 @dataclass(eq=False)
@@ -288,6 +294,8 @@ class ZoneRef(Node):
 
 @dataclass(eq=False)
 class Assign(Stmt):
+    HELPERS = ("_set_team", "_want_player", "_keep", "_keep_list", "_extend_list", "_without")
+
     name: str
     index: Expr | None
     op: str  # = += -=
@@ -311,6 +319,8 @@ class Pick(Stmt):
 
     SYNTAX = "pick {name} from {options}"
     WORDS = "Choose {name} at random from {options}, each item as likely as any other."
+    HELPERS = ("_pick",)
+    CHANCE = True
 
     name: str
     options: Expr
@@ -319,6 +329,8 @@ class Pick(Stmt):
 
 @dataclass(eq=False)
 class Move(Stmt):
+    HELPERS = ("_move1", "_move", "_cards")
+
     cards: Expr
     dest: ZoneRef
     bottom: bool
@@ -326,6 +338,8 @@ class Move(Stmt):
 
 @dataclass(eq=False)
 class Deal(Stmt):
+    HELPERS = ("_deal", "_deal_each")
+
     count: Expr
     src: ZoneRef
     dest: ZoneRef
@@ -335,6 +349,8 @@ class Deal(Stmt):
 class Shuffle(Stmt):
     SYNTAX = "shuffle {zone}"
     WORDS = "Shuffle {zone}."
+    HELPERS = ("_shuffle",)
+    CHANCE = True
 
     zone: ZoneRef
 
@@ -357,6 +373,7 @@ class EndDeal(Stmt):
 class Eliminate(Stmt):
     SYNTAX = "eliminate {player}"
     WORDS = "{player:player} is out of the match."
+    HELPERS = ("_eliminate",)
 
     player: Expr
 
@@ -367,6 +384,7 @@ class SitOut(Stmt):
 
     SYNTAX = "sit out {player}"
     WORDS = "{player:player} sits out the rest of this deal."
+    HELPERS = ("_sit_out",)
 
     player: Expr
 
@@ -380,6 +398,8 @@ class Do(Stmt):
 @dataclass(eq=False)
 class Log(Stmt):
     """A public announcement; each `{}` in the text is filled by the next value."""
+
+    HELPERS = ("_log",)
 
     text: str
     values: list[Expr]
