@@ -17,6 +17,7 @@ engine reads the namespace only through these names.
 
 from __future__ import annotations
 
+from . import ast as A
 from .library import RUNTIME_HELPERS
 from .spec import GameSpec
 
@@ -192,11 +193,16 @@ BUILTINS = ("len", "list", "range", "divmod", "sorted", "set", "min", "max", "su
             "zip", "isinstance", "tuple", "dict", "type", "KeyError", "TypeError", "IndexError")
 # The library's implementations (dsl/library.py).
 LIBRARY = tuple(RUNTIME_HELPERS)
-# The helpers that change or read a state (interpreter/engine/runtime.py HELPERS).
-ENGINE_HELPERS = ("_pick", "_move1", "_move", "_deal", "_deal_each", "_shuffle", "_next_active", "_active",
-                  "_eliminate", "_log", "_is_active", "_sit_out", "_team", "_set_team", "_teammates", "_teams",
-                  "_want_player", "_want_players", "_seat", "_card", "_cards", "_keep", "_keep_list",
-                  "_extend_list", "_without", "_cards_id", "_fz", "_fz_top")
+# The helpers that read a state or check a value, for expressions, actions and the module's functions.
+STATE_HELPERS = ("_next_active", "_active", "_is_active", "_team", "_teammates", "_teams", "_want_player",
+                 "_want_players", "_seat", "_card", "_cards_id", "_fz", "_fz_top")
+# The helpers that carry out statements: each statement's node names those its code calls (`HELPERS`).
+STEP_HELPERS = tuple(dict.fromkeys(h for k in A.kinds(A.Stmt) for h in k.HELPERS if h not in STATE_HELPERS))
+# The helpers that meet chance wherever the state stands (a statement's `CHANCE`: a pick, a shuffle).
+CHANCE_HELPERS = tuple(h for k in A.kinds(A.Stmt) if k.CHANCE for h in k.HELPERS)
+# Every helper that changes or reads a state: interpreter/engine/runtime.py defines each by this name, and
+# its `HELPERS` are these.
+ENGINE_HELPERS = STATE_HELPERS + STEP_HELPERS
 # The step budget's helpers, bound to one game's counter (interpreter/engine/budget.py helpers).
 BUDGET_HELPERS = ("_it", "_itd", "_itl", "_remember", "_judge", "MEMOS", "_S", "_over")
 # Values fixed by the game at its player count: the count, the card count (0 until the pack is built), the

@@ -189,7 +189,12 @@ ORDER_DEPTH = 150  # expression levels followed, through calls, before answering
 ORDER_KINDS = 8  # distinct argument kinds followed into one function
 
 
-class _Order:
+class _Order(A.StrictVisitor):
+    """What a function's value (or an expression's) keeps of the order of its list arguments: one of
+    `_KINDS`, for the kinds of the local names in scope (`env`)."""
+
+    covers = (A.Expr,)
+
     def __init__(self, funcs: dict[str, Any]):
         self.funcs = funcs
         self.memo: dict[tuple[str, tuple[str, ...]], str] = {}
@@ -232,69 +237,89 @@ class _Order:
             self.depth -= 1
 
     def _kind(self, e: A.Expr, env: dict[str, str]) -> str:
-        if isinstance(e, A.Const):
+        return (self._methods.get(type(e)) or self.method(type(e)))(self, e, env)  # type: ignore[no-any-return]
+
+    def visit_Const(self, e: A.Const, env: dict[str, str]) -> str:
+        return "free"
+
+    def visit_Name(self, e: A.Name, env: dict[str, str]) -> str:
+        return env.get(e.id, "free") if isinstance(e.ref, R.Local) else "free"
+
+    def visit_Comp(self, e: A.Comp, env: dict[str, str]) -> str:
+        it = self.kind(e.iter, env)
+        # An item of a bag is a fixed value; an item of a bag of bags is a bag.
+        inner = {**env, e.var: "bag" if it == "bags" else "free"}
+        elem = self.kind(e.elem, inner)
+        if it == "dep" or elem not in ("free", "bag") or (
+                e.cond is not None and self.kind(e.cond, inner) != "free"):
+            return "dep"
+        # Bags made of the items, or the items' own values: a bag of them unless the list was fixed.
+        return "bags" if elem == "bag" else "free" if it == "free" else "bag"
+
+    def visit_Call(self, e: A.Call, env: dict[str, str]) -> str:
+        first = self.kind(e.args[0], env) if e.args and not isinstance(e.args[0], A.Lambda) else "free"
+        item = "bag" if first == "bags" else "free"  # what a `x => ...` function is given
+        kinds = [first] + [self.kind(a.body, {**env, a.param: item}) if isinstance(a, A.Lambda)
+                           else self.kind(a, env) for a in e.args[1:]]
+        if all(k == "free" for k in kinds):
             return "free"
-        if isinstance(e, A.Name):
-            return env.get(e.id, "free") if isinstance(e.ref, R.Local) else "free"
-        if isinstance(e, A.Comp):
-            it = self.kind(e.iter, env)
-            # An item of a bag is a fixed value; an item of a bag of bags is a bag.
-            inner = {**env, e.var: "bag" if it == "bags" else "free"}
-            elem = self.kind(e.elem, inner)
-            if it == "dep" or elem not in ("free", "bag") or (
-                    e.cond is not None and self.kind(e.cond, inner) != "free"):
-                return "dep"
-            # Bags made of the items, or the items' own values: a bag of them unless the list was fixed.
-            return "bags" if elem == "bag" else "free" if it == "free" else "bag"
-        if isinstance(e, A.Call):
-            first = self.kind(e.args[0], env) if e.args and not isinstance(e.args[0], A.Lambda) else "free"
-            item = "bag" if first == "bags" else "free"  # what a `x => ...` function is given
-            kinds = [first] + [self.kind(a.body, {**env, a.param: item}) if isinstance(a, A.Lambda)
-                               else self.kind(a, env) for a in e.args[1:]]
-            if all(k == "free" for k in kinds):
-                return "free"
-            if "dep" in kinds:
-                return "dep"
-            if isinstance(e.ref, R.Library):
-                if any(k != "free" for k in kinds[1:]):
-                    return "dep"  # the order reaches a second argument or a function's value
-                if first == "bags":
-                    return "free" if e.func in _BAGS_TO_FREE else "bag" if e.func == "flatten" else "dep"
-                if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
-                    return "free"
-                if e.func in _BAG_TO_BAG or e.func == "flatten":
-                    return "bag"
-                if e.func in _BAG_TO_BAGS:
-                    return "bags"
-                return "dep"
-            if isinstance(e.ref, R.UserFunction):
-                return self.call(e.func, tuple(kinds))
+        if "dep" in kinds:
             return "dep"
-        if isinstance(e, A.Compare):
-            kinds = [self.kind(x, env) for x in [e.first] + [r for _, r in e.rest]]
-            if all(k == "free" for k in kinds):
+        if isinstance(e.ref, R.Library):
+            if any(k != "free" for k in kinds[1:]):
+                return "dep"  # the order reaches a second argument or a function's value
+            if first == "bags":
+                return "free" if e.func in _BAGS_TO_FREE else "bag" if e.func == "flatten" else "dep"
+            if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
                 return "free"
-            # `x in bag` does not care about order; anything else compared with a bag does.
-            if len(e.rest) == 1 and e.rest[0][0] in ("in", "notin") and kinds[0] == "free" and kinds[1] == "bag":
-                return "free"
+            if e.func in _BAG_TO_BAG or e.func == "flatten":
+                return "bag"
+            if e.func in _BAG_TO_BAGS:
+                return "bags"
             return "dep"
-        if isinstance(e, A.BinOp):
-            kl, kr = self.kind(e.left, env), self.kind(e.right, env)
-            if e.op == "+" and T.is_list(e.ty):
-                return _worst(kl, kr)  # joined lists: their items together
-            return "free" if kl == kr == "free" else "dep"
-        if isinstance(e, A.Let):
-            local = dict(env)
-            for name, val in e.bindings:
-                local[name] = self.kind(val, local)
-            return self.kind(e.body, local)
-        if isinstance(e, A.IfExpr | A.BoolOp | A.Not | A.Neg | A.Attr | A.Index | A.ListLit):
-            children = list(e.iter_child_nodes()) if not isinstance(e, A.IfExpr) else [e.cond, e.then, e.other]
-            kinds = [self.kind(c, env) for c in children]
-            if isinstance(e, A.IfExpr) and kinds[0] == "free" and "dep" not in kinds[1:]:
-                return _worst(*kinds[1:])
-            return "free" if all(k == "free" for k in kinds) else "dep"
+        if isinstance(e.ref, R.UserFunction):
+            return self.call(e.func, tuple(kinds))
         return "dep"
+
+    def visit_Compare(self, e: A.Compare, env: dict[str, str]) -> str:
+        kinds = [self.kind(x, env) for x in [e.first] + [r for _, r in e.rest]]
+        if all(k == "free" for k in kinds):
+            return "free"
+        # `x in bag` does not care about order; anything else compared with a bag does.
+        if len(e.rest) == 1 and e.rest[0][0] in ("in", "notin") and kinds[0] == "free" and kinds[1] == "bag":
+            return "free"
+        return "dep"
+
+    def visit_BinOp(self, e: A.BinOp, env: dict[str, str]) -> str:
+        kl, kr = self.kind(e.left, env), self.kind(e.right, env)
+        if e.op == "+" and T.is_list(e.ty):
+            return _worst(kl, kr)  # joined lists: their items together
+        return "free" if kl == kr == "free" else "dep"
+
+    def visit_Let(self, e: A.Let, env: dict[str, str]) -> str:
+        local = dict(env)
+        for name, val in e.bindings:
+            local[name] = self.kind(val, local)
+        return self.kind(e.body, local)
+
+    def visit_IfExpr(self, e: A.IfExpr, env: dict[str, str]) -> str:
+        kinds = [self.kind(c, env) for c in (e.cond, e.then, e.other)]
+        if kinds[0] == "free" and "dep" not in kinds[1:]:
+            return _worst(*kinds[1:])
+        return "free" if all(k == "free" for k in kinds) else "dep"
+
+    def _all_free(self, e: A.Expr, env: dict[str, str]) -> str:
+        """A value of its operands, each wholly: independent of the order only if each of them is."""
+        kinds = [self.kind(c, env) for c in e.iter_child_nodes()]
+        return "free" if all(k == "free" for k in kinds) else "dep"
+
+    visit_BoolOp = visit_Not = visit_Neg = visit_Attr = visit_Index = visit_ListLit = _all_free
+
+    def _dep(self, e: A.Expr, env: dict[str, str]) -> str:
+        return "dep"
+
+    # A function on its own is the argument of no call here; an inlined body is made after this analysis.
+    visit_Lambda = visit_Inline = _dep
 
 
 def _worst(*kinds: str) -> str:

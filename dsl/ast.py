@@ -10,7 +10,7 @@ import copy
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, overload
 
 from .diagnostics import Span
 
@@ -93,6 +93,48 @@ class NodeVisitor:
         """Visits the children; a pass that must know every kind of node raises here instead."""
         for child in node.iter_child_nodes():
             self.visit(child)
+
+
+class StrictVisitor(NodeVisitor):
+    """A pass that must know every kind of node in `covers`: the rulebook's text and words, and the analyses
+    whose answer for a node they know nothing of would be wrong (a node that binds a name, or runs a part only
+    sometimes). Each kind has its `visit_` method (several kinds may share one: `visit_Not = visit_Neg = ...`);
+    any other raises, so a new kind of node fails the tests of every such pass until it is told of it
+    (tests/test_statement_places.py lists the passes and what each lacks)."""
+
+    covers: ClassVar[tuple[type[Node], ...]] = ()
+
+    @classmethod
+    def knows(cls, kind: type[Node]) -> bool:
+        return hasattr(cls, f"visit_{kind.__name__}")
+
+    def generic_visit(self, node: Node, *args: Any) -> Any:
+        """(A pass may give its methods more arguments than the node, calling `method` itself.)"""
+        raise NotImplementedError(f"{type(self).__name__} does not know {type(node).__name__} nodes: give it a "
+                                  f"visit_{type(node).__name__} method")
+
+
+def kinds(base: type[N]) -> list[type[N]]:
+    """Every kind of node derived from `base` that the parser, checker or optimizer makes (`Expr`: the
+    expressions; `Stmt`: the statements), in the order they are defined."""
+    out: list[type[N]] = []
+    stack: list[type[N]] = [base]
+    while stack:
+        cls = stack.pop()
+        if cls not in (Node, Expr, Stmt):
+            out.append(cls)
+        stack.extend(reversed(cls.__subclasses__()))
+    return out
+
+
+def statements(stmts: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement of a block, and those inside its `if` and `for` steps (or any step that holds steps),
+    in file order (iteratively: blocks may nest deeply)."""
+    stack = list(reversed(stmts))
+    while stack:
+        s = stack.pop()
+        yield s
+        stack.extend(reversed([c for c in s.iter_child_nodes() if isinstance(c, Stmt)]))
 
 
 @overload
@@ -226,7 +268,21 @@ class Inline(Expr):
 
 @dataclass(eq=False)
 class Stmt(Node):
-    pass
+    """A step. What the rulebook (interpreter/rulebook/) needs to write one back and to say it in words is
+    given here, for a statement it has no method of its own for: `SYNTAX`, the statement as a rule file
+    writes it, and `WORDS`, what it does in the words of docs/language.md. In both, `{field}` is the field
+    written as code (an expression, a zone, a name); in `WORDS`, `{field:player}` is a player in words (the
+    dealer, P2) and `{field:phase}` a link to the phase's section. A sentence that begins with a field
+    begins with a capital.
+
+    What the engine needs: `HELPERS`, the engine helpers the statement's code calls (the functions of
+    interpreter/engine/runtime.py by these names; dsl/abi.py exports them), and `CHANCE`, whether it meets
+    chance wherever the state stands (a step that may run it keeps a copy of the state to go back to)."""
+
+    SYNTAX: ClassVar[str] = ""
+    WORDS: ClassVar[str] = ""
+    HELPERS: ClassVar[tuple[str, ...]] = ()
+    CHANCE: ClassVar[bool] = False
 
 
 @dataclass(eq=False)
@@ -238,6 +294,8 @@ class ZoneRef(Node):
 
 @dataclass(eq=False)
 class Assign(Stmt):
+    HELPERS = ("_set_team", "_want_player", "_keep", "_keep_list", "_extend_list", "_without")
+
     name: str
     index: Expr | None
     op: str  # = += -=
@@ -247,6 +305,9 @@ class Assign(Stmt):
 
 @dataclass(eq=False)
 class LetStmt(Stmt):
+    SYNTAX = "let {name} = {value}"
+    WORDS = "Let {name} be {value}."
+
     name: str
     value: Expr
     name_span: Span | None = None
@@ -256,6 +317,11 @@ class LetStmt(Stmt):
 class Pick(Stmt):
     """Bind a name to an element chosen uniformly at random (a chance event)."""
 
+    SYNTAX = "pick {name} from {options}"
+    WORDS = "Choose {name} at random from {options}, each item as likely as any other."
+    HELPERS = ("_pick",)
+    CHANCE = True
+
     name: str
     options: Expr
     name_span: Span | None = None
@@ -263,6 +329,8 @@ class Pick(Stmt):
 
 @dataclass(eq=False)
 class Move(Stmt):
+    HELPERS = ("_move1", "_move", "_cards")
+
     cards: Expr
     dest: ZoneRef
     bottom: bool
@@ -270,6 +338,8 @@ class Move(Stmt):
 
 @dataclass(eq=False)
 class Deal(Stmt):
+    HELPERS = ("_deal", "_deal_each")
+
     count: Expr
     src: ZoneRef
     dest: ZoneRef
@@ -277,27 +347,44 @@ class Deal(Stmt):
 
 @dataclass(eq=False)
 class Shuffle(Stmt):
+    SYNTAX = "shuffle {zone}"
+    WORDS = "Shuffle {zone}."
+    HELPERS = ("_shuffle",)
+    CHANCE = True
+
     zone: ZoneRef
 
 
 @dataclass(eq=False)
 class Goto(Stmt):
+    SYNTAX = "goto {phase}"
+    WORDS = "Go on to the phase {phase:phase}."
+
     phase: str
 
 
 @dataclass(eq=False)
 class EndDeal(Stmt):
-    pass
+    SYNTAX = "end deal"
+    WORDS = "The deal ends."
 
 
 @dataclass(eq=False)
 class Eliminate(Stmt):
+    SYNTAX = "eliminate {player}"
+    WORDS = "{player:player} is out of the match."
+    HELPERS = ("_eliminate",)
+
     player: Expr
 
 
 @dataclass(eq=False)
 class SitOut(Stmt):
     """The player takes no part in the rest of the deal (not eliminated: back at the next deal)."""
+
+    SYNTAX = "sit out {player}"
+    WORDS = "{player:player} sits out the rest of this deal."
+    HELPERS = ("_sit_out",)
 
     player: Expr
 
@@ -311,6 +398,8 @@ class Do(Stmt):
 @dataclass(eq=False)
 class Log(Stmt):
     """A public announcement; each `{}` in the text is filled by the next value."""
+
+    HELPERS = ("_log",)
 
     text: str
     values: list[Expr]

@@ -49,8 +49,9 @@ def _listed(names: Iterable[str]) -> str:
 
 
 @dataclass
-class _Uses:
-    """What one part of the file (a function's body, a procedure's, or everything else) names."""
+class _Uses(A.NodeVisitor):
+    """What one part of the file (a function's body, a procedure's, or everything else) names: `add` is given
+    every node of it (`_nodes`), and the kinds that name something declared record it."""
 
     read: set[int] = field(default_factory=set)  # ids of the variable and zone specs read
     written: set[int] = field(default_factory=set)  # ids of the variable specs assigned
@@ -59,20 +60,32 @@ class _Uses:
     does: set[str] = field(default_factory=set)  # procedures run
 
     def add(self, n: A.Node) -> None:
-        if isinstance(n, A.Name):
-            ref = n.ref
-            if isinstance(ref, R.Variable | R.Zone):
-                self.read.add(id(ref.spec))
-            elif isinstance(ref, R.Option):
-                self.options.add(ref.name)
-        elif isinstance(n, A.ZoneRef) and n.ref is not None:
+        (self._methods.get(type(n)) or self.method(type(n)))(self, n)
+
+    def generic_visit(self, node: A.Node) -> None:
+        pass  # names nothing declared (its children are given to `add` too)
+
+    def visit_Name(self, n: A.Name) -> None:
+        ref = n.ref
+        if isinstance(ref, R.Variable | R.Zone):
+            self.read.add(id(ref.spec))
+        elif isinstance(ref, R.Option):
+            self.options.add(ref.name)
+
+    def visit_ZoneRef(self, n: A.ZoneRef) -> None:
+        if n.ref is not None:
             self.read.add(id(n.ref))
-        elif isinstance(n, A.Assign) and isinstance(n.ref, R.Variable):
+
+    def visit_Assign(self, n: A.Assign) -> None:
+        if isinstance(n.ref, R.Variable):
             self.written.add(id(n.ref.spec))
-        elif isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction):
+
+    def visit_Call(self, n: A.Call) -> None:
+        if isinstance(n.ref, R.UserFunction):
             self.calls.add(n.func)
-        elif isinstance(n, A.Do):
-            self.does.add(n.proc)
+
+    def visit_Do(self, n: A.Do) -> None:
+        self.does.add(n.proc)
 
 
 def _nodes(obj: Any) -> Iterator[A.Node]:

@@ -47,16 +47,35 @@ INLINE_DEPTH = 4  # inlinings inside inlined bodies
 INLINE_BUDGET = 20_000
 
 
+class _Binders(A.StrictVisitor):
+    """The names a node binds for the nodes below it (lambda parameters, comprehension variables, let names)."""
+
+    covers = (A.Expr,)
+
+    def visit_Lambda(self, n: A.Lambda) -> list[str]:
+        return [n.param]
+
+    def visit_Comp(self, n: A.Comp) -> list[str]:
+        return [n.var]
+
+    def visit_Let(self, n: A.Let) -> list[str]:
+        return [name for name, _ in n.bindings]
+
+    def _none(self, n: A.Expr) -> list[str]:
+        return []
+
+    visit_Const = visit_Name = visit_Attr = visit_Index = visit_Call = visit_IfExpr = visit_BinOp = _none
+    visit_Compare = visit_BoolOp = visit_Not = visit_Neg = visit_ListLit = visit_Inline = _none
+
+
+_BINDERS = _Binders()
+
+
 def _binders(e: A.Expr) -> set[str]:
     """Names bound inside e (lambda parameters, comprehension variables, let names)."""
     out: set[str] = set()
     for n in A.walk(e):
-        if isinstance(n, A.Lambda):
-            out.add(n.param)
-        elif isinstance(n, A.Comp):
-            out.add(n.var)
-        elif isinstance(n, A.Let):
-            out.update(name for name, _ in n.bindings)
+        out.update(_BINDERS.visit(n))
     return out
 
 
@@ -146,10 +165,12 @@ def _reaches(calls: dict[str, set[str]], start: str) -> bool:
 _OPEN = (A.BoolOp, A.Not, A.IfExpr, A.Compare, A.BinOp, A.Neg, A.Index, A.Attr, A.Call, A.ListLit, A.Inline)
 
 
-class _Facts:
+class _Facts(A.StrictVisitor):
     """Per node of one expression, worked out in one post-order pass (so the search below is linear in
     the size of the expression, however big inlining made it): the local names it reads that it does
     not bind itself, whether it calls or loops, and its size."""
+
+    covers = (A.Expr,)
 
     def __init__(self, root: A.Expr):
         self.free: dict[int, frozenset[str]] = {}
@@ -164,20 +185,32 @@ class _Facts:
                 stack.extend((k, False) for k in kids)
                 continue
             free: frozenset[str] = frozenset().union(*(self.free[id(k)] for k in kids)) if kids else frozenset()
-            if isinstance(n, A.Name) and isinstance(n.ref, R.Local):
-                free = frozenset({n.id})
-            elif isinstance(n, A.Lambda):
-                free = self.free[id(n.body)] - {n.param}
-            elif isinstance(n, A.Comp):
-                inner = self.free[id(n.elem)] | (self.free[id(n.cond)] if n.cond is not None else frozenset())
-                free = self.free[id(n.iter)] | (inner - {n.var})
-            elif isinstance(n, A.Let):
-                free = self.free[id(n.body)]
-                for name, val in reversed(n.bindings):
-                    free = (free - {name}) | self.free[id(val)]
-            self.free[id(n)] = free
+            self.free[id(n)] = (self._methods.get(type(n)) or self.method(type(n)))(self, n, free)
             self.busy[id(n)] = isinstance(n, A.Call | A.Inline | A.Comp) or any(self.busy[id(k)] for k in kids)
             self.size[id(n)] = 1 + sum(self.size[id(k)] for k in kids)
+
+    # Each method: the free names of a node, given those of its children together (`below`).
+    def visit_Name(self, n: A.Name, below: frozenset[str]) -> frozenset[str]:
+        return frozenset({n.id}) if isinstance(n.ref, R.Local) else below
+
+    def visit_Lambda(self, n: A.Lambda, below: frozenset[str]) -> frozenset[str]:
+        return self.free[id(n.body)] - {n.param}
+
+    def visit_Comp(self, n: A.Comp, below: frozenset[str]) -> frozenset[str]:
+        inner = self.free[id(n.elem)] | (self.free[id(n.cond)] if n.cond is not None else frozenset())
+        return self.free[id(n.iter)] | (inner - {n.var})
+
+    def visit_Let(self, n: A.Let, below: frozenset[str]) -> frozenset[str]:
+        free = self.free[id(n.body)]
+        for name, val in reversed(n.bindings):
+            free = (free - {name}) | self.free[id(val)]
+        return free
+
+    def _below(self, n: A.Expr, below: frozenset[str]) -> frozenset[str]:
+        return below  # binds nothing
+
+    visit_Const = visit_Attr = visit_Index = visit_Call = visit_IfExpr = visit_BinOp = visit_Compare = _below
+    visit_BoolOp = visit_Not = visit_Neg = visit_ListLit = visit_Inline = _below
 
 
 def invariants(cond: A.Expr, varying: set[str], in_loop: bool = True) -> list[A.Expr]:

@@ -7,6 +7,7 @@ are relative to the expression text; `ScalarText.span_at` maps them into the rul
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,9 @@ KEYWORDS = frozenset(
 
 
 Locate = Callable[[int, int], Span]
+
+# The statements by the name of their alternative in the grammar: the node's class name in snake case.
+STATEMENTS = {re.sub(r"(?<!^)(?=[A-Z])", "_", k.__name__).lower(): k for k in A.kinds(A.Stmt)}
 
 _TOKEN_WORDS = {
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
@@ -194,6 +198,15 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return A.Let(self._span(meta), [(n, v) for n, v, _ in c[:-1]], c[-1], [at for _, _, at in c[:-1]])
 
     # ---- statements
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        """A statement whose grammar alternative is aliased by its node's name (`-> end_deal` builds an
+        `EndDeal`, `STATEMENTS`) and whose parts are the node's fields in order, with the statement's span; a
+        method below only for a statement that needs more (a span of its own for a name, a word checked)."""
+        kind = STATEMENTS.get(str(data))
+        if kind is None:
+            return super().__default__(data, children, meta)
+        return kind(self._span(meta), *[str(c) if isinstance(c, Token) else c for c in children])
+
     @v_args(meta=True)
     def target(self, meta: Any, c: list[Any]) -> tuple[str, A.Expr | None, Span]:
         return (str(c[0]), c[1] if len(c) > 1 else None, self._span(meta))
@@ -234,24 +247,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return A.Move(self._span(meta), c[0], c[1][0], c[1][1])
 
     @v_args(meta=True)
-    def deal(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.Deal(self._span(meta), c[0], c[1], c[2])
-
-    @v_args(meta=True)
-    def shuffle(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.Shuffle(self._span(meta), c[0])
-
-    @v_args(meta=True)
     def goto(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.Goto(self._span(c[0]), str(c[0]))
-
-    @v_args(meta=True)
-    def end_deal(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.EndDeal(self._span(meta))
-
-    @v_args(meta=True)
-    def eliminate(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.Eliminate(self._span(meta), c[0])
 
     @v_args(meta=True)
     def sit_out(self, meta: Any, c: list[Any]) -> A.Stmt:

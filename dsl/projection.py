@@ -50,7 +50,12 @@ class _Identity(Exception):
     """A card of a projected parameter is used as itself: no projection."""
 
 
-class _Projection:
+class _Projection(A.StrictVisitor):
+    """Which attributes of the cards of tainted values an expression reads, and whether its value is tainted
+    (holds such cards): one method per kind of expression, for the taints of the local names in scope."""
+
+    covers = (A.Expr,)
+
     def __init__(self, funcs: dict[str, FuncSpec]):
         self.funcs = funcs
         self.memo: dict[tuple[str, tuple[bool, ...]], tuple[bool, frozenset[str]] | None] = {}
@@ -101,46 +106,62 @@ class _Projection:
             raise _Identity
 
     def _taint(self, e: A.Expr, env: dict[str, bool]) -> bool:
-        if isinstance(e, A.Const):
-            return False
-        if isinstance(e, A.Name):
-            return env.get(e.id, False) if isinstance(e.ref, R.Local) else False
-        if isinstance(e, A.Attr):
-            if self.taint(e.obj, env):
-                self.attrs.add(e.name)
-            return False
-        if isinstance(e, A.Index):
-            self._clean(e.index, env)
-            return self.taint(e.obj, env)
-        if isinstance(e, A.Comp):
-            inner = {**env, e.var: self.taint(e.iter, env)}
-            if e.cond is not None:
-                self._clean(e.cond, inner)
-            return self.taint(e.elem, inner)
-        if isinstance(e, A.Let):
-            local = dict(env)
-            for name, val in e.bindings:
-                local[name] = self.taint(val, local)
-            return self.taint(e.body, local)
-        if isinstance(e, A.IfExpr):
-            self._clean(e.cond, env)
-            return self.taint(e.then, env) | self.taint(e.other, env)
-        if isinstance(e, A.ListLit):
-            return any([self.taint(x, env) for x in e.items])
-        if isinstance(e, A.BinOp):
-            left, right = self.taint(e.left, env), self.taint(e.right, env)
-            if (left or right) and not (e.op == "+" and T.is_list(e.ty)):
-                raise _Identity
-            return left or right
-        if isinstance(e, A.Inline):
-            return self.taint(e.body, env)
-        if isinstance(e, A.Call):
-            return self._call(e, env)
-        # Compare, BoolOp, Not, Neg, Lambda outside a call: clean operands give a clean value; a card
-        # compared, tested for truth or negated is used as itself.
+        return (self._methods.get(type(e)) or self.method(type(e)))(self, e, env)  # type: ignore[no-any-return]
+
+    def visit_Const(self, e: A.Const, env: dict[str, bool]) -> bool:
+        return False
+
+    def visit_Name(self, e: A.Name, env: dict[str, bool]) -> bool:
+        return env.get(e.id, False) if isinstance(e.ref, R.Local) else False
+
+    def visit_Attr(self, e: A.Attr, env: dict[str, bool]) -> bool:
+        if self.taint(e.obj, env):
+            self.attrs.add(e.name)
+        return False
+
+    def visit_Index(self, e: A.Index, env: dict[str, bool]) -> bool:
+        self._clean(e.index, env)
+        return self.taint(e.obj, env)
+
+    def visit_Comp(self, e: A.Comp, env: dict[str, bool]) -> bool:
+        inner = {**env, e.var: self.taint(e.iter, env)}
+        if e.cond is not None:
+            self._clean(e.cond, inner)
+        return self.taint(e.elem, inner)
+
+    def visit_Let(self, e: A.Let, env: dict[str, bool]) -> bool:
+        local = dict(env)
+        for name, val in e.bindings:
+            local[name] = self.taint(val, local)
+        return self.taint(e.body, local)
+
+    def visit_IfExpr(self, e: A.IfExpr, env: dict[str, bool]) -> bool:
+        self._clean(e.cond, env)
+        return self.taint(e.then, env) | self.taint(e.other, env)
+
+    def visit_ListLit(self, e: A.ListLit, env: dict[str, bool]) -> bool:
+        return any([self.taint(x, env) for x in e.items])
+
+    def visit_BinOp(self, e: A.BinOp, env: dict[str, bool]) -> bool:
+        left, right = self.taint(e.left, env), self.taint(e.right, env)
+        if (left or right) and not (e.op == "+" and T.is_list(e.ty)):
+            raise _Identity
+        return left or right
+
+    def visit_Inline(self, e: A.Inline, env: dict[str, bool]) -> bool:
+        return self.taint(e.body, env)
+
+    def visit_Call(self, e: A.Call, env: dict[str, bool]) -> bool:
+        return self._call(e, env)
+
+    def _used(self, e: A.Expr, env: dict[str, bool]) -> bool:
+        """Clean operands give a clean value; a card compared, tested for truth or negated is used as
+        itself (a function outside a call: its body alike)."""
         for c in e.iter_child_nodes():
             self._clean(c, env)
         return False
+
+    visit_Compare = visit_BoolOp = visit_Not = visit_Neg = visit_Lambda = _used
 
     def _call(self, e: A.Call, env: dict[str, bool]) -> bool:
         if isinstance(e.ref, R.UserFunction):

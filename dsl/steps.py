@@ -231,10 +231,4 @@ class StepChecker(A.NodeVisitor):
 
 
 def _walk_stmts(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
-    for s in stmts:
-        yield s
-        if isinstance(s, A.If):
-            yield from _walk_stmts(s.then)
-            yield from _walk_stmts(s.other)
-        elif isinstance(s, A.For):
-            yield from _walk_stmts(s.body)
+    return A.statements(stmts)  # those inside `if`, `for` (any step holding steps) too, in file order

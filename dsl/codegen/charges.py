@@ -104,50 +104,81 @@ def hoisted(e: A.Expr) -> list[tuple[A.Expr, str, int]]:
     charges the walk: a comprehension, a library call, a join of lists, the list an `in` looks through;
     the code of the list's length; the work per item), in no particular order. Iterative: code may nest
     deeply."""
-    found: list[tuple[A.Expr, str, int]] = []
-    seen: set[int] = set()
-    twice: set[int] = set()  # a node met twice would run twice: left as it is
-    stack: list[tuple[A.Expr, frozenset[str]]] = [(e, frozenset())]
-    while stack:
-        n, bound = stack.pop()
-        if id(n) in seen:
-            twice.add(id(n))
-            continue
-        seen.add(id(n))
-        if isinstance(n, A.Comp):
-            code = size(n.iter, bound)
+    return _Hoist().run(e)
+
+
+class _Hoist(A.StrictVisitor):
+    """The search of `hoisted`: each method records the walks a node makes itself and pushes the parts of it
+    that are sure to run once when it does, with the names bound on the way there."""
+
+    covers = (A.Expr,)
+
+    def __init__(self) -> None:
+        self.found: list[tuple[A.Expr, str, int]] = []
+        self.stack: list[tuple[A.Expr, frozenset[str]]] = []
+
+    def run(self, e: A.Expr) -> list[tuple[A.Expr, str, int]]:
+        seen: set[int] = set()
+        twice: set[int] = set()  # a node met twice would run twice: left as it is
+        stack = self.stack
+        stack.append((e, frozenset()))
+        while stack:
+            n, bound = stack.pop()
+            if id(n) in seen:
+                twice.add(id(n))
+                continue
+            seen.add(id(n))
+            (self._methods.get(type(n)) or self.method(type(n)))(self, n, bound)
+        return [f for f in self.found if id(f[0]) not in twice]
+
+    def visit_Comp(self, n: A.Comp, bound: frozenset[str]) -> None:
+        code = size(n.iter, bound)
+        if code is not None:
+            work = weights.size(n.elem) + (weights.size(n.cond) if n.cond is not None else 0)
+            self.found.append((n, code, work))
+        self.stack.append((n.iter, bound))  # the item and the condition run once per item, if at all
+
+    def visit_Lambda(self, n: A.Lambda, bound: frozenset[str]) -> None:
+        pass  # runs once per item, if at all
+
+    def visit_BoolOp(self, n: A.BoolOp, bound: frozenset[str]) -> None:
+        self.stack.append((n.values[0], bound))
+
+    def visit_IfExpr(self, n: A.IfExpr, bound: frozenset[str]) -> None:
+        self.stack.append((n.cond, bound))
+
+    def visit_Compare(self, n: A.Compare, bound: frozenset[str]) -> None:
+        op, right = n.rest[0]
+        if op in ("in", "notin") and weights.flat_list(right.ty) and not _built(right):
+            code = size(right, bound)
             if code is not None:
-                work = weights.size(n.elem) + (weights.size(n.cond) if n.cond is not None else 0)
-                found.append((n, code, work))
-            stack.append((n.iter, bound))  # the item and the condition run once per item, if at all
-        elif isinstance(n, A.Lambda):
-            continue  # runs once per item, if at all
-        elif isinstance(n, A.BoolOp):
-            stack.append((n.values[0], bound))
-        elif isinstance(n, A.IfExpr):
-            stack.append((n.cond, bound))
-        elif isinstance(n, A.Compare):
-            op, right = n.rest[0]
-            if op in ("in", "notin") and weights.flat_list(right.ty) and not _built(right):
-                code = size(right, bound)
-                if code is not None:
-                    found.append((right, code, 1))
-            stack += [(n.first, bound), (right, bound)]
-        elif isinstance(n, A.Let):
-            inner = bound
-            for name, val in n.bindings:
-                stack.append((val, inner))
-                inner = inner | {name}
-            stack.append((n.body, inner))
-        else:
-            if isinstance(n, A.Call):
-                walk = _walk(n)
-                code = size(walk[0], bound) if walk is not None else None
-                if walk is not None and code is not None:
-                    found.append((n, code, walk[1]))
-            elif isinstance(n, A.BinOp) and n.op == "+" and T.is_list(n.left.ty) and T.is_list(n.right.ty):
-                code = size(n, bound)  # a join, charged for its items
-                if code is not None:
-                    found.append((n, code, 1))
-            stack += [(c, bound) for c in n.iter_child_nodes() if not isinstance(c, A.Lambda)]
-    return [f for f in found if id(f[0]) not in twice]
+                self.found.append((right, code, 1))
+        self.stack.extend([(n.first, bound), (right, bound)])
+
+    def visit_Let(self, n: A.Let, bound: frozenset[str]) -> None:
+        inner = bound
+        for name, val in n.bindings:
+            self.stack.append((val, inner))
+            inner = inner | {name}
+        self.stack.append((n.body, inner))
+
+    def visit_Call(self, n: A.Call, bound: frozenset[str]) -> None:
+        walk = _walk(n)
+        code = size(walk[0], bound) if walk is not None else None
+        if walk is not None and code is not None:
+            self.found.append((n, code, walk[1]))
+        self._every_part(n, bound)
+
+    def visit_BinOp(self, n: A.BinOp, bound: frozenset[str]) -> None:
+        if n.op == "+" and T.is_list(n.left.ty) and T.is_list(n.right.ty):
+            code = size(n, bound)  # a join, charged for its items
+            if code is not None:
+                self.found.append((n, code, 1))
+        self._every_part(n, bound)
+
+    def _every_part(self, n: A.Expr, bound: frozenset[str]) -> None:
+        """Every part runs once, when the node does (a function given to a call: once per item, if at all)."""
+        self.stack.extend((c, bound) for c in n.iter_child_nodes() if not isinstance(c, A.Lambda))
+
+    visit_Const = visit_Name = visit_Attr = visit_Index = visit_Not = visit_Neg = visit_ListLit = _every_part
+    visit_Inline = _every_part

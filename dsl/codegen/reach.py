@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .. import abi
+
 _DEF = re.compile(r"^def (\w+)\(", re.M)
 _WORD = re.compile(r"\w+")
 # A read of a zone's cards in order (codegen/expressions.py `_zone_code`): `_fz(s, Z_stock)`,
@@ -34,8 +36,8 @@ def _blocks(source: str) -> dict[str, str]:
     return out
 
 
-# The names worth following: zones, phases, the end of a deal and the helpers that draw or move cards.
-_KEPT = re.compile(r"(@?Z_\w+|PHASE_\w+|END_DEAL|_pick|_shuffle|_deal|_deal_each|_move|_move1|_fz|_fz_top)$")
+# The names worth following: zones, phases, the end of a deal and the helpers that meet chance.
+_KEPT = re.compile(rf"(@?Z_\w+|PHASE_\w+|END_DEAL|{'|'.join(abi.CHANCE_HELPERS)})$")
 
 
 def reach(source: str) -> dict[str, frozenset[str]]:

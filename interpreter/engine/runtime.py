@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dsl import abi
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BIG, RuleRuntimeError, _short
+from . import chance
 from .budget import charge
 from .chance import before_bottom, fix_all, fix_top, fix_upto, shrink
-from .chance import pick as _pick
-from .chance import shuffle as _shuffle
+
+# The helpers of `pick` and `shuffle` steps are chance's.
+_pick = chance.pick
+_shuffle = chance.shuffle
 
 # A list kept in a variable longer than this triggers the check of all list variables together.
 _HELD_CHECK = 1_000
@@ -539,12 +543,6 @@ def _kind(v: Any) -> str:
     return "none" if v is None else _short(v)  # the rules' word for None
 
 
-HELPERS = {
-    "_pick": _pick, "_move1": _move1, "_move": _move, "_deal": _deal, "_deal_each": _deal_each, "_shuffle": _shuffle,
-    "_next_active": _next_active, "_active": _active, "_eliminate": _eliminate, "_log": _log,
-    "_is_active": _is_active, "_sit_out": _sit_out, "_team": _team, "_set_team": _set_team,
-    "_teammates": _teammates, "_teams": _teams,
-    "_want_player": _want_player, "_want_players": _want_players, "_seat": _seat, "_card": _card,
-    "_cards": _cards, "_keep": _keep, "_keep_list": _keep_list, "_extend_list": _extend_list,
-    "_without": _without, "_cards_id": _cards_id, "_fz": _fz, "_fz_top": _fz_top,
-}
+# The helpers the generated code may call, by the names dsl/abi.py gives them (a name without its function
+# here fails when the engine is imported).
+HELPERS = {name: globals()[name] for name in abi.ENGINE_HELPERS}

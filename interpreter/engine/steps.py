@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 # What meets chance wherever the state stands: a pick, and a shuffle (whose cards the step may then draw).
-_ALWAYS = frozenset({"_pick", "_shuffle"})
+_ALWAYS = frozenset(abi.CHANCE_HELPERS)
 
 
 @dataclass(frozen=True)

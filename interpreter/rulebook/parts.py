@@ -29,16 +29,7 @@ def notes(source: Source, span: Span | None, above: bool = True) -> list[Block]:
 
 def all_steps(stmts: list[A.Stmt]) -> list[A.Stmt]:
     """Every statement, those inside `if` and `for` steps too."""
-    out: list[A.Stmt] = []
-    stack = list(reversed(stmts))
-    while stack:
-        s = stack.pop()
-        out.append(s)
-        if isinstance(s, A.If):
-            stack += list(reversed(s.then + s.other))
-        elif isinstance(s, A.For):
-            stack += list(reversed(s.body))
-    return out
+    return list(A.statements(stmts))
 
 
 def every_step(spec: GameSpec) -> list[A.Stmt]:

@@ -10,6 +10,8 @@ do not would be worse than one that quotes them.
 from __future__ import annotations
 
 import re
+import string
+from typing import cast
 
 from ..dsl import ast as A
 from ..dsl import refs as R
@@ -34,8 +36,15 @@ def anchor(kind: str, name: str) -> str:
     return f"{kind}-{name}".replace("_", "-").lower()
 
 
-class Words:
-    """Writes a game's statements and expressions for the rulebook, with links to its sections."""
+class Words(A.StrictVisitor):
+    """Writes a game's statements and expressions for the rulebook, with links to its sections: a statement
+    in a sentence (`sentence`) by its method here, or by its `WORDS` (dsl/ast.py)."""
+
+    covers = (A.Stmt,)
+
+    @classmethod
+    def knows(cls, kind: type[A.Node]) -> bool:
+        return super().knows(kind) or bool(getattr(kind, "WORDS", ""))
 
     def __init__(self, spec: GameSpec, source: Source) -> None:
         self.spec = spec
@@ -151,41 +160,51 @@ class Words:
         return blocks
 
     def sentence(self, s: A.Stmt) -> Runs:
-        if isinstance(s, A.If):
-            return [text("If ")] + self.cond(s.cond) + [text(":")]
-        if isinstance(s, A.For):
-            return [text("For each "), code(s.var), text(" in "), self.code(s.iter), text(":")]
-        if isinstance(s, A.Assign):
-            return self._assign(s)
-        if isinstance(s, A.LetStmt):
-            return [text("Let "), code(s.name), text(" be "), self.code(s.value), text(".")]
-        if isinstance(s, A.Pick):
-            return [text("Choose "), code(s.name), text(" at random from "), self.code(s.options),
-                    text(", each item as likely as any other.")]
-        if isinstance(s, A.Move):
-            where = " to the bottom of " if s.bottom else " to "
-            return [text("Move ")] + self.cards(s.cards) + [text(where), code(unparse.zone(s.dest)), text(".")]
-        if isinstance(s, A.Deal):
-            return self._deal(s)
-        if isinstance(s, A.Shuffle):
-            return [text("Shuffle "), code(unparse.zone(s.zone)), text(".")]
-        if isinstance(s, A.Goto):
-            return [text("Go on to the phase ")] + self.phase_link(s.phase) + [text(".")]
-        if isinstance(s, A.EndDeal):
-            return [text("The deal ends.")]
-        if isinstance(s, A.Eliminate):
-            return _capital(self.player(s.player)) + [text(" is out of the match.")]
-        if isinstance(s, A.SitOut):
-            return _capital(self.player(s.player)) + [text(" sits out the rest of this deal.")]
-        if isinstance(s, A.Do):
-            call = unparse.stmt(s)[3:]
-            run = codelink(call, anchor("procedure", s.proc)) if s.proc in self.procs else code(call)
-            return [text("Do "), run, text(" (a procedure).")]
-        if isinstance(s, A.Log):
-            return self._log(s)
-        return [code(unparse.stmt(s))]  # pragma: no cover - every statement is above
+        return cast(Runs, self.visit(s))
 
-    def _assign(self, s: A.Assign) -> Runs:
+    def generic_visit(self, node: A.Node) -> Runs:
+        if isinstance(node, A.Stmt) and node.WORDS:
+            return self._said(node)
+        return cast(Runs, super().generic_visit(node))
+
+    def _said(self, s: A.Stmt) -> Runs:
+        """A statement said by its `WORDS` (dsl/ast.py): `{field}` as code, `{field:player}` a player in words,
+        `{field:phase}` a link to the phase."""
+        runs: Runs = []
+        for literal, name, form, _ in string.Formatter().parse(s.WORDS):
+            if literal:
+                runs.append(text(literal))
+            if name is None:
+                continue
+            v = getattr(s, name)
+            if form == "player":
+                runs += self.player(v)
+            elif form == "phase":
+                runs += self.phase_link(v)
+            elif isinstance(v, A.ZoneRef):
+                runs.append(code(unparse.zone(v)))
+            elif isinstance(v, A.Expr):
+                runs.append(self.code(v))
+            else:
+                runs.append(code(str(v)))
+        return _capital(runs) if s.WORDS.startswith("{") else runs
+
+    def visit_If(self, s: A.If) -> Runs:
+        return [text("If ")] + self.cond(s.cond) + [text(":")]
+
+    def visit_For(self, s: A.For) -> Runs:
+        return [text("For each "), code(s.var), text(" in "), self.code(s.iter), text(":")]
+
+    def visit_Move(self, s: A.Move) -> Runs:
+        where = " to the bottom of " if s.bottom else " to "
+        return [text("Move ")] + self.cards(s.cards) + [text(where), code(unparse.zone(s.dest)), text(".")]
+
+    def visit_Do(self, s: A.Do) -> Runs:
+        call = unparse.stmt(s)[3:]
+        run = codelink(call, anchor("procedure", s.proc)) if s.proc in self.procs else code(call)
+        return [text("Do "), run, text(" (a procedure).")]
+
+    def visit_Assign(self, s: A.Assign) -> Runs:
         value = s.value
         if s.index is None and isinstance(s.ref, R.Builtin) and s.op == "=":
             if s.name == "dealer":
@@ -212,7 +231,7 @@ class Words:
             return [text("Add "), self.code(value), text(" to "), target, text(".")]
         return [text("Subtract "), self.code(value), text(" from "), target, text(".")]
 
-    def _deal(self, s: A.Deal) -> Runs:
+    def visit_Deal(self, s: A.Deal) -> Runs:
         n = s.count
         many = [text(count_words(n.value, "card"))] if isinstance(n, A.Const) and type(n.value) is int else [
             self.code(n), text(" cards")]
@@ -225,7 +244,7 @@ class Words:
         return [text("Deal ")] + many + [text(" from the top of "), src, text(" to "), code(unparse.zone(s.dest)),
                                          text(".")]
 
-    def _log(self, s: A.Log) -> Runs:
+    def visit_Log(self, s: A.Log) -> Runs:
         parts = s.text.split("{}")
         runs: Runs = [text("Announce to everyone: “")]
         for i, part in enumerate(parts):
