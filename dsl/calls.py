@@ -28,7 +28,7 @@ from . import ast as A
 from . import refs as R
 from . import types as T
 from .diagnostics import Diagnostic, Span
-from .library import LIBRARY, LibFunc
+from .library import LIBRARY, Arg, LibFunc, Result
 from .spec import FuncSpec, GameSpec
 from .suggest import did_you_mean
 
@@ -145,9 +145,9 @@ class CallChecker:
             for a in e.args:  # a loop, not a comprehension: a comprehension is one more frame
                 ats.append(self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a))
             return self.user_call(lib, ats, e.span)
-        sig = lib.sig
+        sig = lib.signature
         args = e.args
-        if sig == "max":
+        if sig.variadic:
             if len(args) == 1:
                 t = self.expr(args[0]) if not isinstance(args[0], A.Lambda) else self._arg(args[0])
                 if not T.is_list(t) and t != T.ANY:
@@ -161,49 +161,31 @@ class CallChecker:
                     self.err("C029", a.span, f"'{lib.name}' of several values needs numbers, not {T.show(t)}")
                 out = T.join(out, t)
             return out
-        params, result = sig.split("->")
-        kinds = params.split(",")
+        params = sig.params
         lt: Any = T.ANY
         for i, a in enumerate(args):
-            k = kinds[i].rstrip("?")
-            if k == "F":
+            k = params[i].kind
+            if k.is_function:
                 rt = self._lambda(a, T.elem(lt))
-                if lib.name in ("count",):
+                if k is Arg.PREDICATE:
                     self.want(a, rt, T.BOOL, f"the function given to '{lib.name}'")
                 continue
             t = self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a)
-            if k.startswith("L"):
+            if k.is_list:
                 lt = t
                 if not T.is_list(t) and t != T.ANY:
                     self.err("C029", a.span, f"'{lib.name}' needs a list, not {T.show(t)}")
                     lt = T.list_of(T.ANY)
-                elif k == "L[N]" and not T.compatible(T.elem(t), T.NUM):
+                elif k is Arg.NUMBERS and not T.compatible(T.elem(t), T.NUM):
                     self.err("C029", a.span, f"'{lib.name}' needs a list of numbers, not {T.show(t)}")
-                elif k == "L[B]" and not T.compatible(T.elem(t), T.BOOL):
+                elif k is Arg.BOOLS and not T.compatible(T.elem(t), T.BOOL):
                     self.err("C029", a.span, f"'{lib.name}' needs a list of true/false, not {T.show(t)}")
-                elif k == "LL" and not T.is_list(T.elem(t)) and T.elem(t) != T.ANY:
+                elif k is Arg.LISTS and not T.is_list(T.elem(t)) and T.elem(t) != T.ANY:
                     self.err("C029", a.span, f"'{lib.name}' needs a list of lists, not {T.show(t)}")
             else:
-                want = {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "C": T.CARD, "B": T.BOOL, "X": T.ANY,
-                        "E": T.elem(lt)}[k]
+                want = T.elem(lt) if k is Arg.ITEM else _ARG_TYPES[k]
                 self.want(a, t, want, f"argument {i + 1} of '{lib.name}'")
-        if result == "E":
-            if lib.name == "sum":
-                return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
-            return T.elem(lt)
-        if result == "L":
-            return lt
-        if result == "LE":  # flatten: a list of lists of X is a list of X
-            return T.elem(lt) if T.is_list(T.elem(lt)) else T.list_of(T.ANY)
-        if result == "LL":
-            return T.list_of(lt)
-        if result == "LI":
-            return T.list_of(T.INT)
-        if result == "LP":
-            return T.list_of(T.PLAYER)
-        if lib.name == "abs" and args:
-            return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
-        return {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "B": T.BOOL}[result]
+        return _result(sig.result, lt, args)
 
     # ------------------------------------------------------------ define: functions
     def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span, root: bool = False) -> Any:
@@ -276,3 +258,26 @@ class CallChecker:
         finally:
             self.diags, self._seen, self.scopes = saved
             self.settling = False
+
+
+_ARG_TYPES = {Arg.INT: T.INT, Arg.NUM: T.NUM, Arg.PLAYER: T.PLAYER, Arg.CARD: T.CARD, Arg.BOOL: T.BOOL,
+              Arg.ANY: T.ANY}
+_RESULT_TYPES = {Result.INT: T.INT, Result.NUM: T.NUM, Result.PLAYER: T.PLAYER, Result.BOOL: T.BOOL,
+                 Result.INTS: T.list_of(T.INT), Result.PLAYERS: T.list_of(T.PLAYER)}
+
+
+def _result(r: Result, lt: Any, args: list[A.Expr]) -> Any:
+    """The type of a library call's value: `lt` is the type of its list argument."""
+    if r is Result.ITEM:
+        return T.elem(lt)
+    if r is Result.SUM:
+        return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
+    if r is Result.LIST:
+        return lt
+    if r is Result.FLAT:  # a list of lists of X is a list of X
+        return T.elem(lt) if T.is_list(T.elem(lt)) else T.list_of(T.ANY)
+    if r is Result.LISTS:
+        return T.list_of(lt)
+    if r is Result.SAME_NUMBER:
+        return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
+    return _RESULT_TYPES[r]
