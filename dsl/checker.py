@@ -36,8 +36,9 @@ What the compiler may rely on after `check()` without errors:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from . import ast as A
@@ -57,10 +58,36 @@ from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
 from .types import card_lists
 
-__all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "check"]
+__all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "Symbols", "check"]
 
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
 RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
+
+
+@dataclass(frozen=True)
+class Symbols:
+    """What checking a rule file found, kept by the compiled game (`CompiledGame.symbols`) once the check is
+    over: the named things and the types of the functions' checks. Read-only; a later check of an expression
+    against the game (a scenario's probe) runs a fresh checker made from it (`Checker.from_symbols`), so it
+    never writes into what another probe reads."""
+
+    spec: GameSpec
+    limits: Limits
+    zones: Mapping[str, ZoneSpec]
+    vars: Mapping[str, VarSpec]
+    funcs: Mapping[str, FuncSpec]
+    procs: Mapping[str, ProcSpec]
+    actions: Mapping[str, ActionSpec]
+    phases: Mapping[str, PhaseSpec]
+    props: Mapping[str, Any]
+    depths: Mapping[str, int]
+    proc_depths: Mapping[str, int]
+    proc_args: Mapping[str, Sequence[Any]]
+    # The checks of the functions' bodies: result type by (name, argument types), the argument types each
+    # was checked with, and the join of its results.
+    func_cache: Mapping[tuple[str, tuple[Any, ...]], Any]
+    signatures: Mapping[str, Sequence[tuple[Any, ...]]]
+    results: Mapping[str, Any]
 
 
 class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyChecker):
@@ -98,6 +125,29 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
         for e in spec.pack:
             if e.card:
                 self.ranks.add(e.card)
+
+    def symbols(self) -> Symbols:
+        """A copy of what the check found (for the compiled game): later checks do not change it. (Plain
+        dicts, typed read-only: a compiled game may be deep-copied, which a mappingproxy refuses.)"""
+        return Symbols(self.spec, self.limits, dict(self.zones), dict(self.vars), dict(self.funcs),
+                       dict(self.procs), dict(self.actions), dict(self.phases), dict(self.props),
+                       dict(self.depths), dict(self.proc_depths),
+                       {k: list(v) for k, v in self.proc_args.items()},
+                       dict(self.func_cache), {k: list(v) for k, v in self.signatures.items()},
+                       dict(self.results))
+
+    @classmethod
+    def from_symbols(cls, sym: Symbols, diags: list[Diagnostic]) -> Checker:
+        """A fresh checker that knows what a finished check found, reporting into `diags`: for checking one
+        more expression against the game (compile_probe)."""
+        c = cls(sym.spec, diags, sym.limits)
+        c.zones, c.vars, c.funcs, c.procs = dict(sym.zones), dict(sym.vars), dict(sym.funcs), dict(sym.procs)
+        c.actions, c.phases, c.props = dict(sym.actions), dict(sym.phases), dict(sym.props)
+        c.depths, c.proc_depths = dict(sym.depths), dict(sym.proc_depths)
+        c.proc_args = {k: list(v) for k, v in sym.proc_args.items()}
+        c.func_cache, c.results = dict(sym.func_cache), dict(sym.results)
+        c.signatures = {k: list(v) for k, v in sym.signatures.items()}
+        return c
 
     # ------------------------------------------------------------ reporting
     def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
