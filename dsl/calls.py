@@ -20,16 +20,16 @@ with the join of those signatures (see the contract in dsl/checker.py).
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from functools import reduce
 from typing import Any
 
 from . import ast as A
 from . import refs as R
 from . import types as T
-from .diagnostics import Diagnostic, Span
+from .check_context import CheckContext
+from .diagnostics import Span
 from .library import LIBRARY, Arg, LibFunc, Result
-from .spec import FuncSpec, GameSpec
+from .spec import FuncSpec
 from .suggest import did_you_mean
 
 MAX_CALL_DEPTH = 100  # functions or procedures calling each other
@@ -45,41 +45,9 @@ def _args(n: int) -> str:
     return f"{n} argument{'' if n == 1 else 's'}"
 
 
-class CallChecker:
-    """Call typing for `Checker` (dsl/checker.py), which provides the methods declared here."""
-
-    spec: GameSpec
-    diags: list[Diagnostic]
-    _seen: set[tuple[str, Span, str]]
-    scopes: list[dict[str, Any]]
-    funcs: dict[str, FuncSpec]
-    call_stack: list[str]
-    nesting: int  # expression levels on the path being checked, through calls
-    max_nesting: int
-    depths: dict[str, int]  # analysis.nesting_depths
-    func_cache: dict[tuple[str, tuple[Any, ...]], Any]
-    signatures: dict[str, list[tuple[Any, ...]]]  # per function, in the order checked
-    results: dict[str, Any]  # per function, the join of its results
-    skipped: list[tuple[Span, str]]  # calls not entered because the callee alone nests too deeply
-    settling: bool
-
-    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
-        raise NotImplementedError  # pragma: no cover
-
-    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def local(self, name: str) -> Any:
-        raise NotImplementedError  # pragma: no cover
-
-    def declare(self, name: str, ty: Any, span: Span) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
-        raise NotImplementedError  # pragma: no cover
+class CallChecker(CheckContext):
+    """Types calls: of the library (from its records' signatures) and of `define:` functions, each checked
+    with the argument types of its calls."""
 
     # ------------------------------------------------------------ calls
     def _resolve(self, e: A.Call) -> FuncSpec | LibFunc | None:

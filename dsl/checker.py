@@ -4,8 +4,10 @@ The checker walks the `GameSpec`, records on each AST node what its names
 refer to (`ref`) and its type (`ty`), and reports every problem it finds.
 User functions are checked at each call with the argument types of that call
 (they have no type annotations; dsl/calls.py), and may not call themselves.
-Expressions are typed in dsl/expr_checks.py, steps (statements) in dsl/steps.py, and the
-tables and static contexts in dsl/table_checks.py: mixins of `Checker`, one per concern.
+Expressions are typed in dsl/expr_checks.py, calls in dsl/calls.py, steps (statements) in dsl/steps.py, the
+tables and static contexts in dsl/table_checks.py and strategies in dsl/strategy_checks.py: parts of `Checker`,
+one per concern, each a class over the shared context of dsl/check_context.py (none stubs another's methods,
+so the order of the bases decides nothing).
 
 What the compiler may rely on after `check()` without errors:
 
@@ -36,9 +38,6 @@ What the compiler may rely on after `check()` without errors:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from . import ast as A
@@ -46,13 +45,13 @@ from . import refs as R
 from . import types as T
 from .analysis import nesting_depths
 from .calls import CallChecker, _close
+from .check_context import BUILTIN_VALUES, CARD_ATTRS, RESERVED, Symbols
 from .deck import check_tables
 from .diagnostics import Diagnostic, Span
-from .expr_checks import BUILTIN_VALUES, CARD_ATTRS, ExprChecker
+from .expr_checks import ExprChecker
 from .library import LIBRARY
 from .limits import Limits
-from .parser import KEYWORDS
-from .spec import ActionSpec, FuncSpec, GameSpec, ParamSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
+from .spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec
 from .steps import StepChecker, _walk_stmts
 from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
@@ -61,128 +60,9 @@ from .types import card_lists
 __all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "Symbols", "check"]
 
 ASSIGNABLE_BUILTINS = {"dealer", "current"}
-RESERVED = set(BUILTIN_VALUES) | set(LIBRARY) | {"owner"} | set(KEYWORDS)
 
 
-@dataclass(frozen=True)
-class Symbols:
-    """What checking a rule file found, kept by the compiled game (`CompiledGame.symbols`) once the check is
-    over: the named things and the types of the functions' checks. Read-only; a later check of an expression
-    against the game (a scenario's probe) runs a fresh checker made from it (`Checker.from_symbols`), so it
-    never writes into what another probe reads."""
-
-    spec: GameSpec
-    limits: Limits
-    zones: Mapping[str, ZoneSpec]
-    vars: Mapping[str, VarSpec]
-    funcs: Mapping[str, FuncSpec]
-    procs: Mapping[str, ProcSpec]
-    actions: Mapping[str, ActionSpec]
-    phases: Mapping[str, PhaseSpec]
-    props: Mapping[str, Any]
-    depths: Mapping[str, int]
-    proc_depths: Mapping[str, int]
-    proc_args: Mapping[str, Sequence[Any]]
-    # The checks of the functions' bodies: result type by (name, argument types), the argument types each
-    # was checked with, and the join of its results.
-    func_cache: Mapping[tuple[str, tuple[Any, ...]], Any]
-    signatures: Mapping[str, Sequence[tuple[Any, ...]]]
-    results: Mapping[str, Any]
-
-
-class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyChecker):
-    def __init__(self, spec: GameSpec, diags: list[Diagnostic], limits: Limits):
-        self.spec = spec
-        self.limits = limits
-        self.diags = diags
-        self._seen: set[tuple[str, Span, str]] = set()
-        self.options = {o.name: o for o in spec.options}
-        self.consts = {k: (v, T.of_value(v)) for k, (v, _) in spec.constants.items()}
-        self.zones: dict[str, ZoneSpec] = {}
-        self.vars: dict[str, VarSpec] = {}
-        self.funcs: dict[str, FuncSpec] = {}
-        self.procs: dict[str, ProcSpec] = {}
-        self.actions: dict[str, ActionSpec] = {}
-        self.phases: dict[str, PhaseSpec] = {}
-        self.props: dict[str, Any] = {}
-        self.scopes: list[dict[str, Any]] = []
-        self.call_stack: list[str] = []
-        self.proc_depths: dict[str, int] = {}  # how deep the chain of procedures below each one goes
-        self._global_names: list[str] | None = None
-        self._listings: dict[str, str] = {}
-        self.nesting = 0
-        self.max_nesting = 4 * limits.expr_depth
-        self.depths: dict[str, int] = {}
-        self.func_cache: dict[tuple[str, tuple[Any, ...]], Any] = {}
-        self.signatures: dict[str, list[tuple[Any, ...]]] = {}
-        self.results: dict[str, Any] = {}
-        self.skipped: list[tuple[Span, str]] = []
-        self.settling = False
-        self.proc_args: dict[str, list[Any]] = {}
-        self.suits = set(spec.suits)
-        self.ranks = set(spec.ranks)
-        # The names of special cards (outside suits x ranks) count as ranks.
-        for e in spec.pack:
-            if e.card:
-                self.ranks.add(e.card)
-
-    def symbols(self) -> Symbols:
-        """A copy of what the check found (for the compiled game): later checks do not change it. (Plain
-        dicts, typed read-only: a compiled game may be deep-copied, which a mappingproxy refuses.)"""
-        return Symbols(self.spec, self.limits, dict(self.zones), dict(self.vars), dict(self.funcs),
-                       dict(self.procs), dict(self.actions), dict(self.phases), dict(self.props),
-                       dict(self.depths), dict(self.proc_depths),
-                       {k: list(v) for k, v in self.proc_args.items()},
-                       dict(self.func_cache), {k: list(v) for k, v in self.signatures.items()},
-                       dict(self.results))
-
-    @classmethod
-    def from_symbols(cls, sym: Symbols, diags: list[Diagnostic]) -> Checker:
-        """A fresh checker that knows what a finished check found, reporting into `diags`: for checking one
-        more expression against the game (compile_probe)."""
-        c = cls(sym.spec, diags, sym.limits)
-        c.zones, c.vars, c.funcs, c.procs = dict(sym.zones), dict(sym.vars), dict(sym.funcs), dict(sym.procs)
-        c.actions, c.phases, c.props = dict(sym.actions), dict(sym.phases), dict(sym.props)
-        c.depths, c.proc_depths = dict(sym.depths), dict(sym.proc_depths)
-        c.proc_args = {k: list(v) for k, v in sym.proc_args.items()}
-        c.func_cache, c.results = dict(sym.func_cache), dict(sym.results)
-        c.signatures = {k: list(v) for k, v in sym.signatures.items()}
-        return c
-
-    # ------------------------------------------------------------ reporting
-    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
-        key = (code, span, msg)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        self.diags.append(Diagnostic(code, span, msg, hint))
-
-    @contextmanager
-    def scope(self, names: dict[str, Any]) -> Iterator[None]:
-        self.scopes.append(dict(names))
-        try:
-            yield
-        finally:
-            self.scopes.pop()
-
-    def local(self, name: str) -> Any:
-        for s in reversed(self.scopes):
-            if name in s:
-                return s[name]
-        return None
-
-    def declare(self, name: str, ty: Any, span: Span) -> None:
-        kind = ("a library function" if name in LIBRARY else "a built-in value" if name in BUILTIN_VALUES
-                else "a word of the language" if name in RESERVED else "a variable" if name in self.vars
-                else "a zone" if name in self.zones else "an option" if name in self.options else None)
-        if kind is not None:
-            self.err("C020", span, f"'{name}' is already {kind}", "choose another name for the local value")
-        elif self.local(name) is not None:
-            # Rebinding would let a loop grow a value step by step (let x = [x]) without bound.
-            self.err("C020", span, f"'{name}' is already a local name here",
-                     "choose another name; a local name keeps one value while it is in scope")
-        self.scopes[-1][name] = ty
-
+class Checker(ExprChecker, StepChecker, CallChecker):
     # ------------------------------------------------------------ declarations
     def check(self) -> None:
         sp = self.spec
@@ -201,7 +81,8 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
                     t = self.expr(o.default)
                 want = {"int": T.INT, "bool": T.BOOL, "choice": T.STR}[o.kind]
                 self.want(o.default, t, want, f"default of option '{o.name}'")
-        self._table_types()
+        tables = TableChecker(self, self)
+        tables.table_types()
         self._deck()
         for z in sp.zones:
             if isinstance(z.visible, A.Expr):
@@ -233,7 +114,7 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
         self._distinct_texts()
         for ph in sp.phases:
             self._phase(ph)
-        self._strategies()
+        StrategyChecker(self, self).check()
         if not sp.phases and "phases" not in sp.missing_sections:
             self.err("C030", sp.spans.get("phases", sp.root_span), "the game has no phases")
         m = sp.match
@@ -270,8 +151,8 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             span, name = self.skipped[0]
             self.err("C036", span, f"expressions nest more than {self.max_nesting} levels deep here, counting the "
                      f"body of '{name}' and of the functions it calls")
-        self._static_contexts()
-        self._param_domains()
+        tables.static_contexts()
+        tables.param_domains()
         self.settle()
 
     def _returns(self) -> None:
@@ -329,18 +210,6 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
         for ph in sp.phases:
             self.phases[ph.name] = ph
 
-    def _listing(self, kind: str) -> str:
-        """The deck's suits or ranks for a hint, at most 30 of them, in the deck's order: ranks lowest first as
-        `ranks:` lists them (then the special cards, in pack order), which is how a designer reads them;
-        sorted as text, '10' would come before '7' and 'A' before 'J'."""
-        if kind not in self._listings:
-            if kind == "rank":
-                names = list(dict.fromkeys(self.spec.ranks + [e.card for e in self.spec.pack if e.card]))
-            else:
-                names = list(dict.fromkeys(self.spec.suits))
-            more = f", ... ({len(names):,} in all)" if len(names) > 30 else ""
-            self._listings[kind] = ", ".join(names[:30]) + more
-        return self._listings[kind]
 
     def _property_type(self, p: Any) -> Any:
         if p.by in ("rank", "suit"):

@@ -1,49 +1,24 @@
 """How the checker checks steps (statements): `Checker.stmt` and the procedures they call.
 
-A mixin of `Checker` (dsl/checker.py), which provides the methods declared here.
+A part of `Checker` (dsl/checker.py) over the shared context of dsl/check_context.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
 from typing import Any
 
 from . import ast as A
 from . import refs as R
 from . import types as T
 from .calls import MAX_CALL_DEPTH, _args, _close
-from .diagnostics import Diagnostic, Span
-from .spec import GameSpec, PhaseSpec, ProcSpec, ZoneSpec
+from .check_context import CheckContext
+from .diagnostics import Span
+from .spec import ProcSpec
 
 
-class StepChecker(A.NodeVisitor):
-    spec: GameSpec
-    diags: list[Diagnostic]
-    zones: dict[str, ZoneSpec]
-    procs: dict[str, ProcSpec]
-    phases: dict[str, PhaseSpec]
-    proc_args: dict[str, list[Any]]
-    call_stack: list[str]
-    proc_depths: dict[str, int]
-
-    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
-        raise NotImplementedError  # pragma: no cover
-
-    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def declare(self, name: str, ty: Any, span: Span) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
-        raise NotImplementedError  # pragma: no cover
-
-    def visit_Assign(self, s: A.Assign) -> None:
-        raise NotImplementedError  # pragma: no cover  (Checker's, which comes first in the MRO)
+class StepChecker(CheckContext):
+    """Checks steps (statements), one `visit_` method per kind of step, and the procedures they call."""
 
     def block(self, stmts: list[A.Stmt]) -> None:
         with self.scope({}):
