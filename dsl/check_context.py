@@ -1,11 +1,11 @@
 """The state every part of the checker shares, and the reporting and scoping they all use.
 
-The checker's parts share this one context. The tables and static contexts (table_checks.py) and the strategies
-(strategy_checks.py) are classes of their own, given the context and a `Typer` (the expression checker). The
-expressions (expr_checks.py), calls (calls.py) and steps (steps.py), which call each other at every level of
-nesting, are bases of `Checker` over the context: the methods one calls in another are declared here for the
-type checker only, never stubbed at run time, so the order of `Checker`'s bases cannot make one part shadow
-another (tests/test_checker_parts.py checks it).
+The checker's parts share this one context. The steps (steps.py), the tables and static contexts
+(table_checks.py) and the strategies (strategy_checks.py) are classes of their own, given the context and a
+`Typer` (the expression checker). The expressions (expr_checks.py) and calls (calls.py), which call each other
+at every level of nesting, are the bases of `Checker` over the context: the methods one calls in the other
+are declared here for the type checker only, never stubbed at run time, so the order of `Checker`'s bases
+cannot make one part shadow another (tests/test_checker_parts.py checks it).
 
 `Symbols` is what a finished check leaves for the compiled game: the named things and the types of the
 functions' checks, copied, so a later check (a scenario's probe) runs on a fresh context made from it.
@@ -75,11 +75,12 @@ class Symbols:
 
 
 class Typer(Protocol):
-    """What a part checked apart from `Checker` (table_checks.py, strategy_checks.py) needs of the expression
-    checker."""
+    """What a part checked apart from `Checker` (steps.py, table_checks.py, strategy_checks.py) needs of the
+    expression checker."""
 
     def expr(self, e: A.Expr, perplayer: bool = False) -> Any: ...
     def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None: ...
+    def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None: ...
 
 
 class CheckContext(A.NodeVisitor):
@@ -200,5 +201,3 @@ class CheckContext(A.NodeVisitor):
         def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None: ...
         def visit_Call(self, e: A.Call) -> Any: ...
         def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span, root: bool = False) -> Any: ...
-        def block(self, stmts: list[A.Stmt]) -> None: ...
-        def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None: ...

@@ -41,28 +41,30 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
-from . import refs as R
 from . import types as T
 from .analysis import nesting_depths
 from .calls import CallChecker, _close
-from .check_context import BUILTIN_VALUES, CARD_ATTRS, RESERVED, Symbols
+from .check_context import BUILTIN_VALUES, CARD_ATTRS, RESERVED, CheckContext, Symbols
 from .deck import check_tables
 from .diagnostics import Diagnostic, Span
 from .expr_checks import ExprChecker
 from .library import LIBRARY
 from .limits import Limits
 from .spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec
-from .steps import StepChecker, _walk_stmts
+from .steps import ASSIGNABLE_BUILTINS, StepChecker, _walk_stmts
 from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
 from .types import card_lists
 
 __all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "RESERVED", "Checker", "Symbols", "check"]
 
-ASSIGNABLE_BUILTINS = {"dealer", "current"}
 
 
-class Checker(ExprChecker, StepChecker, CallChecker):
+class Checker(ExprChecker, CallChecker):
+    def __init__(self, spec: GameSpec, diags: list[Diagnostic], limits: Limits):
+        CheckContext.__init__(self, spec, diags, limits)  # not super(): the bases' order is no contract
+        self.steps = StepChecker(self, self)
+
     # ------------------------------------------------------------ declarations
     def check(self) -> None:
         sp = self.spec
@@ -119,11 +121,11 @@ class Checker(ExprChecker, StepChecker, CallChecker):
             self.err("C030", sp.spans.get("phases", sp.root_span), "the game has no phases")
         m = sp.match
         with self.scope({}):
-            self.block(m.start)
+            self.steps.block(m.start)
         with self.scope({}):
-            self.block(m.deal)
+            self.steps.block(m.deal)
         with self.scope({}):
-            self.block(m.end_deal)
+            self.steps.block(m.end_deal)
         if not m.deal:
             self.err("C031", m.span, "'match: deal' is empty", "it must deal the cards and 'goto' a phase")
         for e, want, what in ((m.next_dealer, T.PLAYER, "'next_dealer'"), (m.over_when, T.BOOL, "'over_when'"),
@@ -135,13 +137,13 @@ class Checker(ExprChecker, StepChecker, CallChecker):
             with self.scope({"p": T.PLAYER}):
                 self.expr(e)
         self._returns()
-        self._procedures()
+        self.steps.procedures()
         for where, block in (("'match: start'", m.start), ("'match: end_deal'", m.end_deal)):
             for st in _walk_stmts(block):
                 if isinstance(st, A.Goto | A.EndDeal):
                     self.err("C033", st.span, f"{where} cannot '{'goto' if isinstance(st, A.Goto) else 'end deal'}'",
                              "phases start from 'match: deal'; a deal ends with 'end deal' in a phase")
-        self._undone_by_deals(m.start)
+        self.steps.undone_by_deals(m.start)
         for f in sp.functions:
             if f.body is not None and f.name not in self.signatures:
                 # Never called (or only where the call nests too deeply): still check it, with
@@ -274,7 +276,7 @@ class Checker(ExprChecker, StepChecker, CallChecker):
                 self.declare(prm.name, et, prm.span)
             if a.when is not None:
                 self.want(a.when, self.expr(a.when), T.BOOL, "'when'")
-            self.block(a.effect)
+            self.steps.block(a.effect)
 
     def _card_lists_param(self, a: ActionSpec, prm: ParamSpec, t: Any) -> Any:
         """A parameter with `ids`: its values and its ids are lists of cards (C040); the type of its value."""
@@ -326,7 +328,7 @@ class Checker(ExprChecker, StepChecker, CallChecker):
                 self.want(ph.first, self.expr(ph.first), T.PLAYER, "'first'")
         for block in (ph.start, ph.after, ph.end):
             with self.scope({}):
-                self.block(block)
+                self.steps.block(block)
 
     # ------------------------------------------------------------ statements (see dsl/steps.py)
     def _params_free(self, params: list[str], span: Span, kind: str, name: str) -> None:
@@ -334,42 +336,6 @@ class Checker(ExprChecker, StepChecker, CallChecker):
             if p in RESERVED or p in self.vars or p in self.zones or p in self.options or p in self.consts:
                 self.err("C020", span, f"parameter '{p}' of {kind} '{name}' hides a name of the game",
                          "choose another parameter name")
-
-    def visit_Assign(self, s: A.Assign) -> None:
-        vt = self.expr(s.value)
-        if s.name == "team":
-            self._assign_team(s, vt)
-            return
-        if s.name in ASSIGNABLE_BUILTINS and s.index is None:
-            s.ref = R.Builtin(s.name)
-            target: Any = T.PLAYER
-        elif s.name in self.vars:
-            v = self.vars[s.name]
-            s.ref = R.Variable(v)
-            target = v.ty
-            if v.per_player and s.index is None:
-                self.err("C012", s.span, f"'{s.name}' is kept per player: write {s.name}[p]")
-            elif v.per_team and s.index is None:
-                self.err("C012", s.span, f"'{s.name}' is kept per team: write {s.name}[t], e.g. {s.name}[team[p]]")
-            elif not v.per_player and not v.per_team and s.index is not None:
-                self.err("C012", s.span, f"'{s.name}' is a single value, not one per player")
-            if s.index is not None and v.per_team:
-                self._team_index(s.index, s.name)
-            elif s.index is not None:
-                self.want(s.index, self.expr(s.index), T.PLAYER, "the player index")
-        elif s.name in self.spec.broken:
-            return
-        else:
-            hint = _close(s.name, list(self.vars) + list(ASSIGNABLE_BUILTINS))
-            if s.name in BUILTIN_VALUES or s.name in self.zones or s.name in self.options:
-                hint = "only variables, 'dealer' and 'current' can be assigned; cards move with 'move'"
-            self.err("C013", s.span, f"cannot assign to '{s.name}': it is not a variable", hint)
-            return
-        if s.op != "=" and target not in T.NUMERIC and not T.is_list(target):
-            self.err("C014", s.span, f"'{s.op}' needs a number or list variable; '{s.name}' holds "
-                     f"{T.show(target)}")
-        elif not T.compatible(vt, target):
-            self.err("C001", s.value.span, f"'{s.name}' holds {T.show(target)}, not {T.show(vt)}")
 
 
 def check(spec: GameSpec, diags: list[Diagnostic], limits: Limits) -> Checker:

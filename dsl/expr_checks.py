@@ -242,6 +242,16 @@ class ExprChecker(CheckContext):
             for it in e.items:
                 self._literal_check(it, T.elem(against) if T.is_list(against) else against)
 
+    def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None:
+        """The index of a per-team variable is a team number. Players and numbers mix, so a seat would pass as
+        one: score[p] would silently read the team numbered like p's seat, not p's team."""
+        t = self.expr(index) if t is None else t
+        if t == T.PLAYER:
+            self.err("C001", index.span, f"'{name}' is kept per team: its index is a team number, not a player",
+                     f"write {name}[team[p]] for the team of player p")
+        else:
+            self.want(index, t, T.INT, "the team index")
+
 
 def _literal_number(e: A.Expr) -> str | None:
     """The text of a literal fractional number (2.5, -0.5), or None."""
