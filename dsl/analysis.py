@@ -17,11 +17,12 @@ from . import ast as A
 from . import refs as R
 from . import types as T
 from .diagnostics import Span
+from .library import names
 from .spec import FuncSpec, GameSpec
 
 STATEFUL_BUILTINS = {"active_players", "dealer", "current", "player", "deal_number", "turns", "team", "teams",
                      "phase"}
-STATEFUL_LIBRARY = {"next_active", "is_active", "played_by", "teammates", "sitting_out"}
+STATEFUL_LIBRARY = names(lambda f: f.stateful)
 
 
 # ---------------------------------------------------------------- nesting through calls
@@ -180,10 +181,7 @@ def _pure(spec: GameSpec) -> set[str]:
 # lists whose items are bags and which is itself a bag of them (the subsets of a bag: which sublists there
 # are is fixed, not their order nor the order inside each); "dep": anything else. Each kind includes the
 # ones before it (a fixed list is a bag), so a value that may be either is the later one (`_worst`).
-_BAG_TO_FREE = {"len", "count", "sum", "any", "all", "sort"}
-_BAG_TO_BAG = {"unique", "reverse"}
-_BAGS_TO_FREE = {"len", "count"}  # what may be asked of a bag of bags without looking inside its lists
-_BAG_TO_BAGS = {"subsets", "combinations"}
+# What each library function gives of a bag, or of a bag of bags, is its record's `of_bag` and `of_bags`.
 _KINDS = ("free", "bag", "bags", "dep")
 ORDER_DEPTH = 150  # expression levels followed, through calls, before answering "dep"
 ORDER_KINDS = 8  # distinct argument kinds followed into one function
@@ -268,15 +266,12 @@ class _Order(A.StrictVisitor):
         if isinstance(e.ref, R.Library):
             if any(k != "free" for k in kinds[1:]):
                 return "dep"  # the order reaches a second argument or a function's value
+            lib = e.ref.spec
             if first == "bags":
-                return "free" if e.func in _BAGS_TO_FREE else "bag" if e.func == "flatten" else "dep"
-            if e.func in _BAG_TO_FREE or (e.func in ("max", "min") and len(e.args) == 1):
-                return "free"
-            if e.func in _BAG_TO_BAG or e.func == "flatten":
-                return "bag"
-            if e.func in _BAG_TO_BAGS:
-                return "bags"
-            return "dep"
+                return lib.of_bags
+            if lib.signature.variadic and len(e.args) != 1:
+                return "dep"  # max(a, b, ...): the order reaches a second argument
+            return lib.of_bag
         if isinstance(e.ref, R.UserFunction):
             return self.call(e.func, tuple(kinds))
         return "dep"
@@ -375,8 +370,7 @@ def _cheap(e: A.Expr) -> bool:
     for n in A.walk(e):
         if isinstance(n, A.Comp | A.Lambda | A.Let):
             return False
-        if isinstance(n, A.Call) and not (isinstance(n.ref, R.Library) and n.func in (
-                "abs", "floor", "ceil", "left", "right", "len", "first", "last")):
+        if isinstance(n, A.Call) and not (isinstance(n.ref, R.Library) and n.ref.spec.cheap):
             return False
     return True
 

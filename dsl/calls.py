@@ -20,16 +20,16 @@ with the join of those signatures (see the contract in dsl/checker.py).
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from functools import reduce
 from typing import Any
 
 from . import ast as A
 from . import refs as R
 from . import types as T
-from .diagnostics import Diagnostic, Span
-from .library import LIBRARY, LibFunc
-from .spec import FuncSpec, GameSpec
+from .check_context import CheckContext
+from .diagnostics import Span
+from .library import LIBRARY, Arg, LibFunc, Result
+from .spec import FuncSpec
 from .suggest import did_you_mean
 from .text_order import keyed, refusal, refused
 
@@ -46,41 +46,9 @@ def _args(n: int) -> str:
     return f"{n} argument{'' if n == 1 else 's'}"
 
 
-class CallChecker:
-    """Call typing for `Checker` (dsl/checker.py), which provides the methods declared here."""
-
-    spec: GameSpec
-    diags: list[Diagnostic]
-    _seen: set[tuple[str, Span, str]]
-    scopes: list[dict[str, Any]]
-    funcs: dict[str, FuncSpec]
-    call_stack: list[str]
-    nesting: int  # expression levels on the path being checked, through calls
-    max_nesting: int
-    depths: dict[str, int]  # analysis.nesting_depths
-    func_cache: dict[tuple[str, tuple[Any, ...]], Any]
-    signatures: dict[str, list[tuple[Any, ...]]]  # per function, in the order checked
-    results: dict[str, Any]  # per function, the join of its results
-    skipped: list[tuple[Span, str]]  # calls not entered because the callee alone nests too deeply
-    settling: bool
-
-    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
-        raise NotImplementedError  # pragma: no cover
-
-    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def local(self, name: str) -> Any:
-        raise NotImplementedError  # pragma: no cover
-
-    def declare(self, name: str, ty: Any, span: Span) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
-        raise NotImplementedError  # pragma: no cover
+class CallChecker(CheckContext):
+    """Types calls: of the library (from its records' signatures) and of `define:` functions, each checked
+    with the argument types of its calls."""
 
     # ------------------------------------------------------------ calls
     def _resolve(self, e: A.Call) -> FuncSpec | LibFunc | None:
@@ -146,9 +114,9 @@ class CallChecker:
             for a in e.args:  # a loop, not a comprehension: a comprehension is one more frame
                 ats.append(self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a))
             return self.user_call(lib, ats, e.span)
-        sig = lib.sig
+        sig = lib.signature
         args = e.args
-        if sig == "max":
+        if sig.variadic:
             if len(args) == 1:
                 t = self.expr(args[0]) if not isinstance(args[0], A.Lambda) else self._arg(args[0])
                 if not T.is_list(t) and t != T.ANY:
@@ -164,53 +132,35 @@ class CallChecker:
                     self.err("C029", a.span, f"'{lib.name}' of several values needs numbers, not {T.show(t)}")
                 out = T.join(out, t)
             return out
-        params, result = sig.split("->")
-        kinds = params.split(",")
+        params = sig.params
         lt: Any = T.ANY
         for i, a in enumerate(args):
-            k = kinds[i].rstrip("?")
-            if k == "F":
+            k = params[i].kind
+            if k.is_function:
                 rt = self._lambda(a, T.elem(lt))
-                if lib.name in ("count",):
+                if k is Arg.PREDICATE:
                     self.want(a, rt, T.BOOL, f"the function given to '{lib.name}'")
                 elif keyed(lib.name) and isinstance(a, A.Lambda) and (r := refused(self.spec, a.body)):
                     self.err("C041", a.body.span, *refusal(f"the key of '{lib.name}'", *r, keyed=True))
                 continue
             t = self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a)
-            if k.startswith("L"):
+            if k.is_list:
                 lt = t
                 if not T.is_list(t) and t != T.ANY:
                     self.err("C029", a.span, f"'{lib.name}' needs a list, not {T.show(t)}")
                     lt = T.list_of(T.ANY)
-                elif k == "L[N]" and not T.compatible(T.elem(t), T.NUM):
+                elif k is Arg.NUMBERS and not T.compatible(T.elem(t), T.NUM):
                     self.err("C029", a.span, f"'{lib.name}' needs a list of numbers, not {T.show(t)}")
-                elif k == "L[B]" and not T.compatible(T.elem(t), T.BOOL):
+                elif k is Arg.BOOLS and not T.compatible(T.elem(t), T.BOOL):
                     self.err("C029", a.span, f"'{lib.name}' needs a list of true/false, not {T.show(t)}")
-                elif k == "LL" and not T.is_list(T.elem(t)) and T.elem(t) != T.ANY:
+                elif k is Arg.LISTS and not T.is_list(T.elem(t)) and T.elem(t) != T.ANY:
                     self.err("C029", a.span, f"'{lib.name}' needs a list of lists, not {T.show(t)}")
             else:
-                want = {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "C": T.CARD, "B": T.BOOL, "X": T.ANY,
-                        "E": T.elem(lt)}[k]
+                want = T.elem(lt) if k is Arg.ITEM else _ARG_TYPES[k]
                 self.want(a, t, want, f"argument {i + 1} of '{lib.name}'")
-        if result == "E":
-            if lib.name == "sum":
-                return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
-            return T.elem(lt)
-        if result == "L":
-            if lib.name == "sort" and (r := refused(self.spec, args[0])):
-                self.err("C041", e.span, *refusal("'sort'", *r))
-            return lt
-        if result == "LE":  # flatten: a list of lists of X is a list of X
-            return T.elem(lt) if T.is_list(T.elem(lt)) else T.list_of(T.ANY)
-        if result == "LL":
-            return T.list_of(lt)
-        if result == "LI":
-            return T.list_of(T.INT)
-        if result == "LP":
-            return T.list_of(T.PLAYER)
-        if lib.name == "abs" and args:
-            return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
-        return {"I": T.INT, "N": T.NUM, "P": T.PLAYER, "B": T.BOOL}[result]
+        if lib.name == "sort" and (r := refused(self.spec, args[0])):
+            self.err("C041", e.span, *refusal("'sort'", *r))
+        return _result(sig.result, lt, args)
 
     # ------------------------------------------------------------ define: functions
     def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span, root: bool = False) -> Any:
@@ -283,3 +233,26 @@ class CallChecker:
         finally:
             self.diags, self._seen, self.scopes = saved
             self.settling = False
+
+
+_ARG_TYPES = {Arg.INT: T.INT, Arg.NUM: T.NUM, Arg.PLAYER: T.PLAYER, Arg.CARD: T.CARD, Arg.BOOL: T.BOOL,
+              Arg.ANY: T.ANY}
+_RESULT_TYPES = {Result.INT: T.INT, Result.NUM: T.NUM, Result.PLAYER: T.PLAYER, Result.BOOL: T.BOOL,
+                 Result.INTS: T.list_of(T.INT), Result.PLAYERS: T.list_of(T.PLAYER)}
+
+
+def _result(r: Result, lt: Any, args: list[A.Expr]) -> Any:
+    """The type of a library call's value: `lt` is the type of its list argument."""
+    if r is Result.ITEM:
+        return T.elem(lt)
+    if r is Result.SUM:
+        return T.INT if T.elem(lt) in (T.INT, T.PLAYER) else T.NUM
+    if r is Result.LIST:
+        return lt
+    if r is Result.FLAT:  # a list of lists of X is a list of X
+        return T.elem(lt) if T.is_list(T.elem(lt)) else T.list_of(T.ANY)
+    if r is Result.LISTS:
+        return T.list_of(lt)
+    if r is Result.SAME_NUMBER:
+        return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
+    return _RESULT_TYPES[r]

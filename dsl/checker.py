@@ -4,8 +4,10 @@ The checker walks the `GameSpec`, records on each AST node what its names
 refer to (`ref`) and its type (`ty`), and reports every problem it finds.
 User functions are checked at each call with the argument types of that call
 (they have no type annotations; dsl/calls.py), and may not call themselves.
-Expressions are typed in dsl/expr_checks.py, steps (statements) in dsl/steps.py, and the
-tables and static contexts in dsl/table_checks.py: mixins of `Checker`, one per concern.
+Expressions are typed in dsl/expr_checks.py, calls in dsl/calls.py, steps (statements) in dsl/steps.py, the
+tables and static contexts in dsl/table_checks.py and strategies in dsl/strategy_checks.py: parts of `Checker`,
+one per concern, each a class over the shared context of dsl/check_context.py (none stubs another's methods,
+so the order of the bases decides nothing).
 
 What the compiler may rely on after `check()` without errors:
 
@@ -36,111 +38,33 @@ What the compiler may rely on after `check()` without errors:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from . import ast as A
-from . import refs as R
 from . import types as T
 from .analysis import nesting_depths
 from .calls import CallChecker, _close
+from .check_context import BUILTIN_VALUES, CARD_ATTRS, RESERVED, CheckContext, Symbols
 from .deck import check_tables
 from .diagnostics import Diagnostic, Span
-from .expr_checks import BUILTIN_VALUES, CARD_ATTRS, ExprChecker
-from .library import LIBRARY
+from .expr_checks import ExprChecker
+from .library import FIRST_LIBRARY, LIBRARY
 from .limits import Limits
-from .parser import KEYWORDS
-from .spec import ActionSpec, FuncSpec, GameSpec, ParamSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
-from .steps import StepChecker, _walk_stmts
+from .spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec
+from .steps import ASSIGNABLE_BUILTINS, StepChecker, _walk_stmts
 from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
 from .types import card_lists
 
-__all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "FIRST_LIBRARY", "RESERVED", "Checker", "check"]
-
-ASSIGNABLE_BUILTINS = {"dealer", "current"}
-# The library's functions when the language was first released: a file may not give its own things these
-# names (C021, C022, C020). A function the library gained since, or gains later, may be a name of a file
-# written before it: the file's name wins where it is read (a value) or called (a `define:` function),
-# with a warning (W011, dsl/lint.py), so a file that loaded keeps loading when the library grows.
-FIRST_LIBRARY = frozenset({
-    "len", "count", "sum", "max", "min", "max_by", "min_by", "all_max_by", "all_min_by", "sort_by", "sort",
-    "reverse", "any", "all", "first", "last", "top", "bottom", "group_by", "unique", "flatten", "index_of",
-    "range", "abs", "floor", "ceil", "left", "right", "next_active", "is_active", "played_by"})
-RESERVED = set(BUILTIN_VALUES) | (set(LIBRARY) & FIRST_LIBRARY) | {"owner"} | set(KEYWORDS)
+__all__ = ["ASSIGNABLE_BUILTINS", "BUILTIN_VALUES", "CARD_ATTRS", "FIRST_LIBRARY", "RESERVED", "Checker", "Symbols",
+           "check"]
 
 
-class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyChecker):
+
+class Checker(ExprChecker, CallChecker):
     def __init__(self, spec: GameSpec, diags: list[Diagnostic], limits: Limits):
-        self.spec = spec
-        self.limits = limits
-        self.diags = diags
-        self._seen: set[tuple[str, Span, str]] = set()
-        self.options = {o.name: o for o in spec.options}
-        self.consts = {k: (v, T.of_value(v)) for k, (v, _) in spec.constants.items()}
-        self.zones: dict[str, ZoneSpec] = {}
-        self.vars: dict[str, VarSpec] = {}
-        self.funcs: dict[str, FuncSpec] = {}
-        self.procs: dict[str, ProcSpec] = {}
-        self.actions: dict[str, ActionSpec] = {}
-        self.phases: dict[str, PhaseSpec] = {}
-        self.props: dict[str, Any] = {}
-        self.scopes: list[dict[str, Any]] = []
-        self.call_stack: list[str] = []
-        self.proc_depths: dict[str, int] = {}  # how deep the chain of procedures below each one goes
-        self._global_names: list[str] | None = None
-        self._listings: dict[str, str] = {}
-        self.nesting = 0
-        self.max_nesting = 4 * limits.expr_depth
-        self.depths: dict[str, int] = {}
-        self.func_cache: dict[tuple[str, tuple[Any, ...]], Any] = {}
-        self.signatures: dict[str, list[tuple[Any, ...]]] = {}
-        self.results: dict[str, Any] = {}
-        self.skipped: list[tuple[Span, str]] = []
-        self.settling = False
-        self.proc_args: dict[str, list[Any]] = {}
-        self.suits = set(spec.suits)
-        self.ranks = set(spec.ranks)
-        # The names of special cards (outside suits x ranks) count as ranks.
-        for e in spec.pack:
-            if e.card:
-                self.ranks.add(e.card)
-
-    # ------------------------------------------------------------ reporting
-    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
-        key = (code, span, msg)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        self.diags.append(Diagnostic(code, span, msg, hint))
-
-    @contextmanager
-    def scope(self, names: dict[str, Any]) -> Iterator[None]:
-        self.scopes.append(dict(names))
-        try:
-            yield
-        finally:
-            self.scopes.pop()
-
-    def local(self, name: str) -> Any:
-        for s in reversed(self.scopes):
-            if name in s:
-                return s[name]
-        return None
-
-    def declare(self, name: str, ty: Any, span: Span) -> None:
-        kind = ("a library function" if name in FIRST_LIBRARY and name in LIBRARY
-                else "a built-in value" if name in BUILTIN_VALUES else "a word of the language" if name in RESERVED
-                else "a variable" if name in self.vars else "a zone" if name in self.zones
-                else "an option" if name in self.options else None)
-        if kind is not None:
-            self.err("C020", span, f"'{name}' is already {kind}", "choose another name for the local value")
-        elif self.local(name) is not None:
-            # Rebinding would let a loop grow a value step by step (let x = [x]) without bound.
-            self.err("C020", span, f"'{name}' is already a local name here",
-                     "choose another name; a local name keeps one value while it is in scope")
-        self.scopes[-1][name] = ty
+        CheckContext.__init__(self, spec, diags, limits)  # not super(): the bases' order is no contract
+        self.steps = StepChecker(self, self)
 
     # ------------------------------------------------------------ declarations
     def check(self) -> None:
@@ -160,7 +84,8 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
                     t = self.expr(o.default)
                 want = {"int": T.INT, "bool": T.BOOL, "choice": T.STR}[o.kind]
                 self.want(o.default, t, want, f"default of option '{o.name}'")
-        self._table_types()
+        tables = TableChecker(self, self)
+        tables.table_types()
         self._deck()
         for z in sp.zones:
             if isinstance(z.visible, A.Expr):
@@ -192,16 +117,16 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
         self._distinct_texts()
         for ph in sp.phases:
             self._phase(ph)
-        self._strategies()
+        StrategyChecker(self, self).check()
         if not sp.phases and "phases" not in sp.missing_sections:
             self.err("C030", sp.spans.get("phases", sp.root_span), "the game has no phases")
         m = sp.match
         with self.scope({}):
-            self.block(m.start)
+            self.steps.block(m.start)
         with self.scope({}):
-            self.block(m.deal)
+            self.steps.block(m.deal)
         with self.scope({}):
-            self.block(m.end_deal)
+            self.steps.block(m.end_deal)
         if not m.deal:
             self.err("C031", m.span, "'match: deal' is empty", "it must deal the cards and 'goto' a phase")
         for e, want, what in ((m.next_dealer, T.PLAYER, "'next_dealer'"), (m.over_when, T.BOOL, "'over_when'"),
@@ -213,13 +138,13 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             with self.scope({"p": T.PLAYER}):
                 self.expr(e)
         self._returns()
-        self._procedures()
+        self.steps.procedures()
         for where, block in (("'match: start'", m.start), ("'match: end_deal'", m.end_deal)):
             for st in _walk_stmts(block):
                 if isinstance(st, A.Goto | A.EndDeal):
                     self.err("C033", st.span, f"{where} cannot '{'goto' if isinstance(st, A.Goto) else 'end deal'}'",
                              "phases start from 'match: deal'; a deal ends with 'end deal' in a phase")
-        self._undone_by_deals(m.start)
+        self.steps.undone_by_deals(m.start)
         for f in sp.functions:
             if f.body is not None and f.name not in self.signatures:
                 # Never called (or only where the call nests too deeply): still check it, with
@@ -229,8 +154,8 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             span, name = self.skipped[0]
             self.err("C036", span, f"expressions nest more than {self.max_nesting} levels deep here, counting the "
                      f"body of '{name}' and of the functions it calls")
-        self._static_contexts()
-        self._param_domains()
+        tables.static_contexts()
+        tables.param_domains()
         self.settle()
 
     def _returns(self) -> None:
@@ -288,18 +213,6 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
         for ph in sp.phases:
             self.phases[ph.name] = ph
 
-    def _listing(self, kind: str) -> str:
-        """The deck's suits or ranks for a hint, at most 30 of them, in the deck's order: ranks lowest first as
-        `ranks:` lists them (then the special cards, in pack order), which is how a designer reads them;
-        sorted as text, '10' would come before '7' and 'A' before 'J'."""
-        if kind not in self._listings:
-            if kind == "rank":
-                names = list(dict.fromkeys(self.spec.ranks + [e.card for e in self.spec.pack if e.card]))
-            else:
-                names = list(dict.fromkeys(self.spec.suits))
-            more = f", ... ({len(names):,} in all)" if len(names) > 30 else ""
-            self._listings[kind] = ", ".join(names[:30]) + more
-        return self._listings[kind]
 
     def _property_type(self, p: Any) -> Any:
         if p.by in ("rank", "suit"):
@@ -364,7 +277,7 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
                 self.declare(prm.name, et, prm.span)
             if a.when is not None:
                 self.want(a.when, self.expr(a.when), T.BOOL, "'when'")
-            self.block(a.effect)
+            self.steps.block(a.effect)
 
     def _card_lists_param(self, a: ActionSpec, prm: ParamSpec, t: Any) -> Any:
         """A parameter with `ids`: its values and its ids are lists of cards (C040); the type of its value."""
@@ -416,7 +329,7 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
                 self.want(ph.first, self.expr(ph.first), T.PLAYER, "'first'")
         for block in (ph.start, ph.after, ph.end):
             with self.scope({}):
-                self.block(block)
+                self.steps.block(block)
 
     # ------------------------------------------------------------ statements (see dsl/steps.py)
     def _params_free(self, params: list[str], span: Span, kind: str, name: str) -> None:
@@ -424,42 +337,6 @@ class Checker(ExprChecker, StepChecker, CallChecker, TableChecker, StrategyCheck
             if p in RESERVED or p in self.vars or p in self.zones or p in self.options or p in self.consts:
                 self.err("C020", span, f"parameter '{p}' of {kind} '{name}' hides a name of the game",
                          "choose another parameter name")
-
-    def visit_Assign(self, s: A.Assign) -> None:
-        vt = self.expr(s.value)
-        if s.name == "team":
-            self._assign_team(s, vt)
-            return
-        if s.name in ASSIGNABLE_BUILTINS and s.index is None:
-            s.ref = R.Builtin(s.name)
-            target: Any = T.PLAYER
-        elif s.name in self.vars:
-            v = self.vars[s.name]
-            s.ref = R.Variable(v)
-            target = v.ty
-            if v.per_player and s.index is None:
-                self.err("C012", s.span, f"'{s.name}' is kept per player: write {s.name}[p]")
-            elif v.per_team and s.index is None:
-                self.err("C012", s.span, f"'{s.name}' is kept per team: write {s.name}[t], e.g. {s.name}[team[p]]")
-            elif not v.per_player and not v.per_team and s.index is not None:
-                self.err("C012", s.span, f"'{s.name}' is a single value, not one per player")
-            if s.index is not None and v.per_team:
-                self._team_index(s.index, s.name)
-            elif s.index is not None:
-                self.want(s.index, self.expr(s.index), T.PLAYER, "the player index")
-        elif s.name in self.spec.broken:
-            return
-        else:
-            hint = _close(s.name, list(self.vars) + list(ASSIGNABLE_BUILTINS))
-            if s.name in BUILTIN_VALUES or s.name in self.zones or s.name in self.options:
-                hint = "only variables, 'dealer' and 'current' can be assigned; cards move with 'move'"
-            self.err("C013", s.span, f"cannot assign to '{s.name}': it is not a variable", hint)
-            return
-        if s.op != "=" and target not in T.NUMERIC and not T.is_list(target):
-            self.err("C014", s.span, f"'{s.op}' needs a number or list variable; '{s.name}' holds "
-                     f"{T.show(target)}")
-        elif not T.compatible(vt, target):
-            self.err("C001", s.value.span, f"'{s.name}' holds {T.show(target)}, not {T.show(vt)}")
 
 
 def check(spec: GameSpec, diags: list[Diagnostic], limits: Limits) -> Checker:

@@ -1,66 +1,24 @@
 """How the checker types expressions: `Checker.expr`, one method per kind of node.
 
-A mixin of `Checker` (dsl/checker.py), which provides the methods declared here; calls are typed in
+A part of `Checker` (dsl/checker.py) over the shared context of dsl/check_context.py; calls are typed in
 dsl/calls.py, team indexes in dsl/steps.py.
 """
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import ast as A
 from . import refs as R
 from . import types as T
 from .calls import _close
-from .diagnostics import Span
+from .check_context import BUILTIN_VALUES, CARD_ATTRS, CheckContext
 from .library import LIBRARY
-from .spec import GameSpec, OptionSpec, VarSpec, ZoneSpec
 from .text_order import refusal, refused
 
-BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
-    "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
-    "active_players": (T.list_of(T.PLAYER), "seats still in the match, clockwise from seat 0"),
-    "num_players": (T.INT, "the number of players"),
-    "suits": (T.list_of(T.SUIT), "the deck's suits, in the order declared"),
-    "ranks": (T.list_of(T.RANK), "the deck's ranks, lowest first"),
-    "pack": (T.list_of(T.CARD), "every card in play this game"),
-    "dealer": (T.PLAYER, "the dealer of the current deal"),
-    "current": (T.PLAYER, "the player whose turn it is"),
-    "player": (T.PLAYER, "the player taking the action (in 'after' and 'end': who acted last)"),
-    "deal_number": (T.INT, "1 for the first deal of the match, 2 for the second, ..."),
-    "turns": (T.INT, "turns already taken in the current round phase"),
-    "phase": (T.STR, "the name of the current phase"),
-    "team": (("perplayer", T.INT), "each player's team number this deal, team[p] (assignable: team[p] = t)"),
-    "teams": (T.list_of(T.INT), "the team numbers players have now, smallest first"),
-}
-CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
-                              "name": T.STR}
 
-class ExprChecker(A.NodeVisitor):
+class ExprChecker(CheckContext):
     """Types expressions, one `visit_` method per kind of node (`expr` is the entry point)."""
-
-    spec: GameSpec
-    options: dict[str, OptionSpec]
-    consts: dict[str, tuple[Any, Any]]
-    vars: dict[str, VarSpec]
-    zones: dict[str, ZoneSpec]
-    funcs: dict[str, Any]
-    props: dict[str, Any]
-    scopes: list[dict[str, Any]]
-    suits: set[str]
-    ranks: set[str]
-    nesting: int
-    _global_names: list[str] | None
-
-    if TYPE_CHECKING:  # provided by Checker and its other mixins (a stub here would shadow them)
-        def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None: ...
-        def local(self, name: str) -> Any: ...
-        def declare(self, name: str, ty: Any, span: Span) -> None: ...
-        def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]: ...
-        def _listing(self, kind: str) -> str: ...
-        def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None: ...
-        def visit_Call(self, e: A.Call) -> Any: ...
 
     def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
         if not T.compatible(got, want):
@@ -286,6 +244,16 @@ class ExprChecker(A.NodeVisitor):
         elif isinstance(e, A.ListLit):
             for it in e.items:
                 self._literal_check(it, T.elem(against) if T.is_list(against) else against)
+
+    def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None:
+        """The index of a per-team variable is a team number. Players and numbers mix, so a seat would pass as
+        one: score[p] would silently read the team numbered like p's seat, not p's team."""
+        t = self.expr(index) if t is None else t
+        if t == T.PLAYER:
+            self.err("C001", index.span, f"'{name}' is kept per team: its index is a team number, not a player",
+                     f"write {name}[team[p]] for the team of player p")
+        else:
+            self.want(index, t, T.INT, "the team index")
 
 
 def _literal_number(e: A.Expr) -> str | None:

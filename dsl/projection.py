@@ -27,6 +27,7 @@ from . import ast as A
 from . import refs as R
 from . import types as T
 from .analysis import _cheap, called_outside, order_free_params, pure_functions
+from .library import LIBRARY, Result, names
 from .spec import FuncSpec, GameSpec
 
 PROJECTION_DEPTH = 150  # expression levels followed, through calls, before answering "no projection"
@@ -34,13 +35,13 @@ PROJECTION_MASKS = 8  # distinct taints of the arguments followed into one funct
 
 # Library functions whose result is the tainted list's items (or some of them, or lists of them), by
 # position: the same positions give the same classes.
-_ITEMS = {"first", "last", "top", "bottom", "reverse", "subsets", "combinations", "flatten"}
+_ITEMS = names(lambda f: f.of_items == "items")
 # Library functions that apply a `x => ...` function to each item: the function's value must be clean;
 # the result is a count (clean) or items chosen by those values (tainted as the list).
-_BY_KEY = {"count": False, "max_by": True, "min_by": True, "all_max_by": True, "all_min_by": True,
-           "sort_by": True, "group_by": True}
+_BY_KEY = {f.name: f.signature.result not in (Result.INT, Result.NUM) for f in LIBRARY.values()
+           if f.signature.takes_function}
 # Library functions that never see a tainted value's cards: their result is clean.
-_MEASURES = {"len", "count"}
+_MEASURES = names(lambda f: f.of_items == "measure")
 
 _FIELDS = {"rank": "rank", "rank_index": "rank", "suit": "suit", "suit_index": "suit"}
 _PROPERTY_LOCALS = {"rank": "rank", "rank_index": "rank", "suit": "suit", "suit_index": "suit"}

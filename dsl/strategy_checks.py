@@ -1,7 +1,8 @@
 """Checks of `strategies:`: each rule names actions of the game, its `when` is a condition and its `max` or
 `min` a number, both over the state as the acting seat sees it and the parameters the named actions share.
 
-A mixin of `Checker` (dsl/checker.py), run after the actions are checked (their parameters' types are known).
+A part of `Checker` (dsl/checker.py), a class of its own over the shared context (dsl/check_context.py),
+run after the actions are checked (their parameters' types are known).
 """
 
 from __future__ import annotations
@@ -11,43 +12,48 @@ from typing import Any
 from . import ast as A
 from . import types as T
 from .calls import _close
+from .check_context import CheckContext, Typer
 from .spec import ActionSpec, StrategyRule
 
 
 class StrategyChecker:
-    spec: Any
-    actions: Any
+    """Checks the strategies over the shared context, typing their expressions with `typer`."""
 
-    def _strategies(self: Any) -> None:
-        by_name = {a.name: a for a in self.spec.actions}
-        for st in self.spec.strategies:
+    def __init__(self, ctx: CheckContext, typer: Typer) -> None:
+        self.ctx = ctx
+        self.typer = typer
+
+    def check(self) -> None:
+        ctx, typer = self.ctx, self.typer
+        by_name = {a.name: a for a in ctx.spec.actions}
+        for st in ctx.spec.strategies:
             for rule in st.rules:
                 named: list[ActionSpec] = []
                 for name, span in rule.actions:
                     a = by_name.get(name)
                     if a is not None:
                         named.append(a)
-                    elif name not in self.spec.broken and "actions" not in self.spec.malformed:
-                        self.err("C006", span, f"unknown action '{name}'", _close(name, self.actions))
+                    elif name not in ctx.spec.broken and "actions" not in ctx.spec.malformed:
+                        ctx.err("C006", span, f"unknown action '{name}'", _close(name, ctx.actions))
                 if rule.actions and not named:
                     continue
-                pool = named if rule.actions else self.spec.actions
+                pool = named if rule.actions else ctx.spec.actions
                 shared = shared_params(pool)
                 # A parameter of only some of the actions: known (so it is not "unknown"), and refused below.
                 partial = {p.name: [a.name for a in pool if any(q.name == p.name for q in a.params)]
                            for a in pool for p in a.params if p.name not in shared}
-                with self.scope({**{n: T.ANY for n in partial}, **shared}):
+                with ctx.scope({**{n: T.ANY for n in partial}, **shared}):
                     if rule.when is not None:
-                        self.want(rule.when, self.expr(rule.when), T.BOOL, "'when'")
+                        typer.want(rule.when, typer.expr(rule.when), T.BOOL, "'when'")
                     if rule.best is not None:
                         key, e = rule.best
-                        self.want(e, self.expr(e), T.NUM, f"'{key}'")
-                for e in (rule.when, rule.best[1] if rule.best else None):
-                    for n in A.walk(e) if e is not None else []:
+                        typer.want(e, typer.expr(e), T.NUM, f"'{key}'")
+                for read in (rule.when, rule.best[1] if rule.best else None):
+                    for n in A.walk(read) if read is not None else []:
                         if isinstance(n, A.Name) and n.id in partial:
-                            self.err("C019", n.span, f"'{n.id}' is a parameter of {', '.join(partial[n.id])} only",
-                                     "a rule about several actions reads only the parameters they all have, "
-                                     "with the same type; give this one a rule of its own")
+                            ctx.err("C019", n.span, f"'{n.id}' is a parameter of {', '.join(partial[n.id])} only",
+                                    "a rule about several actions reads only the parameters they all have, "
+                                    "with the same type; give this one a rule of its own")
 
 
 def shared_params(actions: list[ActionSpec]) -> dict[str, Any]:

@@ -8,21 +8,18 @@ and call the `define:` functions that read nothing else, directly or through the
 (C037; C005 for a number parameter's range). Options are set in the order they are listed, so a default
 or a bound may not read, even through a function, an option listed at or below it (C035).
 
-A mixin of `Checker` (dsl/checker.py), which provides the methods declared here; the decisions are
-made here, after every expression is checked, so the compiler only builds what was accepted.
+A part of `Checker` (dsl/checker.py), a class of its own over the shared context (dsl/check_context.py); the
+decisions are made here, after every expression is checked, so the compiler only builds what was accepted.
 """
 
 from __future__ import annotations
-
-from contextlib import AbstractContextManager
-from typing import Any
 
 from . import ast as A
 from . import refs as R
 from . import types as T
 from .analysis import _direct_read, function_state_reads, latest_options, through
-from .diagnostics import Diagnostic, Span
-from .spec import GameSpec, OptionSpec
+from .check_context import CheckContext, Typer
+from .spec import OptionSpec
 
 KNOWN = "constants, num_players, players, suits and ranks"
 OPTION_TYPES = {"int": T.INT, "bool": T.BOOL, "choice": T.STR}
@@ -35,45 +32,36 @@ def _names(xs: list[str]) -> str:
 
 
 class TableChecker:
-    spec: GameSpec
-    diags: list[Diagnostic]
-    _state_reads: dict[str, tuple[str, list[str]]] | None = None  # function_state_reads, once needed
-    _match_reads: dict[str, tuple[str, list[str]]] | None = None  # the same, `pack` allowed
+    """Checks the tables and static contexts over the shared context, typing expressions with `typer`."""
+
+    def __init__(self, ctx: CheckContext, typer: Typer) -> None:
+        self.ctx = ctx
+        self.typer = typer
+        self._state_reads: dict[str, tuple[str, list[str]]] | None = None  # function_state_reads, once needed
+        self._match_reads: dict[str, tuple[str, list[str]]] | None = None  # the same, `pack` allowed
 
     def _reads(self) -> dict[str, tuple[str, list[str]]]:
         """analysis.function_state_reads, worked out at the first call of a `define:` function met here."""
         if self._state_reads is None:
-            self._state_reads = function_state_reads(self.spec.functions)
+            self._state_reads = function_state_reads(self.ctx.spec.functions)
         return self._state_reads
 
-    def err(self, code: str, span: Span, msg: str, hint: str | None = None) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
-        raise NotImplementedError  # pragma: no cover
-
-    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
-        raise NotImplementedError  # pragma: no cover
-
-    def scope(self, names: dict[str, Any]) -> AbstractContextManager[None]:
-        raise NotImplementedError  # pragma: no cover
-
     # ------------------------------------------------------------ types
-    def _table_types(self) -> None:
+    def table_types(self) -> None:
         """Option bounds are whole numbers, constraints true/false (their reads are checked at the end)."""
-        for o in self.spec.options:
+        for o in self.ctx.spec.options:
             for bound, key in ((o.min_expr, "min"), (o.max_expr, "max")):
                 if bound is not None:
-                    with self.scope({}):
-                        self.want(bound, self.expr(bound), T.INT, f"'{key}' of option '{o.name}'")
-        for c in self.spec.constraints:
-            with self.scope({}):
-                self.want(c.cond, self.expr(c.cond), T.BOOL, f"'{'refuse' if c.refuse else 'require'}'")
-        shows = [z.show for z in self.spec.zones] + [v.show for v in self.spec.variables]
+                    with self.ctx.scope({}):
+                        self.typer.want(bound, self.typer.expr(bound), T.INT, f"'{key}' of option '{o.name}'")
+        for c in self.ctx.spec.constraints:
+            with self.ctx.scope({}):
+                self.typer.want(c.cond, self.typer.expr(c.cond), T.BOOL, f"'{'refuse' if c.refuse else 'require'}'")
+        shows = [z.show for z in self.ctx.spec.zones] + [v.show for v in self.ctx.spec.variables]
         for show in shows:
             if isinstance(show, A.Expr):
-                with self.scope({}):
-                    self.want(show, self.expr(show), T.BOOL, "'show'")
+                with self.ctx.scope({}):
+                    self.typer.want(show, self.typer.expr(show), T.BOOL, "'show'")
 
     # ------------------------------------------------------------ what a fixed expression may read
     def _fixed_problem(self, e: A.Expr, params: frozenset[str] = frozenset()) -> tuple[A.Expr, str] | None:
@@ -96,7 +84,7 @@ class TableChecker:
         if isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction):
             if not with_pack:
                 if self._match_reads is None:
-                    self._match_reads = function_state_reads(self.spec.functions, with_pack=False)
+                    self._match_reads = function_state_reads(self.ctx.spec.functions, with_pack=False)
                 r = self._match_reads.get(n.func)
             else:
                 r = self._reads().get(n.func)
@@ -106,11 +94,11 @@ class TableChecker:
                 return f"call '{n.func}', which{via} {verb}s {rest}"
         return None
 
-    def _static_contexts(self) -> None:
+    def static_contexts(self) -> None:
         """Option defaults and bounds, constraints, card properties and pack conditions are worked out
         while a game is set up, before any match: they are compiled without the state, so they may not
         read it (C037), nor read an option that is not set yet (C035)."""
-        sp = self.spec
+        sp = self.ctx.spec
         places: list[tuple[A.Expr, str, str, str]] = []
         for o in sp.options:
             if isinstance(o.default, A.Expr):
@@ -147,13 +135,13 @@ class TableChecker:
             for n in A.walk(e):
                 words = self._node_problem(n, frozenset())
                 if words is not None:
-                    self.err("C037", n.span, f"{what}: {subject} cannot {words}", hint)
+                    self.ctx.err("C037", n.span, f"{what}: {subject} cannot {words}", hint)
         self._option_order()
 
     def _option_order(self) -> None:
         """A default or a bound calls no function that reads an option not set yet (C035). Names read
         directly are checked by `Checker.check`, before the names are resolved."""
-        sp = self.spec
+        sp = self.ctx.spec
         order = {o.name: k for k, o in enumerate(sp.options)}
         latest: dict[str, tuple[int, str, str | None]] | None = None
         for k, o in enumerate(sp.options):
@@ -163,7 +151,7 @@ class TableChecker:
                 if what != "the default":
                     for n in A.walk(e):
                         if isinstance(n, A.Name) and n.ref == R.Option(n.id) and order.get(n.id, -1) >= k:
-                            self.err("C035", n.span, f"{what} of option '{o.name}' reads option '{n.id}', which is "
+                            self.ctx.err("C035", n.span, f"{what} of option '{o.name}' reads option '{n.id}', which is "
                                      "not set yet", "an option's bounds may read only the options above it")
                 for n in A.walk(e):
                     if not (isinstance(n, A.Call) and isinstance(n.ref, R.UserFunction)):
@@ -173,16 +161,16 @@ class TableChecker:
                     if hit is not None and hit[0] >= k:
                         chain = through(latest, n.func)
                         via = f" (through {_names(chain)})" if chain else ""
-                        self.err("C035", n.span, f"{what} of option '{o.name}' calls '{n.func}', which{via} reads "
+                        self.ctx.err("C035", n.span, f"{what} of option '{o.name}' calls '{n.func}', which{via} reads "
                                  f"option '{hit[1]}', not set yet",
                                  f"{'a default' if what == 'the default' else 'a bound'} may read only the options "
                                  "above it, also through functions")
 
     # ------------------------------------------------------------ action parameters
-    def _param_domains(self) -> None:
+    def param_domains(self) -> None:
         """Action values are numbered once per game: a text parameter lists its names, and a number
         parameter ranges over range(a, b) with a and b fixed for the game (C005)."""
-        for a in self.spec.actions:
+        for a in self.ctx.spec.actions:
             names = frozenset(p.name for p in a.params)
             for p in a.params:
                 if p.ids is not None:
@@ -190,7 +178,7 @@ class TableChecker:
                     for n in A.walk(p.ids):
                         words = self._node_problem(n, names, with_pack=False)
                         if words is not None:
-                            self.err("C037", n.span, f"the ids of parameter '{p.name}' are fixed for the whole "
+                            self.ctx.err("C037", n.span, f"the ids of parameter '{p.name}' are fixed for the whole "
                                      f"game: they cannot {words}", f"'ids' can read options, pack, {KNOWN}; the "
                                      "values a turn offers come from 'from'")
                     continue
@@ -200,7 +188,7 @@ class TableChecker:
                 kind = PARAM_KINDS.get(T.elem(d.ty))
                 if kind == "str" and not (isinstance(d, A.ListLit) and all(isinstance(i, A.Const) for i in d.items)
                                           or isinstance(d, A.Name) and isinstance(d.ref, R.Constant)):
-                    self.err("C005", d.span, f"parameter '{p.name}' ranges over text: give the choices as a list, "
+                    self.ctx.err("C005", d.span, f"parameter '{p.name}' ranges over text: give the choices as a list, "
                              "e.g. ['high', 'low']")
                 elif kind == "int" and isinstance(d, A.ListLit) and all(isinstance(i, A.Const) for i in d.items) \
                         or kind == "int" and isinstance(d, A.Name) and isinstance(d.ref, R.Constant):
@@ -212,25 +200,25 @@ class TableChecker:
                                "out: [0, 2, 5], or a constant holding one")
                     if not (isinstance(d, A.Call) and d.func == "range" and len(d.args) == 2
                             and isinstance(d.ref, R.Library)):
-                        self.err("C005", d.span, message)
+                        self.ctx.err("C005", d.span, message)
                         continue
                     for x in d.args:
                         problem = self._fixed_problem(x, names)
                         if problem is not None:
-                            self.err("C005", d.span, message, f"its bounds cannot {problem[1]}")
+                            self.ctx.err("C005", d.span, message, f"its bounds cannot {problem[1]}")
                             break
 
 
     def _listed_numbers(self, name: str, d: A.Expr) -> None:
         """A number parameter over listed numbers: each is an action of its own, so none may repeat."""
         values = [i.value for i in d.items if isinstance(i, A.Const)] if isinstance(d, A.ListLit) else \
-            list(self.spec.constants[d.id][0]) if isinstance(d, A.Name) else []
+            list(self.ctx.spec.constants[d.id][0]) if isinstance(d, A.Name) else []
         twice = next((v for k, v in enumerate(values) if v in values[:k]), None)
         if twice is not None:
-            self.err("C005", d.span, f"parameter '{name}' lists the number {twice} twice",
+            self.ctx.err("C005", d.span, f"parameter '{name}' lists the number {twice} twice",
                      "each value of a parameter is an action of its own: list each once")
         elif not values:
-            self.err("C005", d.span, f"parameter '{name}' ranges over an empty list", "list at least one number")
+            self.ctx.err("C005", d.span, f"parameter '{name}' ranges over an empty list", "list at least one number")
 
 
 def option_bounds_text(o: OptionSpec) -> str:

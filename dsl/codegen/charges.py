@@ -26,10 +26,8 @@ from .. import abi, weights
 from .. import ast as A
 from .. import refs as R
 from .. import types as T
+from ..library import Cost
 
-# Library functions whose one list argument is walked and charged for its items (expressions.py WALKS,
-# and the three that charge their first argument): the charge moves if the list's items are plain values.
-_WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "any", "all", "index_of", "top", "bottom"}
 _STATIC = {"players": "PLAYERS", "pack": "PACK", "suits": "SUITS", "ranks": "RANKS"}
 _SEATS = {"player": "s.actor", "current": "s.cur", "dealer": "s.dealer"}
 
@@ -93,7 +91,10 @@ def _walk(e: A.Call) -> tuple[A.Expr, int] | None:
     lambdas = [a for a in e.args if isinstance(a, A.Lambda)]
     if lambdas:
         return e.args[0], sum(weights.size(x.body) for x in lambdas)
-    if (e.func in _WALKS and (len(e.args) == 1 or e.func in ("index_of", "top", "bottom"))
+    # A walk of the list argument, charged for its items (not flatten's, charged for every nested item): the
+    # charge moves if the list's items are plain values.
+    cost = e.ref.spec.cost
+    if ((cost is Cost.WALK and len(e.args) == 1 or cost is Cost.WALK_FIRST)
             and weights.flat_list(e.args[0].ty) and not _built(e.args[0])):
         return e.args[0], 1
     return None

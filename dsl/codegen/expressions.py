@@ -10,6 +10,7 @@ or a body is compiled, and the counter that makes local names unique.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +20,7 @@ from .. import ast as A
 from .. import refs as R
 from .. import types as T
 from ..diagnostics import Span
+from ..library import Cost, LibFunc, names
 from ..optimize import INLINE_DEPTH, Inliner
 from .charges import hoisted
 from .writer import CLOSE, END, MID, OPEN, POP, PUSH, _Writer, plain
@@ -27,9 +29,10 @@ from .writer import CLOSE, END, MID, OPEN, POP, PUSH, _Writer, plain
 # body has lines of its own): not marked for the positions map.
 _UNMARKED = (A.Const, A.Name, A.Lambda, A.Inline)
 # Library functions of one list that read every item of it (charged for the items).
-WALKS = {"sum", "max", "min", "sort", "reverse", "unique", "flatten", "any", "all"}
+WALKS = names(lambda f: f.cost in (Cost.WALK, Cost.WALK_NESTED))
 # Library functions whose result may be much larger than their input (charged for what they build).
-BUILDS = {"combinations", "subsets", "packings"}
+BUILDS = names(lambda f: f.cost is Cost.BUILD)
+_FIELDS = string.Formatter()
 
 
 def _numeric_kind(t: Any) -> bool:
@@ -333,21 +336,10 @@ class ExpressionWriter(A.NodeVisitor):
                         self.inline_depth -= 1
             return f"{abi.function(f.name)}(s{''.join(', ' + self.ex(a) for a in e.args)})"
         assert isinstance(ref, R.Library)
-        name = ref.spec.name
-        if name in ("left", "right"):
-            return f"(({self.ex(e.args[0])} {'+' if name == 'left' else '-'} 1) % N)"
-        if name == "next_active":
-            return f"_next_active(s, {self._seat(e.args[0])})"
-        if name == "is_active":
-            return f"_is_active(s, {self._seat(e.args[0])})"
-        if name == "sitting_out":
-            return f"s.sit[{self._seat(e.args[0])}]"
-        if name == "teammates":
-            return f"_teammates(s, {self._seat(e.args[0])})"
-        if name == "played_by":
-            return f"s.by[{self._card(e.args[0])}]"
-        if name == "range":
-            return f"_it(f_range({self.ex(e.args[0])}, {self.ex(e.args[1])}){self._folded(e)})"
+        lib = ref.spec
+        name = lib.name
+        if lib.emit is not None:
+            return self._emit(lib, e)
         if name == "len" and self._zone_named(e.args[0]) is not None:
             return f"len({self._unordered(e.args[0])})"
         if name in ("last", "top") and self._zone_named(e.args[0]) in self.shuffled:
@@ -375,10 +367,25 @@ class ExpressionWriter(A.NodeVisitor):
             args = [self.ex(a) for a in e.args]
         if id(e) in self.precharged or lambdas:
             pass  # its walk was charged before the expression ran, or just above
-        elif name in WALKS and len(e.args) == 1 or name in ("index_of", "top", "bottom"):
+        elif lib.cost in (Cost.WALK, Cost.WALK_NESTED) and len(e.args) == 1 or lib.cost is Cost.WALK_FIRST:
             # flatten walks every nested item: even a list of plain lists is charged for its items
-            args[0] = self._charged(e.args[0]) if name != "flatten" else \
+            args[0] = self._charged(e.args[0]) if lib.cost is not Cost.WALK_NESTED else \
                 f"{'_itl' if weights.nested_flat(e.args[0].ty) else '_itd'}({args[0]})"
-        if name in BUILDS:
+        if lib.cost is Cost.BUILD:
             return f"{weights.charge_helper(e.ty)}({ref.spec.py}({', '.join(args)}))"
         return f"{ref.spec.py}({', '.join(args)})"
+
+    def _emit(self, lib: LibFunc, e: A.Call) -> str:
+        """A call compiled by its record's template: only the fields it names are computed, in their order."""
+        assert lib.emit is not None
+        code: dict[str, str] = {}
+        for _, field, _, _ in _FIELDS.parse(lib.emit):
+            if field is None or field in code:
+                continue
+            if field == "fold":
+                code[field] = self._folded(e)
+            else:
+                arg = e.args[int(field[-1])]
+                code[field] = self._seat(arg) if field.startswith("seat") else \
+                    self._card(arg) if field.startswith("card") else self.ex(arg)
+        return lib.emit.format(**code)

@@ -26,7 +26,7 @@ from .. import abi
 from .. import ast as A
 from .. import types as T
 from ..analysis import _cheap, called_outside, order_free_params, pure_functions, shuffled_zones
-from ..checker import Checker
+from ..checker import Checker, Symbols
 from ..diagnostics import Diagnostic, Span
 from ..limits import DEFAULT_LIMITS, Limits
 from ..optimize import Inliner
@@ -52,7 +52,8 @@ class CompiledGame:
     filename: str
     params: dict[str, list[ParamInfo]] = field(default_factory=dict)
     phase_index: dict[str, int] = field(default_factory=dict)
-    checker: Checker | None = None
+    # What the check found (names, types of the functions' checks), read-only: a probe checks against it.
+    symbols: Symbols | None = None
     report_kinds: list[str] = field(default_factory=list)
     # The texts of the rule file and the files it extends, by name: a rule error shows its line from here.
     sources: dict[str, str] = field(default_factory=dict)
@@ -70,6 +71,11 @@ class CompiledGame:
     spare_source: str = ""
     # For each generated function, the zones, phases and card helpers it may reach (reach.py).
     reach: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def checker(self) -> Symbols | None:
+        """The old name of `symbols` (tools read `funcs`, `signatures` and `spec` from it)."""
+        return self.symbols
 
 
 class Compiler(ActionWriter):
@@ -306,7 +312,8 @@ class Compiler(ActionWriter):
             return None
         n = len(w.lines)
         w.splice(n, spare)  # for the line map and positions only: the text of the module ends at line n
-        return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index, self.ck,
+        return CompiledGame(sp, code, source, dict(w.spans), filename, self.params, self.phase_index,
+                            self.ck.symbols(),
                             [_kind(e.ty) for _, e in m.report], empty=frozenset(self.empty), limits=self.ck.limits,
                             positions=list(w.positions), spare=spare_code,
                             spare_source="\n".join(spare.lines) + "\n" if spare.lines else "",
@@ -338,18 +345,18 @@ def compile_probe_typed(game: CompiledGame, text: str, locate: Any, diags: list[
     """Like compile_probe, but returns (code, checked type) so results can be shown by type."""
     from .. import parser
     e = parser.parse(text, "expression", locate, diags, game.limits)
-    if e is None or game.checker is None:
+    if e is None or game.symbols is None:
         return None
     n = len(diags)
-    with game.checker.scope({}):
-        game.checker.diags = diags
-        game.checker.expr(e)
+    checker = Checker.from_symbols(game.symbols, diags)  # fresh: probes never share a checker's state
+    with checker.scope({}):
+        checker.expr(e)
     # A probe's value is shown and compared with what the scenario writes, so ranks or suits ordered as text
     # there are seen, not a silent trap: C041 (dsl/text_order.py) does not apply (`sort` of a set of suits).
     if any(d.code != "C041" for d in diags[n:]):
         return None
     del diags[n:]
-    src = plain(Compiler(game.spec, game.checker, diags).ex(e))
+    src = plain(Compiler(game.spec, checker, diags).ex(e))
     return compile(f"lambda s: {src}", game.filename, "eval"), e.ty
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dsl import abi
 from ..dsl.compiler import ParamInfo
-from ..dsl.library import _short
+from ..dsl.library import MAX_COMBINATIONS, _short
 from .errors import AmbiguousAction, RuleError
 
 if TYPE_CHECKING:
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 TABLE_MAX = 200_000
 # A number parameter may take at most this many values.
 MAX_RANGE = 10_000
-# A parameter over lists of cards may have at most this many ids (as `combinations` builds at most this many lists).
-MAX_IDS = 100_000
+# A parameter over lists of cards may have at most this many ids: as many lists as `combinations` builds.
+MAX_IDS = MAX_COMBINATIONS
 
 
 @dataclass
