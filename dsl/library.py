@@ -57,8 +57,8 @@ from .library_impl import (
 )
 
 __all__ = [
-    "BIG", "FIRST_LIBRARY", "LIBRARY", "MAX_COMBINATIONS", "MAX_RANGE", "RUNTIME_HELPERS", "Arg", "BudgetExceeded", "Cost",
-    "LibFunc", "Param", "Result", "RuleRuntimeError", "Signature", "_short", "f_combinations", "f_packings",
+    "BIG", "FIRST_LIBRARY", "LIBRARY", "MAX_COMBINATIONS", "MAX_RANGE", "RUNTIME_HELPERS", "Arg", "BudgetExceeded",
+    "Cost", "LibFunc", "Param", "Result", "RuleRuntimeError", "Signature", "_short", "f_combinations", "f_packings",
     "f_subsets",
 ]
 
