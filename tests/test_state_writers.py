@@ -16,10 +16,12 @@ from conftest import ROOT
 
 PACKAGE = ROOT / "interpreter"
 
-# The engine's own functions: the state itself, the rules' helpers that move cards and seat players, chance
-# (drawing and lazy dealing), a history's replay, and a deal set up with fixed cards.
+# The engine's own functions: the state itself and how a match moves on (flow.py), the rules' helpers that
+# move cards and seat players, chance (drawing and lazy dealing), a history's replay, and a deal set up with
+# fixed cards.
 WRITERS = {
     "engine/state.py",
+    "engine/flow.py",
     "engine/runtime.py",
     "engine/chance.py",
     "engine/history.py",

@@ -13,22 +13,18 @@ from itertools import repeat
 from operator import or_
 from typing import TYPE_CHECKING, Any
 
-from ..dsl.abi import END_DEAL
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BudgetExceeded, RuleRuntimeError
 from . import infostate, tensors
-from .budget import over
 from .chance import Draws, NeedChance, Pending, apply_leftover, fix_seen, guessed_node
-from .context import DEALING, ENDING_DEAL, IN_PHASE, OVER, designer_view, public_view, span_of, where
+from .context import designer_view, public_view, span_of, where
 from .errors import IllegalAction, RuleError, describe_failure
 from .fields import SLOTS, derive
+from .flow import start_match, take_action
 from .history import RESEED, entries, serialize
 from .observation import Ended, describe, observe
 from .resample import resample
-from .returns import final_returns
-from .runtime import _next_active, _next_in_match, _prev_active, _shown, _team
 from .setup import Resolved, Setup, Stack, resolve
-from .setup import deal as stacked_deal
 from .steps import step_reach
 
 if TYPE_CHECKING:  # the game makes states; a state only reads its game
@@ -36,9 +32,6 @@ if TYPE_CHECKING:  # the game makes states; a state only reads its game
 
 CHANCE = -1
 TERMINAL = -4
-
-# A step that passes through more phase entries than this is a goto loop.
-MAX_TRANSFERS = 10_000
 
 # What compiled rule code raises when a rule fails (the library's own errors and Python's, from a
 # division by zero, an index out of range, ...): each becomes a located RuleError.
@@ -455,9 +448,9 @@ class State:
         try:
             if action is None:
                 self.game.steps[0] = self.game.step_limit
-                self._start_match()
+                start_match(self)
             else:
-                self._step(action)  # which resets the budget itself
+                take_action(self, action)  # which resets the budget itself
         except RuleError as e:
             e.sources = e.sources or self.game.compiled.sources
             raise
@@ -466,183 +459,12 @@ class State:
         except RULE_FAILURES as e:
             raise self._rule_error(e) from None
 
-    def _step(self, a: int) -> None:
-        g = self.game
-        table = g.action_table
-        if table is not None:
-            run, offset = table[a]
-        else:
-            info = g.action_for(a)
-            run, offset = info.run, info.offset
-        self.actor = self.cur
-        self.moves += 1
-        if self.moves > g.action_limit:
-            raise RuleError(f"the match passed {count_of(g.limits.actions, 'action')} "
-                            f"without ending: phase "
-                            f"'{g.phases[self.phase].name}' repeats {self._recent_actions()}",
-                            g.phases[self.phase].spec.span, g.limits.hint("actions"), code="R003")
-        g.steps[0] = g.step_limit
-        if self.log is not None:
-            self.log.append(("action", self.cur, g.action_to_string(self.cur, a), g.public_action_string(a)))
-        r = run(self, a - offset)
-        ph = g.phases[self.phase]
-        if r is None and ph.after is not None:
-            r = ph.after(self)
-        if r is None:
-            if ph.round:
-                self.turns += 1
-                if self.turns >= self.n_active():
-                    r = ph.end(self)
-                    if r is None:
-                        raise RuleError(f"round phase '{ph.name}' ended without 'goto' or 'end deal'",
-                                        ph.spec.span)
-            if r is None:
-                nxt = ph.next
-                if nxt == "clockwise":
-                    self.cur = _next_active(self, self.cur)
-                elif nxt == "counterclockwise":
-                    self.cur = _prev_active(self, self.cur)
-                if ph.then is not None:
-                    r = ph.then
-        if r is not None:
-            self._transfer(r)
-
-    def _recent_actions(self) -> str:
-        names: list[str] = []
-        h = self.trail
-        while h and len(names) < 12:
-            h, who, a = h
-            if who >= 0:
-                names.append(self.game.action_for(a).name)
-        names.reverse()
-        distinct = list(dict.fromkeys(names))
-        return "the actions " + ", ".join(distinct) if distinct else "without actions"
-
     def n_active(self) -> int:
         """The players taking part in this deal: a round phase waits for each of them."""
         g = self.game
         if self.sit is g.all_seated:
             return g.n if self.out is g.none_out else g.n - self.out.count(True)
         return g.n - sum(map(or_, self.out, self.sit))
-
-    def _transfer(self, r: int | None) -> None:
-        g = self.game
-        steps = g.steps
-        hops = 0
-        while r is not None and not self.terminal:
-            hops += 1
-            steps[0] -= 1  # a phase entry or a new deal is work: goto and deal loops use up the budget
-            if steps[0] < 0:
-                e = over(g.step_limit)
-                e.at = g.phases[r].spec.span if r >= 0 else g.spec.match.span
-                raise e
-            if hops > MAX_TRANSFERS:
-                raise RuleError("phases jump to each other without any player acting (a goto loop)",
-                                g.phases[self.phase].spec.span)
-            if r >= 0:
-                self.phase = r
-                self.stage = IN_PHASE
-                self.turns = 0
-                ph = g.phases[r]
-                if ph.first is not None:
-                    self.cur = ph.first(self)
-                r = ph.start(self) if ph.start is not None else None
-                if r is None and (self.out[self.cur] or self.sit[self.cur]):
-                    self.cur = _next_active(self, self.cur)
-            elif r == END_DEAL:
-                r = self._end_deal()
-        self.legal = None
-
-    def _start_match(self) -> None:
-        g = self.game
-        for i, const, vo in g.var_init:
-            self.v[i] = const if vo is None else g.initial_value(vo[0], self, vo[1])
-        self.actor = self.dealer
-        self._seat_teams()
-        r = g.match_start(self)
-        if r is not None:
-            raise RuleError("'match: start' may not goto a phase; 'match: deal' does that", g.spec.match.span)
-        if self.setup is not None and self.setup.dealer is not None:
-            self.dealer = self.setup.dealer
-        self._transfer(self._start_deal())
-
-    def _start_deal(self) -> int:
-        g = self.game
-        self.stage = DEALING
-        self.deal_no += 1
-        self.sit = g.all_seated
-        self._seat_teams()
-        for i, const, vo in g.deal_init:
-            self.v[i] = const if vo is None else g.initial_value(vo[0], self, vo[1])
-        self.actor = self.dealer
-        if self.log is not None:
-            self.log.append(("deal", self.deal_no, self.dealer))
-        fixed = self.setup.deals.get(self.deal_no) if self.setup is not None else None
-        r = g.match_deal(self) if fixed is None else stacked_deal(self, fixed)
-        if r is None:
-            raise RuleError("'match: deal' must end with 'goto' a phase", g.spec.match.span)
-        if r == END_DEAL:
-            # A deal may end at once (e.g. a hand revealed on the deal); that is the rule file's call.
-            return END_DEAL
-        return int(r)
-
-    def _end_deal(self) -> int | None:
-        g = self.game
-        self.stage = ENDING_DEAL
-        self.actor = self.dealer
-        if self.log is not None:
-            rows = []
-            for label, fn, kind, span in g.reports:
-                try:
-                    rows.append((label, [_shown(self, fn(self, p), kind) for p in range(g.n)]))
-                except RuleRuntimeError as e:
-                    e.at = e.at or span  # a value the report gave that cannot be shown: the report is at fault
-                    raise
-            self.log.append(("end_deal", self.deal_no, rows))
-        r = g.match_end_deal(self)
-        if r is not None:
-            raise RuleError("'match: end_deal' may not goto a phase or end the deal again", g.spec.match.span)
-        if self.log is not None:
-            self.log.append(("scores", self.deal_no))
-        # Whether the match is over, who won and the returns are one question of a state that does not
-        # change meanwhile: the rules' functions of the state remember their values through it.
-        g.question[0] = {}
-        try:
-            over = g.over_when(self) if g.over_when is not None else False
-            over = bool(over) or (g.max_deals is not None and self.deal_no >= g.max_deals)
-            if over:
-                self.winners = sorted(set(g.winners(self))) if g.winners is not None else []
-                self.rets = final_returns(self)
-        finally:
-            g.question[0] = None
-        if not over:
-            if self.unfixed:
-                fix_seen(self)  # what the players see of the deal as it ended is decided
-            self.ended = Ended(self._ended_copy())
-            if self.trace is not None:  # resampling: the shuffles before this point made the deal that ended
-                self.trace.append(("ended",))
-        if over:
-            self.terminal = True
-            self.stage = OVER
-            if self.log is not None:
-                self.log.append(("over", self.winners, self.rets))
-            return None
-        self.dealer = g.next_dealer(self) if g.next_dealer is not None else _next_in_match(self, self.dealer)
-        return self._start_deal()
-
-    def _seat_teams(self) -> None:
-        """The teams of `players: teams` (each seat its own team without it), at the start of the match and
-        of every deal: sides formed during a deal (team[p] = t) last until the deal ends."""
-        g = self.game
-        if g.teams_of is None:
-            self.team = g.own_teams
-            return
-        self.actor = self.dealer
-        try:
-            self.team = [_team(g.teams_of(self, p), g.n) for p in range(g.n)]
-        except RuleRuntimeError as e:
-            e.at = e.at or (g.spec.teams.span if g.spec.teams is not None else None)  # a value out of range
-            raise
 
     # ------------------------------------------------------------ errors
     def _rule_error(self, e: BaseException) -> RuleError:
