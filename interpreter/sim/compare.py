@@ -14,7 +14,7 @@ import statistics
 from typing import Any
 
 from .runner import Row
-from .stats import r6, two_proportion, welch
+from .stats import rounded, two_proportion, welch
 
 ALPHA = 0.05
 
@@ -23,20 +23,20 @@ def _test(base: float, base_n: int, this: float, this_n: int) -> dict[str, Any]:
     z, p = two_proportion(base, base_n, this, this_n)
     b = base / base_n if base_n else 0.0
     t = this / this_n if this_n else 0.0
-    return {"baseline": r6(b), "this": r6(t), "difference": r6(t - b), "z": _finite(z), "p": r6(p),
+    return {"baseline": rounded(b), "this": rounded(t), "difference": rounded(t - b), "z": _finite(z), "p": rounded(p),
             "significant": p < ALPHA}
 
 
 def _finite(z: float) -> float | str:
     """JSON has no infinity: a difference with no variance at all is written as text."""
-    return r6(z) if abs(z) != float("inf") else ("inf" if z > 0 else "-inf")
+    return rounded(z) if abs(z) != float("inf") else ("inf" if z > 0 else "-inf")
 
 
 def _means(base: list[float], this: list[float]) -> dict[str, Any]:
     z, p = welch(base, this)
     b = statistics.fmean(base) if base else 0.0
     t = statistics.fmean(this) if this else 0.0
-    return {"baseline": r6(b), "this": r6(t), "difference": r6(t - b), "z": _finite(z), "p": r6(p),
+    return {"baseline": rounded(b), "this": rounded(t), "difference": rounded(t - b), "z": _finite(z), "p": rounded(p),
             "significant": p < ALPHA}
 
 

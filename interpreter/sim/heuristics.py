@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from .stats import describe, r6
+from .stats import describe, rounded
 
 if TYPE_CHECKING:
     from .runner import Row
@@ -33,7 +33,7 @@ def fairness(seat_wins: Sequence[float]) -> dict[str, Any]:
     if n == 1:
         return {"value": 1.0, "seat_gap": 0.0}
     value = 1 - n / (2 * (n - 1)) * sum(abs(s - 1 / n) for s in shares)
-    return {"value": r6(value), "seat_gap": r6(max(shares) - min(shares))}
+    return {"value": rounded(value), "seat_gap": rounded(max(shares) - min(shares))}
 
 
 def unavailable(reason: str) -> dict[str, Any]:
@@ -140,10 +140,10 @@ def score_section(rows: Sequence[Row], reports: Sequence[tuple[str, str]], label
         "available": True, "label": chosen, "as": score_as,
         "order": "higher is better" if higher else "lower is better", "order_given": order != "auto",
         "order_evidence": {"single_winner_matches": n_single, "winner_highest": top, "winner_lowest": bottom},
-        "winner_leads_at_end": {"matches": n_single, "share": r6(agree / n_single) if n_single else None},
+        "winner_leads_at_end": {"matches": n_single, "share": rounded(agree / n_single) if n_single else None},
         "lead_changes": describe([lead_changes(s) for s in series]),
         "drama": describe([drama(s, w) for s, w in long]),
-        "comebacks": {"matches": len(long), "share": r6(comebacks / len(long)) if long else None},
+        "comebacks": {"matches": len(long), "share": rounded(comebacks / len(long)) if long else None},
         "decisiveness": describe([1 - (d - 1) / n for d, n in settled if d is not None]),
         "spread": describe([f[0] - f[-1] for f in finals]),
         "margin": describe([f[0] - f[1] for f in finals if len(f) > 1]),
@@ -155,7 +155,7 @@ def score_section(rows: Sequence[Row], reports: Sequence[tuple[str, str]], label
     out["mean_by_deal"] = mean_by_deal(raw)
     first = rows[0]
     out["sample"] = {"match": first.match, "seed": first.seed, "winners": list(first.winners),
-                     "standings": [[r6(v) for v in st] for st in raw[0][:MAX_DEALS_SHOWN]]}
+                     "standings": [[rounded(v) for v in st] for st in raw[0][:MAX_DEALS_SHOWN]]}
     return out
 
 
@@ -164,9 +164,9 @@ def quartiles(values: Sequence[float]) -> dict[str, Any]:
     out = describe(values)
     if len(values) >= 2:
         q1, _, q3 = statistics.quantiles(values, n=4)
-        out["q1"], out["q3"] = r6(q1), r6(q3)
+        out["q1"], out["q3"] = rounded(q1), rounded(q3)
     elif values:
-        out["q1"] = out["q3"] = r6(values[0])
+        out["q1"] = out["q3"] = rounded(values[0])
     return out
 
 
@@ -178,5 +178,5 @@ def mean_by_deal(raw: Sequence[Sequence[tuple[float, ...]]]) -> list[dict[str, A
         at = [s[d] for s in raw if len(s) > d]
         n = len(at[0])
         out.append({"deal": d + 1, "matches": len(at),
-                    "mean": [r6(statistics.fmean(st[p] for st in at)) for p in range(n)]})
+                    "mean": [rounded(statistics.fmean(st[p] for st in at)) for p in range(n)]})
     return out

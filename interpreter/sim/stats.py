@@ -15,7 +15,9 @@ Z95 = 1.959963984540054  # the standard normal's 97.5% quantile: two-sided 95% i
 HISTOGRAM_BINS = 20  # at most; one bin per value when the values span fewer
 
 
-def r6(x: float) -> float:
+def rounded(x: float) -> float:
+    """`x` rounded to six decimal places: the precision of every figure the reports write (JSON and tables),
+    so that runs that differ only in float noise write the same files."""
     return round(x, 6)
 
 
@@ -66,9 +68,9 @@ def describe(values: Sequence[float]) -> dict[str, float | int]:
     """n, mean, sd (sample, n - 1), median, min and max; empty: n = 0 alone."""
     if not values:
         return {"n": 0}
-    return {"n": len(values), "mean": r6(statistics.fmean(values)),
-            "sd": r6(statistics.stdev(values)) if len(values) > 1 else 0.0,
-            "median": r6(statistics.median(values)), "min": r6(min(values)), "max": r6(max(values))}
+    return {"n": len(values), "mean": rounded(statistics.fmean(values)),
+            "sd": rounded(statistics.stdev(values)) if len(values) > 1 else 0.0,
+            "median": rounded(statistics.median(values)), "min": rounded(min(values)), "max": rounded(max(values))}
 
 
 def histogram(values: Sequence[int], bins: int = HISTOGRAM_BINS) -> dict[str, Any]:
@@ -95,4 +97,5 @@ def credits(winners: Sequence[int], n: int) -> list[float]:
 
 def share(wins: float, n: int) -> dict[str, Any]:
     lo, hi = wilson(wins, n)
-    return {"wins": r6(wins), "of": n, "share": r6(wins / n) if n else 0.0, "ci95": [r6(lo), r6(hi)]}
+    return {"wins": rounded(wins), "of": n, "share": rounded(wins / n) if n else 0.0,
+            "ci95": [rounded(lo), rounded(hi)]}

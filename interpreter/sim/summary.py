@@ -12,7 +12,7 @@ from typing import Any
 
 from .heuristics import fairness, score_section, unavailable
 from .runner import Config, Counts, Outcome, Row
-from .stats import credits, describe, histogram, r6, share
+from .stats import credits, describe, histogram, rounded, share
 
 SCHEMA = 1  # summary.json's layout version
 
@@ -64,8 +64,8 @@ def summarize(out: Outcome, meta: Meta) -> dict[str, Any]:
     decisions = sum(r.actions for r in rows)
     summary["decisions"] = {
         "total": decisions,
-        "branching": r6(sum(r.choices for r in rows) / decisions) if decisions else 0.0,
-        "forced_share": r6(sum(r.forced for r in rows) / decisions) if decisions else 0.0,
+        "branching": rounded(sum(r.choices for r in rows) / decisions) if decisions else 0.0,
+        "forced_share": rounded(sum(r.forced for r in rows) / decisions) if decisions else 0.0,
     }
     summary["actions"], summary["phases"], summary["warnings"] = _usage(out.counts, out.action_names,
                                                                         out.phase_names, decisions)
@@ -90,8 +90,8 @@ def _first_mover(rows: Sequence[Row], n: int) -> dict[str, Any]:
     for r in moved:
         times[r.first] += 1
         wins += credits(r.winners, n)[r.first]
-    out = {"times": times, **share(wins, len(moved)), "even": r6(1 / n)}
-    out["advantage"] = r6(out["share"] - 1 / n) if moved else 0.0
+    out = {"times": times, **share(wins, len(moved)), "even": rounded(1 / n)}
+    out["advantage"] = rounded(out["share"] - 1 / n) if moved else 0.0
     return out
 
 
@@ -113,7 +113,7 @@ def _per_bot(rows: Sequence[Row], cfg: Config, n: int) -> list[dict[str, Any]]:
                 blind[spec] = blind.get(spec, 0) + r.blind_moves[p]
     order = list(dict.fromkeys(cfg.bots))
     return [{"bot": spec, "seats_held": held.get(spec, 0), **share(wins.get(spec, 0.0), held.get(spec, 0)),
-             "mean_return": r6(statistics.fmean(rets[spec])) if rets.get(spec) else 0.0,
+             "mean_return": rounded(statistics.fmean(rets[spec])) if rets.get(spec) else 0.0,
              "resample_failures": failed.get(spec, 0), "moves_without_world": blind.get(spec, 0)}
             for spec in order]
 
@@ -133,11 +133,11 @@ def resampling_warnings(table: list[dict[str, Any]]) -> list[str]:
 def _usage(counts: Counts, actions: list[str], phases: list[str],
            decisions: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
     table = [{"name": name, "legal_at": counts.legal_at[i], "taken": counts.taken[i],
-              "taken_share": r6(counts.taken[i] / decisions) if decisions else 0.0,
-              "taken_when_legal": r6(counts.taken[i] / counts.legal_at[i]) if counts.legal_at[i] else 0.0}
+              "taken_share": rounded(counts.taken[i] / decisions) if decisions else 0.0,
+              "taken_when_legal": rounded(counts.taken[i] / counts.legal_at[i]) if counts.legal_at[i] else 0.0}
              for i, name in enumerate(actions)]
     ph = [{"name": name, "decisions": counts.phases[i],
-           "share": r6(counts.phases[i] / decisions) if decisions else 0.0} for i, name in enumerate(phases)]
+           "share": rounded(counts.phases[i] / decisions) if decisions else 0.0} for i, name in enumerate(phases)]
     warnings: list[str] = []
     if decisions:
         for a in table:
