@@ -9,19 +9,23 @@ deeply) and cached.
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from . import ast as A
 from . import types as T
 
-_sizes: dict[int, tuple[Any, int]] = {}
+# Weakly keyed: an entry lives as long as its node (nodes hash by identity), so compiling many files keeps
+# no dead trees alive and no entry outlives the node whose size it is.
+_sizes: WeakKeyDictionary[A.Node, int] = WeakKeyDictionary()
 
 
 def size(obj: Any) -> int:
     """AST nodes in a node, a list of statements, or a tuple of them (at least 1)."""
-    key = id(obj)
-    hit = _sizes.get(key)
-    if hit is not None and hit[0] is obj:
-        return hit[1]
+    node = isinstance(obj, A.Node)
+    if node:
+        hit = _sizes.get(obj)
+        if hit is not None:
+            return hit
     n = 0
     stack = [obj]
     while stack:
@@ -32,10 +36,8 @@ def size(obj: Any) -> int:
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
     n = max(1, n)
-    if isinstance(obj, A.Node):
-        if len(_sizes) > 500_000:
-            _sizes.clear()
-        _sizes[key] = (obj, n)  # the node is kept alive with its entry, so its id is not reused
+    if node:
+        _sizes[obj] = n
     return n
 
 
