@@ -419,6 +419,10 @@ class State:
         return False
 
     def _run(self, action: int | None, outcomes: list[int] | None) -> None:
+        """One step (`action`, or the match's start for None) and its chance. `outcomes` None: a seeded state
+        draws its own. A list: a state without a seed takes its chance outcomes from it (a replayed history),
+        and a step that needs more stops at a chance node (`pending`), to go on when `_chance` has them all;
+        a lazy state deals only the cards the step reaches (`_run_lazy`)."""
         if outcomes is None:
             self._guarded(action)
             return
@@ -444,6 +448,8 @@ class State:
             raise IllegalAction(f"{count_of(len(outcomes) - used, 'chance outcome')} more than the step uses")
 
     def _guarded(self, action: int | None) -> None:
+        """The step itself (flow.py), with the budget reset and a failure of rule code made a located
+        `RuleError`; a chance node met (`NeedChance`) and an illegal action pass through to `_run`."""
         self.legal = None
         try:
             if action is None:
