@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, overload
 
+from . import types as T
 from .diagnostics import Span
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def walk(node: Node) -> Iterator[Node]:
 
 @dataclass(eq=False)
 class Expr(Node):
-    ty: Any = field(default=None, init=False)
+    ty: T.Type | None = field(default=None, init=False)  # set by the checker
 
     def iter_child_nodes(self) -> Iterator[Expr]:
         return cast(Iterator[Expr], super().iter_child_nodes())  # an expression holds expressions only

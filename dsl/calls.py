@@ -101,7 +101,7 @@ class CallChecker(CheckContext):
                 t = self.expr(a.body)
         finally:
             self.nesting -= 1
-        a.ty = ("fn", param, t)
+        a.ty = T.Fn(param, t)
         return t
 
     def visit_Call(self, e: A.Call) -> Any:

@@ -51,7 +51,7 @@ from .spec import ActionSpec
 DEPTH = 48  # nesting levels the judgement follows; deeper code is judged as possibly failing
 # Types whose values hash as they compare (`x in set` is `any(x == y)`): no lists, no floats (a NaN is
 # itself in a set but not equal to itself), nothing unknown.
-HASHABLE = {T.INT, T.BOOL, T.STR, T.CARD, T.PLAYER, T.SUIT, T.RANK, T.NONE}
+HASHABLE: set[T.Type] = {T.INT, T.BOOL, T.STR, T.CARD, T.PLAYER, T.SUIT, T.RANK, T.NONE}
 _LISTS = {"players", "active_players", "suits", "ranks", "pack", "teams"}  # built-ins that are lists of sure values
 _VALUES = {"num_players", "player", "current", "deal_number", "turns", "phase"}  # built-ins that are never none
 

@@ -39,7 +39,7 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "deal_number": (T.INT, "1 for the first deal of the match, 2 for the second, ..."),
     "turns": (T.INT, "turns already taken in the current round phase"),
     "phase": (T.STR, "the name of the current phase"),
-    "team": (("perplayer", T.INT), "each player's team number this deal, team[p] (assignable: team[p] = t)"),
+    "team": (T.PerPlayer(T.INT), "each player's team number this deal, team[p] (assignable: team[p] = t)"),
     "teams": (T.list_of(T.INT), "the team numbers players have now, smallest first"),
 }
 CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,

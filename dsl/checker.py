@@ -129,11 +129,13 @@ class Checker(ExprChecker, CallChecker):
             self.steps.block(m.end_deal)
         if not m.deal:
             self.err("C031", m.span, "'match: deal' is empty", "it must deal the cards and 'goto' a phase")
-        for e, want, what in ((m.next_dealer, T.PLAYER, "'next_dealer'"), (m.over_when, T.BOOL, "'over_when'"),
-                              (m.winners, T.list_of(T.PLAYER), "'winners'")):
+        ends: list[tuple[A.Expr | None, T.Type, str]] = [
+            (m.next_dealer, T.PLAYER, "'next_dealer'"), (m.over_when, T.BOOL, "'over_when'"),
+            (m.winners, T.list_of(T.PLAYER), "'winners'")]
+        for e, wanted, what in ends:
             if e is not None:
                 with self.scope({}):
-                    self.want(e, self.expr(e), want, what)
+                    self.want(e, self.expr(e), wanted, what)
         for _, e in m.report:
             with self.scope({"p": T.PLAYER}):
                 self.expr(e)

@@ -37,9 +37,9 @@ class ExprChecker(CheckContext):
             t = (self._methods.get(type(e)) or self.method(type(e)))(self, e)  # no frame spent on visit()
         finally:
             self.nesting -= 1
-        if not perplayer and isinstance(t, tuple) and t[0] in ("perplayer", "perteam"):
+        if not perplayer and isinstance(t, T.PerPlayer | T.PerTeam):
             name = e.id if isinstance(e, A.Name) else "this"
-            if t[0] == "perteam":
+            if isinstance(t, T.PerTeam):
                 self.err("C012", e.span, f"'{name}' is kept per team: write {name}[t], e.g. {name}[team[p]]")
             else:
                 self.err("C012", e.span, f"'{name}' is kept per player: write {name}[p]")
@@ -117,15 +117,15 @@ class ExprChecker(CheckContext):
             v = self.vars[n]
             e.ref = R.Variable(v)
             if v.per_player:
-                return ("perplayer", v.ty)
+                return T.PerPlayer(v.ty)
             if v.per_team:
-                return ("perteam", v.ty)
+                return T.PerTeam(v.ty)
             return v.ty
         if n in self.zones:
             z = self.zones[n]
             e.ref = R.Zone(z)
             if z.per_player:
-                return ("perplayer", T.list_of(T.CARD))
+                return T.PerPlayer(T.list_of(T.CARD))
             return T.list_of(T.CARD)
         if n in self.spec.broken:
             e.ref = R.Broken(n)
@@ -166,18 +166,18 @@ class ExprChecker(CheckContext):
     def visit_Index(self, e: A.Index) -> Any:
         t = self.expr(e.obj, perplayer=True)
         it = self.expr(e.index)
-        if isinstance(t, tuple) and t[0] == "perplayer":
+        if isinstance(t, T.PerPlayer):
             self.want(e.index, it, T.PLAYER, "the player index")
-            return t[1]
-        if isinstance(t, tuple) and t[0] == "perteam":
+            return t.item
+        if isinstance(t, T.PerTeam):
             self._team_index(e.index, e.obj.id if isinstance(e.obj, A.Name) else "this", it)
-            return t[1]
+            return t.item
         if T.is_list(t):
             self.want(e.index, it, T.INT, "a list index")
             return T.elem(t)
         if T.is_map(t):
-            self.want(e.index, it, t[1], "the table key")
-            return t[2]
+            self.want(e.index, it, t.key, "the table key")
+            return t.value
         if t != T.ANY:
             self.err("C025", e.span, f"{T.show(t)} cannot be indexed with [...]")
         return T.ANY
@@ -234,13 +234,14 @@ class ExprChecker(CheckContext):
                 self.err("C028", e.span, f"'{e.value}' is not a phase of the game",
                          _close(e.value, names) or f"phases: {', '.join(names)}")
 
-    def _literal_check(self, e: A.Expr, against: Any) -> None:
+    def _literal_check(self, e: A.Expr, against: T.Type) -> None:
         """'hearts' compared with a suit must be a suit of the deck (likewise ranks)."""
         if isinstance(e, A.Const) and isinstance(e.value, str):
             pool = self.suits if against == T.SUIT else self.ranks if against == T.RANK else None
             if pool is not None and e.value not in pool:
-                self.err("C028", e.span, f"'{e.value}' is not a {against} of the deck",
-                         _close(e.value, pool) or f"{against}s: {self._listing(against)}")
+                word = against.show()  # 'suit' or 'rank'
+                self.err("C028", e.span, f"'{e.value}' is not a {word} of the deck",
+                         _close(e.value, pool) or f"{word}s: {self._listing(word)}")
         elif isinstance(e, A.ListLit):
             for it in e.items:
                 self._literal_check(it, T.elem(against) if T.is_list(against) else against)

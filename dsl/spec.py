@@ -9,14 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ast as A
+from . import types as T
 from .diagnostics import Span
 from .limits import MAX_PLAYERS as MAX_PLAYERS  # defined with the limits: dsl/limits.py says why
 
-VAR_TYPES = {
-    "int": "int", "number": "num", "bool": "bool", "player": "player", "card": "card",
-    "suit": "suit", "rank": "rank", "text": "str",
-    "cards": ("list", "card"), "players": ("list", "player"), "numbers": ("list", "num"),
-    "card_lists": ("list", ("list", "card")),
+# A variable's type as the rule file names it (`type: cards`).
+VAR_TYPES: dict[str, T.Type] = {
+    "int": T.INT, "number": T.NUM, "bool": T.BOOL, "player": T.PLAYER, "card": T.CARD,
+    "suit": T.SUIT, "rank": T.RANK, "text": T.STR,
+    "cards": T.ListOf(T.CARD), "players": T.ListOf(T.PLAYER), "numbers": T.ListOf(T.NUM),
+    "card_lists": T.ListOf(T.ListOf(T.CARD)),
 }
 
 
@@ -92,7 +94,7 @@ class ZoneSpec:
 class VarSpec:
     name: str
     span: Span
-    ty: Any
+    ty: T.Type
     per_player: bool
     scope: str  # match | deal
     initial: A.Expr | None

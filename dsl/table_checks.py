@@ -23,7 +23,7 @@ from .spec import OptionSpec
 
 KNOWN = "constants, num_players, players, suits and ranks"
 OPTION_TYPES = {"int": T.INT, "bool": T.BOOL, "choice": T.STR}
-PARAM_KINDS = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank", T.BOOL: "bool",
+PARAM_KINDS: dict[T.Type, str] = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank", T.BOOL: "bool",
                T.INT: "int", T.STR: "str"}
 
 

@@ -13,8 +13,6 @@ A value whose type is text (a `text` variable that was set to a rank) is text: i
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import ast as A
 from . import types as T
 from .spec import GameSpec
@@ -23,11 +21,11 @@ from .spec import GameSpec
 _KEYED = frozenset({"max_by", "min_by", "all_max_by", "all_min_by", "sort_by"})
 
 
-def unordered(t: Any) -> str | None:
+def unordered(t: T.Type | None) -> str | None:
     """'rank' or 'suit' if a value of type t holds one (itself, or in a list at any depth), else None."""
     for _ in range(16):  # types are cut at a few levels of lists (calls.TYPE_DEPTH)
-        if t in (T.RANK, T.SUIT):
-            return str(t)
+        if t == T.RANK or t == T.SUIT:
+            return "rank" if t == T.RANK else "suit"
         if not T.is_list(t):
             return None
         t = T.elem(t)

@@ -1,42 +1,118 @@
 """The expression language's types and how they combine.
 
-Types are plain values: the strings below, or ("list", T) and ("map", K, V).
-Players are seat numbers and so mix with ints; suits, ranks and choice
-values are text at run time and mix with 'str'.
+A type is a small frozen value, hashable and equal by value: a `Prim` (the constants INT ... ANY below),
+`ListOf(item)`, `MapOf(key, value)` (a table), or, only where the checker reads a name before it is
+indexed, `PerPlayer(item)` / `PerTeam(item)`; `Fn(param, result)` records a lambda's type. Players are seat
+numbers and so mix with ints; suits, ranks and choice values are text at run time and mix with 'str'.
+`show` gives the words messages use; `Prim.name` the spelling records and generated code use ('int', 'num').
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+
+@dataclass(frozen=True, slots=True)
+class Prim:
+    """A type without parts: its `name` is the spelling runtime checks and records use."""
+    name: str
+
+    def show(self) -> str:
+        return _PRIM_WORDS[self.name]
+
+    def __format__(self, spec: str) -> str:  # TEMP: find leaks
+        raise TypeError(f"formatted type {self.name}")
+
+    def __str__(self) -> str:  # TEMP
+        raise TypeError(f"str of type {self.name}")
+
+
+@dataclass(frozen=True, slots=True)
+class ListOf:
+    item: Type
+
+    def show(self) -> str:
+        inner = self.item
+        if inner == ListOf(CARD):
+            return "lists of cards"
+        if inner == ANY:
+            return "list"
+        return _PLURALS.get(inner) or f"list of {inner.show()}"
+
+
+@dataclass(frozen=True, slots=True)
+class MapOf:
+    key: Type
+    value: Type
+
+    def show(self) -> str:
+        return f"table of {self.value.show()}"
+
+
+@dataclass(frozen=True, slots=True)
+class PerPlayer:
+    """A per-player variable or zone named without its index (checked at the index)."""
+    item: Type
+
+    def show(self) -> str:
+        return f"{self.item.show()} per player"
+
+
+@dataclass(frozen=True, slots=True)
+class PerTeam:
+    """A per-team variable named without its index."""
+    item: Type
+
+    def show(self) -> str:
+        return f"{self.item.show()} per team"
+
+
+@dataclass(frozen=True, slots=True)
+class Fn:
+    """A lambda (`x => ...`): its parameter's and its result's types."""
+    param: Type
+    result: Type
+
+    def show(self) -> str:
+        return "function"
+
+
+Type = Prim | ListOf | MapOf | PerPlayer | PerTeam | Fn
 
 INT, NUM, BOOL, STR, CARD, PLAYER, SUIT, RANK, NONE, ANY = (
-    "int", "num", "bool", "str", "card", "player", "suit", "rank", "none", "any")
-NUMERIC = {INT, NUM, PLAYER}
-TEXTUAL = {STR, SUIT, RANK}
+    Prim("int"), Prim("num"), Prim("bool"), Prim("str"), Prim("card"), Prim("player"), Prim("suit"),
+    Prim("rank"), Prim("none"), Prim("any"))
+PRIMS = {t.name: t for t in (INT, NUM, BOOL, STR, CARD, PLAYER, SUIT, RANK, NONE, ANY)}
+NUMERIC = frozenset({INT, NUM, PLAYER})
+TEXTUAL = frozenset({STR, SUIT, RANK})
 
-Type = Any
-
-
-def list_of(t: Type) -> Type:
-    return ("list", t)
-
-
-def is_list(t: Type) -> bool:
-    return isinstance(t, tuple) and t[0] == "list"
+_PRIM_WORDS = {"int": "int", "num": "number", "bool": "bool", "str": "text", "card": "card", "player": "player",
+               "suit": "suit", "rank": "rank", "none": "none", "any": "any value"}
+_PLURALS: dict[Type, str] = {CARD: "cards", PLAYER: "players", SUIT: "suits", RANK: "ranks"}
 
 
-def is_map(t: Type) -> bool:
-    return isinstance(t, tuple) and t[0] == "map"
+def list_of(t: Type) -> ListOf:
+    return ListOf(t)
+
+
+def is_list(t: object) -> TypeGuard[ListOf]:
+    return type(t) is ListOf
+
+
+def is_map(t: object) -> TypeGuard[MapOf]:
+    return type(t) is MapOf
 
 
 def card_lists(t: Type) -> bool:
     """A list of lists of cards (melds on the table, the values of a parameter with `ids`)."""
-    return is_list(t) and is_list(t[1]) and t[1][1] in (CARD, ANY, NONE)
+    return is_list(t) and is_list(t.item) and t.item.item in (CARD, ANY, NONE)
 
 
-def elem(t: Type) -> Type:
+def elem(t: Type | None) -> Type:
+    """The items' type of a list type; 'any value' for anything else (None: an expression not checked)."""
     if is_list(t):
-        return t[1]
+        return t.item
     return ANY
 
 
@@ -50,9 +126,9 @@ def compatible(a: Type, b: Type) -> bool:
     if a in TEXTUAL and b in TEXTUAL:
         return True
     if is_list(a) and is_list(b):
-        return compatible(a[1], b[1])
+        return compatible(a.item, b.item)
     if is_map(a) and is_map(b):
-        return compatible(a[1], b[1]) and compatible(a[2], b[2])
+        return compatible(a.key, b.key) and compatible(a.value, b.value)
     return False
 
 
@@ -71,7 +147,7 @@ def join(a: Type, b: Type) -> Type:
     if a in TEXTUAL and b in TEXTUAL:
         return STR
     if is_list(a) and is_list(b):
-        return list_of(join(a[1], b[1]))
+        return ListOf(join(a.item, b.item))
     return ANY
 
 
@@ -84,23 +160,15 @@ def bounded(t: Type, depth: int) -> Type:
     if depth <= 0 and (is_list(t) or is_map(t)):
         return ANY
     if is_list(t):
-        return list_of(bounded(t[1], depth - 1))
+        return ListOf(bounded(t.item, depth - 1))
     if is_map(t):
-        return ("map", bounded(t[1], depth - 1), bounded(t[2], depth - 1))
+        return MapOf(bounded(t.key, depth - 1), bounded(t.value, depth - 1))
     return t
 
 
 def show(t: Type) -> str:
-    if is_list(t):
-        inner = t[1]
-        if inner == ("list", CARD):
-            return "lists of cards"
-        return {CARD: "cards", PLAYER: "players", SUIT: "suits", RANK: "ranks"}.get(
-            inner, f"list of {show(inner)}") if inner != ANY else "list"
-    if is_map(t):
-        return f"table of {show(t[2])}"
-    return {INT: "int", NUM: "number", BOOL: "bool", STR: "text", CARD: "card", PLAYER: "player",
-            SUIT: "suit", RANK: "rank", NONE: "none", ANY: "any value"}.get(t, str(t))
+    """The words a message uses for a value of type t ('number', 'cards', 'table of int')."""
+    return t.show()
 
 
 def of_value(v: Any) -> Type:
@@ -119,12 +187,21 @@ def of_value(v: Any) -> Type:
         t: Type = NONE
         for x in v:
             t = join(t, of_value(x))
-        return list_of(ANY if t == NONE else t)
+        return ListOf(ANY if t == NONE else t)
     if isinstance(v, dict):
         k: Type = NONE
         val: Type = NONE
         for kk, vv in v.items():
             k = join(k, of_value(kk))
             val = join(val, of_value(vv))
-        return ("map", ANY if k == NONE else k, ANY if val == NONE else val)
+        return MapOf(ANY if k == NONE else k, ANY if val == NONE else val)
     return ANY
+
+
+def _leak(self: Any, *a: Any) -> str:  # TEMP: find leaks
+    raise TypeError(f"type formatted as text: {self!r}")
+
+
+for _c in (ListOf, MapOf, PerPlayer, PerTeam, Fn):
+    _c.__format__ = _leak  # type: ignore[method-assign,assignment]
+    _c.__str__ = _leak  # type: ignore[method-assign,assignment]

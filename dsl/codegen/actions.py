@@ -21,6 +21,10 @@ from ..optimize import invariants
 from ..spec import ActionSpec, GameSpec
 from .statements import StatementWriter
 
+# How a parameter's value is encoded, by the type of its domain's items.
+_PARAM_KINDS: dict[T.Type, str] = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank",
+                                   T.BOOL: "bool", T.INT: "int", T.STR: "str"}
+
 
 @dataclass
 class ParamInfo:
@@ -44,8 +48,7 @@ class ActionWriter(StatementWriter):
         out: list[ParamInfo] = []
         for p in a.params:
             et = T.elem(p.domain.ty)
-            kind = {T.CARD: "card", T.PLAYER: "player", T.SUIT: "suit", T.RANK: "rank", T.BOOL: "bool",
-                    T.INT: "int", T.STR: "str"}.get(et, "card") if p.ids is None else "cards"
+            kind = _PARAM_KINDS.get(et, "card") if p.ids is None else "cards"
             info = ParamInfo(p.name, kind, p.span)
             if p.ids is not None:
                 # Worked out once per game (the codec calls it), after the pack: fixed for the game (C037).

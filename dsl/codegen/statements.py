@@ -28,14 +28,14 @@ END_DEAL = abi.END_DEAL
 LIST_KINDS = {T.CARD: "card", T.PLAYER: "player", T.NUM: "num", T.INT: "num", T.list_of(T.CARD): "cards"}
 
 
-def _kind(t: object) -> str:
+def _kind(t: T.Type | None) -> str:
     """How a logged value is shown: as a player, a card, a list of them, or plainly. (Here, below the module,
     which shows `report` values the same way: `log` steps need it too.)"""
-    if t in (T.PLAYER, T.CARD):
-        return str(t)
-    if T.is_list(t) and T.elem(t) in (T.PLAYER, T.CARD):
-        return f"list:{T.elem(t)}"
-    if T.is_list(t) and T.elem(t) == T.list_of(T.CARD):
+    if t == T.PLAYER or t == T.CARD:
+        return t.name
+    if T.is_list(t) and (t.item == T.PLAYER or t.item == T.CARD):
+        return f"list:{t.item.name}"
+    if T.is_list(t) and t.item == T.list_of(T.CARD):
         return "list:cards"
     return "plain"
 
@@ -211,10 +211,11 @@ class StatementWriter(ExpressionWriter):
             w.line(f"_v = {new}", sp)
             w.line(f"if _v is not None and not {-BIG} <= _v <= {BIG}: f_num(_v)")
             w.line(f"{target} = _v")
-        elif vt == ty or vt == T.NONE or (T.compatible(vt, ty) and ty in T.TEXTUAL and vt in T.TEXTUAL):
+        elif vt == ty or vt == T.NONE or (ty in T.TEXTUAL and vt in T.TEXTUAL):
             w.line(f"{target} = {new}", sp)
         else:
-            w.line(f"{target} = _keep(s, {new}, {str(ty)!r})", sp)
+            assert isinstance(ty, T.Prim), ty  # a list variable was kept above; no other kind of variable exists
+            w.line(f"{target} = _keep(s, {new}, {ty.name!r})", sp)  # the runtime reads the type's name
 
     def func(self, name: str, params: list[str], body: list[A.Stmt], span: Span, charged: bool = False,
              optional: bool = False) -> None:

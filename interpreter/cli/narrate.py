@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..dsl import types as T
 from ..dsl.diagnostics import count_of
 from ..engine.game import Game
 from ..engine.runtime import _shown
@@ -63,6 +64,10 @@ def fmt(v: Any) -> str:
     return str(v)
 
 
+# How a variable's value is written in the summary (`runtime._shown`): players and cards by name.
+_SHOWN_AS: dict[T.Type, str] = {T.PLAYER: "player", T.CARD: "card"}
+
+
 def var_summary(g: Game, s: State) -> list[str]:
     """The per-player match variables everyone sees, after a deal's `end_deal`. A variable named like a `report`
     line is left out: the designer's report, printed just above under that label, is the line to keep, and two
@@ -72,7 +77,7 @@ def var_summary(g: Game, s: State) -> list[str]:
     reported = {label for label, _fn, _kind, _span in g.reports}
     for i, (v, _owner) in enumerate(g.var_specs):
         if v.per_player and v.visible == "everyone" and v.scope == "match" and v.name not in reported:
-            kind = v.ty if v.ty in ("player", "card") else "plain"
+            kind = _SHOWN_AS.get(v.ty, "plain")
             per.setdefault(v.name, []).append(_shown(s, s.v[i], kind))
     for name, vals in per.items():
         lines.append(f"    {name}: " + ", ".join(f"{g.player_name(p)} {fmt(x)}" + (
@@ -82,7 +87,7 @@ def var_summary(g: Game, s: State) -> list[str]:
     for i, (v, t) in enumerate(g.var_specs):
         if v.per_team and v.visible == "everyone" and v.scope == "match" and v.name not in reported and t in teams:
             members = ", ".join(g.player_name(p) for p in range(g.n) if s.team[p] == t)
-            kind = v.ty if v.ty in ("player", "card") else "plain"
+            kind = _SHOWN_AS.get(v.ty, "plain")
             text = f"team {t} ({members}) {fmt(_shown(s, s.v[i], kind))}"
             if t == teams[0]:
                 lines.append(f"    {v.name}: {text}")

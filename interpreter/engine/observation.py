@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl import abi
+from ..dsl import types as T
 
 
 def _zone_viewers(s: Any, zi: int) -> Any:
@@ -42,14 +43,17 @@ def _var_viewers(s: Any, vi: int) -> Any:
     return tuple(g.ns[abi.var_visible(spec.name)](s, owner))
 
 
-def _show(g: Any, value: Any, ty: Any) -> Any:
+_CARDS, _CARD_LISTS = T.ListOf(T.CARD), T.ListOf(T.ListOf(T.CARD))
+
+
+def _show(g: Any, value: Any, ty: T.Type) -> Any:
     if value is None:
         return None
-    if ty == "card":
+    if ty == T.CARD:
         return g.card_names[value]
-    if isinstance(ty, tuple) and ty[1] == "card":
+    if ty == _CARDS:
         return [g.card_names[c] for c in value]
-    if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists: each list by its cards' names
+    if ty == _CARD_LISTS:  # card_lists: each list by its cards' names
         return [[g.card_names[c] for c in xs] for xs in value]
     if isinstance(value, list):
         return list(value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl import abi
+from ..dsl import types as T
 from ..dsl.diagnostics import count_of
 from ..dsl.library import BIG, RuleRuntimeError, _short
 from . import chance
@@ -423,17 +424,21 @@ def _cards(s: Any, v: Any) -> Any:
     return v
 
 
+_NUMBERS = (T.INT.name, T.NUM.name)
+
+
 def _keep(s: Any, v: Any, ty: str) -> Any:
-    """A value of unknown type about to be kept in a variable of type `ty`."""
+    """A value of unknown type about to be kept in a variable of type `ty` (a `types.Prim`'s name: generated
+    code holds plain literals)."""
     if v is None:
         return v
     g = s.game
-    if ty == "card":
+    if ty == T.CARD.name:
         return _card(v, g.num_cards)
-    if ty == "player":
+    if ty == T.PLAYER.name:
         return _seat(v, g.n)
-    ok = (type(v) in (int, float) and -BIG <= v <= BIG) if ty in ("int", "num") else \
-        type(v) is bool if ty == "bool" else type(v) is str
+    ok = (type(v) in (int, float) and -BIG <= v <= BIG) if ty in _NUMBERS else \
+        type(v) is bool if ty == T.BOOL.name else type(v) is str
     if not ok:
         raise RuleRuntimeError(f"a variable of type {ty} cannot hold this value", f"got {_kind(v)}")
     return v

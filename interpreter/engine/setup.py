@@ -196,7 +196,7 @@ def _values(g: Game, key: Any, val: Any, k: int) -> list[tuple[str, int, Any]]:
     return [("var", i, _typed(g, ty, x, key, k)) for i, x in zip(slots, val)]
 
 
-def _typed(g: Game, ty: Any, v: Any, name: str, k: int) -> Any:
+def _typed(g: Game, ty: T.Type, v: Any, name: str, k: int) -> Any:
     """`v` if it is a value of type `ty` (players and cards as ids, lists as lists); none fits any type."""
     if v is None:
         return None
@@ -206,15 +206,17 @@ def _typed(g: Game, ty: Any, v: Any, name: str, k: int) -> Any:
         if T.is_list(T.elem(ty)) and any(x is None for x in v):  # card_lists: lists of cards, not none
             raise BadSetup(f"deal {k}: '{name}' holds lists of cards, not none", k)
         return [_typed(g, T.elem(ty), x, name, k) for x in v]
-    ok = {
+    fits: dict[T.Type, bool] = {
         T.INT: type(v) is int, T.NUM: type(v) in (int, float), T.BOOL: type(v) is bool, T.STR: type(v) is str,
         T.SUIT: isinstance(v, str) and v in g.spec.suits, T.RANK: isinstance(v, str) and v in g.spec.ranks,
         T.PLAYER: type(v) is int and 0 <= v < g.n, T.CARD: type(v) is int and 0 <= v < g.num_cards,
-    }.get(ty, True)
-    if not ok:
-        what = {T.INT: "a whole number", T.NUM: "a number", T.BOOL: "true or false", T.STR: "text",
-                T.SUIT: "a suit of the deck", T.RANK: "a rank of the deck (as text)",
-                T.PLAYER: f"a player (0 to {g.n - 1})", T.CARD: f"a card id (0 to {g.num_cards - 1})"}[ty]
+    }
+    if not fits.get(ty, True):
+        words: dict[T.Type, str] = {
+            T.INT: "a whole number", T.NUM: "a number", T.BOOL: "true or false", T.STR: "text",
+            T.SUIT: "a suit of the deck", T.RANK: "a rank of the deck (as text)",
+            T.PLAYER: f"a player (0 to {g.n - 1})", T.CARD: f"a card id (0 to {g.num_cards - 1})"}
+        what = words[ty]
         raise BadSetup(f"deal {k}: '{name}' holds {what}, not {v!r}", k)
     return v
 

@@ -13,9 +13,10 @@ from .model import Block, Bullets, Code, Note, Paragraph, Runs, Section, Table, 
 from .source import Source
 from .words import Words, anchor, note_text, shown_name
 
-_TYPES = {T.INT: "a whole number", T.NUM: "a number", T.BOOL: "true or false", T.PLAYER: "a player",
+_TYPES: dict[T.Type, str] = {T.INT: "a whole number", T.NUM: "a number", T.BOOL: "true or false", T.PLAYER: "a player",
           T.CARD: "a card", T.SUIT: "a suit", T.RANK: "a rank", T.STR: "a text"}
-_EMPTY = {T.INT: "0", T.NUM: "0", T.BOOL: "false"}
+_LISTS: dict[T.Type, str] = {T.CARD: "a list of cards", T.PLAYER: "a list of players", T.NUM: "a list of numbers"}
+_EMPTY: dict[T.Type, str] = {T.INT: "0", T.NUM: "0", T.BOOL: "false"}
 
 
 def note_runs(s: str) -> Runs:
@@ -58,14 +59,12 @@ def sets_teams(spec: GameSpec) -> bool:
     return any(isinstance(s, A.Assign) and s.name == "team" and s.index is not None for s in every_step(spec))
 
 
-def type_words(ty: object) -> str:
+def type_words(ty: T.Type) -> str:
     if T.card_lists(ty):
         return "a list of lists of cards"
     if T.is_list(ty):
-        inner = T.elem(ty)
-        return {T.CARD: "a list of cards", T.PLAYER: "a list of players", T.NUM: "a list of numbers"}.get(
-            str(inner), "a list")
-    return _TYPES.get(str(ty), str(ty))
+        return _LISTS.get(ty.item, "a list")
+    return _TYPES.get(ty) or (ty.name if isinstance(ty, T.Prim) else ty.show())
 
 
 def seen_by(vis: str | A.Expr, per_player: bool, zone: bool, words: Words) -> Runs:
@@ -150,7 +149,7 @@ def variables(spec: GameSpec, words: Words, source: Source) -> Section:
         if v.initial is not None:
             start: Runs = [words.code(v.initial)]
         else:
-            start = [text("an empty list" if T.is_list(v.ty) else _EMPTY.get(str(v.ty), "none (no value)"))]
+            start = [text("an empty list" if T.is_list(v.ty) else _EMPTY.get(v.ty, "none (no value)"))]
         start.append(text(", again at the start of every deal" if v.scope == "deal" else ", when the match starts"))
         rows.append([name, _shown(v.label, v.name, v.show, words), [text(type_words(v.ty))], start,
                      seen_by(v.visible, v.per_player or v.per_team, False, words),

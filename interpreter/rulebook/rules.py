@@ -115,6 +115,11 @@ def _param(p: ParamSpec, words: Words) -> Runs:
     return [text("a list of cards from "), words.code(p.domain), text(", each one of "), words.code(p.ids)]
 
 
+# A parameter's values, by the type of its domain's items.
+_VALUES: dict[T.Type, str] = {T.CARD: "a card", T.PLAYER: "a player", T.SUIT: "a suit", T.RANK: "a rank",
+                              T.INT: "a number", T.STR: "a name", T.BOOL: "yes or no"}
+
+
 def _domain(d: A.Expr, words: Words) -> Runs:
     """What a parameter's values are: 'a card of `hand[player]`', 'one of 'high', 'low''."""
     ty = T.elem(d.ty) if T.is_list(d.ty) else None
@@ -127,8 +132,7 @@ def _domain(d: A.Expr, words: Words) -> Runs:
         return out
     if isinstance(d, A.Name) and isinstance(d.ref, R.Builtin) and d.id in ("suits", "ranks", "players"):
         return [text({"suits": "a suit", "ranks": "a rank", "players": "a player"}[d.id])]
-    kind = {T.CARD: "a card", T.PLAYER: "a player", T.SUIT: "a suit", T.RANK: "a rank", T.INT: "a number",
-            T.STR: "a name", T.BOOL: "yes or no"}.get(str(ty), "a value")
+    kind = _VALUES.get(ty, "a value") if ty is not None else "a value"
     return [text(f"{kind} from "), words.code(d)]
 
 

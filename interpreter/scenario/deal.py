@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..dsl import abi
+from ..dsl import types as T
 from ..dsl.codegen.reach import ORDERED
 from ..dsl.diagnostics import Span, count_of
 from ..dsl.suggest import closest
@@ -81,54 +82,54 @@ class DealValues:
             hint = f"; did you mean '{close[0]}'?" if close else " (cards are named like 'A of clubs')"
             raise self.fail(node, f"the pack has no card '{text}'{hint}") from None
 
-    def value(self, node: YNode, ty: Any, name: str) -> Any:
+    def value(self, node: YNode, ty: T.Type, name: str) -> Any:
         """The value `node` gives a variable of type `ty` (YAML null is none)."""
         if isinstance(node, YScalar) and node.value is None:
             return None
-        if isinstance(ty, tuple):  # a list type: cards, players, numbers, card_lists
+        if T.is_list(ty):  # a list type: cards, players, numbers, card_lists
             if not isinstance(node, YList):
-                raise self.fail(node, f"'{name}' holds a list of {self._what(ty[1], plural=True)}, "
+                raise self.fail(node, f"'{name}' holds a list of {self._what(ty.item, plural=True)}, "
                                 f"not {_kind_of(node) if not isinstance(node, YScalar) else repr(node.value)}")
-            if isinstance(ty[1], tuple):  # card_lists: each item a list of cards ([[A of clubs, 2 of clubs], []])
-                return [self.value(x, ty[1], name) if isinstance(x, YList) else self._not_a_list(x, name)
+            if T.is_list(ty.item):  # card_lists: each item a list of cards ([[A of clubs, 2 of clubs], []])
+                return [self.value(x, ty.item, name) if isinstance(x, YList) else self._not_a_list(x, name)
                         for x in node.items]
-            return [self.item(x, ty[1], name) for x in node.items]
+            return [self.item(x, ty.item, name) for x in node.items]
         return self.item(node, ty, name)
 
-    def item(self, node: YNode, ty: Any, name: str) -> Any:
+    def item(self, node: YNode, ty: T.Type, name: str) -> Any:
         g = self.game
-        if ty == "player":
+        if ty == T.PLAYER:
             return self.player(node)
-        if ty == "card":
+        if ty == T.CARD:
             return self.card(node)
         v = self.scalar(node, f"'{name}' holds {self._what(ty)}")
-        ok = {
-            "int": isinstance(v, int) and not isinstance(v, bool),
-            "num": isinstance(v, (int, float)) and not isinstance(v, bool),
-            "bool": isinstance(v, bool),
-            "str": isinstance(v, str),
-            "suit": isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) in g.spec.suits,
-            "rank": isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) in g.spec.ranks,
-        }.get(ty, False)
-        if not ok:
-            hint = " (quote it: \"...\")" if ty == "str" and v is not None else ""
+        fits: dict[T.Type, bool] = {
+            T.INT: isinstance(v, int) and not isinstance(v, bool),
+            T.NUM: isinstance(v, (int, float)) and not isinstance(v, bool),
+            T.BOOL: isinstance(v, bool),
+            T.STR: isinstance(v, str),
+            T.SUIT: isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) in g.spec.suits,
+            T.RANK: isinstance(v, (str, int)) and not isinstance(v, bool) and str(v) in g.spec.ranks,
+        }
+        if not fits.get(ty, False):
+            hint = " (quote it: \"...\")" if ty == T.STR and v is not None else ""
             raise self.fail(node, f"'{name}' holds {self._what(ty)}, not {v!r}{hint}")
-        return str(v) if ty in ("suit", "rank") else v
+        return str(v) if ty in (T.SUIT, T.RANK) else v
 
     def _not_a_list(self, node: YNode, name: str) -> Any:
         shown = _kind_of(node) if not isinstance(node, YScalar) else repr(node.value)
         raise self.fail(node, f"'{name}' holds lists of cards: each item is a list like [A of clubs, 2 of clubs], "
                         f"not {shown}")
 
-    def _what(self, ty: Any, plural: bool = False) -> str:
+    def _what(self, ty: T.Type, plural: bool = False) -> str:
         g = self.game
         words = {
-            "int": ("a whole number", "whole numbers"), "num": ("a number", "numbers"),
-            "bool": ("true or false", "true/false values"), "str": ("text", "texts"),
-            "suit": (f"a suit of the deck ({_few(g.spec.suits)})", "suits"),
-            "rank": (f"a rank of the deck ({_few(g.spec.ranks)})", "ranks"),
-            "player": (f"a player (P0 to P{g.n - 1})", "players"), "card": ("a card name", "cards"),
-            ("list", "card"): ("a list of cards", "lists of cards"),
+            T.INT: ("a whole number", "whole numbers"), T.NUM: ("a number", "numbers"),
+            T.BOOL: ("true or false", "true/false values"), T.STR: ("text", "texts"),
+            T.SUIT: (f"a suit of the deck ({_few(g.spec.suits)})", "suits"),
+            T.RANK: (f"a rank of the deck ({_few(g.spec.ranks)})", "ranks"),
+            T.PLAYER: (f"a player (P0 to P{g.n - 1})", "players"), T.CARD: ("a card name", "cards"),
+            T.ListOf(T.CARD): ("a list of cards", "lists of cards"),
         }.get(ty, ("a value", "values"))
         return words[1] if plural else words[0]
 

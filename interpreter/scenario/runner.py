@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dsl import types as T
 from ..dsl.compiler import compile_probe_typed
 from ..dsl.diagnostics import Diagnostic, RuleFileError, Span
 from ..dsl.files import quoted
@@ -52,18 +53,15 @@ def _listed(want: Any) -> Any:
     return [want] if want is not None and not isinstance(want, (list, dict)) else want
 
 
-_TEXTUAL = ("str", "suit", "rank")
-
-
-def _none_meant(want: Any, got: Any, ty: Any) -> Any:
+def _none_meant(want: Any, got: Any, ty: T.Type) -> Any:
     """YAML reads `none` as the text 'none', where the rules' `none` is no value: in the expectation of a value
     that is not text (a player, a card, a number; also inside a list) it means no value, as in the rules
     (YAML's `null` does too). A text value keeps `none` as text: `_mismatch` says what to write."""
-    if ty in _TEXTUAL:
+    if ty in T.TEXTUAL:
         return want
     if want == "none" and got is None:
         return None
-    inner = ty[1] if isinstance(ty, tuple) and len(ty) > 1 else ty
+    inner = ty.item if T.is_list(ty) else ty.key if T.is_map(ty) else ty
     if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
         return [_none_meant(w, x, inner) for w, x in zip(want, got)]
     return want
@@ -408,25 +406,25 @@ class _Runner:
                 raise self.fail(vn, f"{g.returns_name} of {g.player_name(p)}: expected {_num(want)}, got "
                                 f"{_num(got[p])} ({g.returns_name}: {shown})")
 
-    def same(self, node: YNode, what: str, got: Any, want: Any, ty: Any = None) -> None:
+    def same(self, node: YNode, what: str, got: Any, want: Any, ty: T.Type | None = None) -> None:
         if got != want and ty is not None:
             want = _none_meant(want, got, ty)
         if got != want:
             raise self.fail(node, _mismatch(what, want, got, repr(got)))
 
-    def shown(self, value: Any, ty: Any) -> Any:
+    def shown(self, value: Any, ty: T.Type) -> Any:
         g = self.game
         if value is None:
             return None
-        if ty == "player":
+        if ty == T.PLAYER:
             return g.player_name(value)
-        if ty == "card":
+        if ty == T.CARD:
             return g.card_names[value]
-        if isinstance(ty, tuple) and ty[1] == "player":
+        if ty == T.ListOf(T.PLAYER):
             return [g.player_name(p) for p in value]
-        if isinstance(ty, tuple) and ty[1] == "card":
+        if ty == T.ListOf(T.CARD):
             return [g.card_names[c] for c in value]
-        if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists
+        if ty == T.ListOf(T.ListOf(T.CARD)):  # card_lists
             return [[g.card_names[c] for c in xs] for xs in value]
         return value
 
@@ -436,7 +434,7 @@ class _Runner:
         if key in g.var_names:
             vi = g.var_names.index(key)
             ty = g.var_specs[vi][0].ty
-            self.same(node, key, self.shown(s.v[vi], ty), _listed(want) if isinstance(ty, tuple) else want, ty)
+            self.same(node, key, self.shown(s.v[vi], ty), _listed(want) if T.is_list(ty) else want, ty)
             return
         per = [i for i, (v, _) in enumerate(g.var_specs) if v.name == key]
         if not per:
@@ -448,7 +446,7 @@ class _Runner:
         ty = g.var_specs[per[0]][0].ty
         got = [self.shown(s.v[i], ty) for i in per] if len(per) > 1 or g.var_specs[per[0]][1] is not None \
             else self.shown(s.v[per[0]], ty)
-        self.same(node, key, got, want, ("list", ty) if isinstance(got, list) and not isinstance(ty, tuple) else ty)
+        self.same(node, key, got, want, T.ListOf(ty) if isinstance(got, list) and not T.is_list(ty) else ty)
 
     def evals(self, node: YNode) -> None:
         if not isinstance(node, YMap):
@@ -470,7 +468,7 @@ class _Runner:
                 raise self.fail(ks, f"expression '{text}' failed: {message}" + (f" ({detail})" if detail else "")) \
                     from None
             want = plain(vn)
-            if isinstance(ty, tuple) and ty[0] == "list":
+            if T.is_list(ty):
                 want = _listed(want)
             try:
                 got_shown = self.by_type(got, ty)
@@ -491,17 +489,17 @@ class _Runner:
                 shown = repr(got_shown) if deep_count(got_shown) <= 200 else _short(got_shown, 200)
                 raise self.fail(vn, _mismatch(f"'{text}'", want, got_shown, shown))
 
-    def by_type(self, value: Any, ty: Any) -> Any:
+    def by_type(self, value: Any, ty: T.Type) -> Any:
         """Players and cards by name (P1, 'A of clubs'), also inside lists."""
         g = self.game
         if value is None:
             return None
-        if ty == "player" and isinstance(value, int):
+        if ty == T.PLAYER and isinstance(value, int):
             return g.player_name(value)
-        if ty == "card" and isinstance(value, int):
+        if ty == T.CARD and isinstance(value, int):
             return g.card_names[value]
-        if isinstance(ty, tuple) and ty[0] == "list" and isinstance(value, list):
-            return [self.by_type(x, ty[1]) for x in value]
+        if T.is_list(ty) and isinstance(value, list):
+            return [self.by_type(x, ty.item) for x in value]
         return value
 
     def _guess_show(self, got: Any, want: Any) -> Any:

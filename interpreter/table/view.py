@@ -206,11 +206,11 @@ class TableView:
 
     def _value(self, vname: str, value: Any) -> Any:
         ty = self.var_types[vname]
-        if ty == "player":
+        if ty == T.PLAYER:
             return None if value is None else self.names[value]
-        if isinstance(ty, tuple) and ty[1] == "player":
+        if ty == T.ListOf(T.PLAYER):
             return [self.names[p] for p in value]
-        if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists: each list of card names as it is
+        if ty == T.ListOf(T.ListOf(T.CARD)):  # card_lists: each list of card names as it is
             return [list(xs) for xs in value]
         if isinstance(value, list):
             return [_shown(x) for x in value]
