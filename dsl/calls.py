@@ -81,7 +81,7 @@ class CallChecker(CheckContext):
             return None
         return lib
 
-    def _arg(self, a: A.Expr) -> Any:
+    def _arg(self, a: A.Expr) -> T.Type:
         # Inlined where calls nest deeply (`self.expr(a) if not isinstance(a, A.Lambda) else ...`):
         # every frame per level of nesting counts against Python's stack.
         if isinstance(a, A.Lambda):
@@ -89,7 +89,7 @@ class CallChecker(CheckContext):
             return T.ANY
         return self.expr(a)
 
-    def _lambda(self, a: A.Expr, param: Any) -> Any:
+    def _lambda(self, a: A.Expr, param: T.Type) -> T.Type:
         if not isinstance(a, A.Lambda):
             self.err("C017", a.span, "expected a function here, written 'x => expression'")
             self.expr(a)
@@ -104,7 +104,7 @@ class CallChecker(CheckContext):
         a.ty = T.Fn(param, t)
         return t
 
-    def visit_Call(self, e: A.Call) -> Any:
+    def visit_Call(self, e: A.Call) -> T.Type:
         # One frame between a call and its arguments' checks: calls nest deeply.
         lib = self._resolve(e)
         if lib is None:
@@ -125,7 +125,7 @@ class CallChecker(CheckContext):
                 if r := refused(self.spec, args[0]):
                     self.err("C041", e.span, *refusal(f"'{lib.name}'", *r))
                 return T.elem(t)
-            out: Any = T.NONE
+            out: T.Type = T.NONE
             for a in args:
                 t = self.expr(a) if not isinstance(a, A.Lambda) else self._arg(a)
                 if T.is_list(t) or (t not in T.NUMERIC and t not in (T.ANY, T.NONE)):
@@ -133,7 +133,7 @@ class CallChecker(CheckContext):
                 out = T.join(out, t)
             return out
         params = sig.params
-        lt: Any = T.ANY
+        lt: T.Type = T.ANY
         for i, a in enumerate(args):
             k = params[i].kind
             if k.is_function:
@@ -163,7 +163,7 @@ class CallChecker(CheckContext):
         return _result(sig.result, lt, args)
 
     # ------------------------------------------------------------ define: functions
-    def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span, root: bool = False) -> Any:
+    def user_call(self, f: FuncSpec, arg_types: list[T.Type], span: Span, root: bool = False) -> T.Type:
         """The result type of calling f with these argument types, checking its body if needed.
         `root`: f is checked on its own (never called, or without parameters), not at a call."""
         if self.settling:
@@ -235,13 +235,14 @@ class CallChecker(CheckContext):
             self.settling = False
 
 
-_ARG_TYPES = {Arg.INT: T.INT, Arg.NUM: T.NUM, Arg.PLAYER: T.PLAYER, Arg.CARD: T.CARD, Arg.BOOL: T.BOOL,
-              Arg.ANY: T.ANY}
-_RESULT_TYPES = {Result.INT: T.INT, Result.NUM: T.NUM, Result.PLAYER: T.PLAYER, Result.BOOL: T.BOOL,
-                 Result.INTS: T.list_of(T.INT), Result.PLAYERS: T.list_of(T.PLAYER)}
+_ARG_TYPES: dict[Arg, T.Type] = {Arg.INT: T.INT, Arg.NUM: T.NUM, Arg.PLAYER: T.PLAYER, Arg.CARD: T.CARD,
+                                 Arg.BOOL: T.BOOL, Arg.ANY: T.ANY}
+_RESULT_TYPES: dict[Result, T.Type] = {
+    Result.INT: T.INT, Result.NUM: T.NUM, Result.PLAYER: T.PLAYER, Result.BOOL: T.BOOL,
+    Result.INTS: T.list_of(T.INT), Result.PLAYERS: T.list_of(T.PLAYER)}
 
 
-def _result(r: Result, lt: Any, args: list[A.Expr]) -> Any:
+def _result(r: Result, lt: T.Type, args: list[A.Expr]) -> T.Type:
     """The type of a library call's value: `lt` is the type of its list argument."""
     if r is Result.ITEM:
         return T.elem(lt)
@@ -254,5 +255,6 @@ def _result(r: Result, lt: Any, args: list[A.Expr]) -> Any:
     if r is Result.LISTS:
         return T.list_of(lt)
     if r is Result.SAME_NUMBER:
-        return args[0].ty if args[0].ty in (T.INT, T.NUM) else T.NUM
+        t = args[0].ty
+        return t if t is not None and (t == T.INT or t == T.NUM) else T.NUM
     return _RESULT_TYPES[r]

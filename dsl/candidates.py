@@ -179,7 +179,7 @@ def _compare(e: A.Compare, env: Env, d: int) -> _Fact:
     return _SURE
 
 
-def _plain_or_listed(t: object, f: _Fact) -> bool:
+def _plain_or_listed(t: T.Type | None, f: _Fact) -> bool:
     """Comparing such a value with == cannot fail: a plain value, or a list of plain values (which the code
     charges for its items, so it must be a list)."""
     return t in weights.FLAT or t == T.NONE or weights.flat_list(t) and f.listy

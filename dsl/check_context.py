@@ -26,7 +26,7 @@ from .limits import Limits
 from .parser import KEYWORDS
 from .spec import ActionSpec, FuncSpec, GameSpec, OptionSpec, PhaseSpec, ProcSpec, VarSpec, ZoneSpec
 
-BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
+BUILTIN_VALUES: dict[str, tuple[T.Type, str]] = {
     "players": (T.list_of(T.PLAYER), "every seat, 0 to num_players - 1"),
     "active_players": (T.list_of(T.PLAYER), "seats still in the match, clockwise from seat 0"),
     "num_players": (T.INT, "the number of players"),
@@ -42,7 +42,7 @@ BUILTIN_VALUES: dict[str, tuple[Any, str]] = {
     "team": (T.PerPlayer(T.INT), "each player's team number this deal, team[p] (assignable: team[p] = t)"),
     "teams": (T.list_of(T.INT), "the team numbers players have now, smallest first"),
 }
-CARD_ATTRS: dict[str, Any] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
+CARD_ATTRS: dict[str, T.Type] = {"suit": T.SUIT, "rank": T.RANK, "rank_index": T.INT, "suit_index": T.INT,
                               "name": T.STR}
 
 RESERVED = set(BUILTIN_VALUES) | (set(LIBRARY) & FIRST_LIBRARY) | {"owner"} | set(KEYWORDS)
@@ -63,24 +63,24 @@ class Symbols:
     procs: Mapping[str, ProcSpec]
     actions: Mapping[str, ActionSpec]
     phases: Mapping[str, PhaseSpec]
-    props: Mapping[str, Any]
+    props: Mapping[str, T.Type]
     depths: Mapping[str, int]
     proc_depths: Mapping[str, int]
-    proc_args: Mapping[str, Sequence[Any]]
+    proc_args: Mapping[str, Sequence[T.Type]]
     # The checks of the functions' bodies: result type by (name, argument types), the argument types each
     # was checked with, and the join of its results.
-    func_cache: Mapping[tuple[str, tuple[Any, ...]], Any]
-    signatures: Mapping[str, Sequence[tuple[Any, ...]]]
-    results: Mapping[str, Any]
+    func_cache: Mapping[tuple[str, tuple[T.Type, ...]], T.Type]
+    signatures: Mapping[str, Sequence[tuple[T.Type, ...]]]
+    results: Mapping[str, T.Type]
 
 
 class Typer(Protocol):
     """What a part checked apart from `Checker` (steps.py, table_checks.py, strategy_checks.py) needs of the
     expression checker."""
 
-    def expr(self, e: A.Expr, perplayer: bool = False) -> Any: ...
-    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None: ...
-    def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None: ...
+    def expr(self, e: A.Expr, perplayer: bool = False) -> T.Type: ...
+    def want(self, e: A.Expr, got: T.Type, want: T.Type, what: str) -> None: ...
+    def _team_index(self, index: A.Expr, name: str, t: T.Type | None = None) -> None: ...
 
 
 class CheckContext(A.NodeVisitor):
@@ -88,7 +88,7 @@ class CheckContext(A.NodeVisitor):
     checks' caches, and the diagnostics."""
 
     options: dict[str, OptionSpec]
-    consts: dict[str, tuple[Any, Any]]
+    consts: dict[str, tuple[Any, T.Type]]
 
     def __init__(self, spec: GameSpec, diags: list[Diagnostic], limits: Limits):
         self.spec = spec
@@ -103,8 +103,8 @@ class CheckContext(A.NodeVisitor):
         self.procs: dict[str, ProcSpec] = {}
         self.actions: dict[str, ActionSpec] = {}
         self.phases: dict[str, PhaseSpec] = {}
-        self.props: dict[str, Any] = {}
-        self.scopes: list[dict[str, Any]] = []
+        self.props: dict[str, T.Type] = {}
+        self.scopes: list[dict[str, T.Type]] = []
         self.call_stack: list[str] = []
         self.proc_depths: dict[str, int] = {}  # how deep the chain of procedures below each one goes
         self._global_names: list[str] | None = None
@@ -112,13 +112,13 @@ class CheckContext(A.NodeVisitor):
         self.nesting = 0  # expression levels on the path being checked, through calls
         self.max_nesting = 4 * limits.expr_depth
         self.depths: dict[str, int] = {}  # analysis.nesting_depths
-        self.func_cache: dict[tuple[str, tuple[Any, ...]], Any] = {}
-        self.signatures: dict[str, list[tuple[Any, ...]]] = {}  # per function, in the order checked
-        self.results: dict[str, Any] = {}  # per function, the join of its results
+        self.func_cache: dict[tuple[str, tuple[T.Type, ...]], T.Type] = {}
+        self.signatures: dict[str, list[tuple[T.Type, ...]]] = {}  # per function, in the order checked
+        self.results: dict[str, T.Type] = {}  # per function, the join of its results
         # Calls not entered because the callee alone nests too deeply.
         self.skipped: list[tuple[Span, str]] = []
         self.settling = False
-        self.proc_args: dict[str, list[Any]] = {}
+        self.proc_args: dict[str, list[T.Type]] = {}
         self.suits = set(spec.suits)
         self.ranks = set(spec.ranks)
         # The names of special cards (outside suits x ranks) count as ranks.
@@ -158,20 +158,20 @@ class CheckContext(A.NodeVisitor):
         self.diags.append(Diagnostic(code, span, msg, hint))
 
     @contextmanager
-    def scope(self, names: dict[str, Any]) -> Iterator[None]:
+    def scope(self, names: Mapping[str, T.Type]) -> Iterator[None]:
         self.scopes.append(dict(names))
         try:
             yield
         finally:
             self.scopes.pop()
 
-    def local(self, name: str) -> Any:
+    def local(self, name: str) -> T.Type | None:
         for s in reversed(self.scopes):
             if name in s:
                 return s[name]
         return None
 
-    def declare(self, name: str, ty: Any, span: Span) -> None:
+    def declare(self, name: str, ty: T.Type, span: Span) -> None:
         kind = ("a library function" if name in FIRST_LIBRARY and name in LIBRARY
                 else "a built-in value" if name in BUILTIN_VALUES else "a word of the language" if name in RESERVED
                 else "a variable" if name in self.vars else "a zone" if name in self.zones
@@ -198,7 +198,7 @@ class CheckContext(A.NodeVisitor):
         return self._listings[kind]
 
     if TYPE_CHECKING:  # the methods one part calls in another, declared for the type checker only
-        def expr(self, e: A.Expr, perplayer: bool = False) -> Any: ...
-        def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None: ...
-        def visit_Call(self, e: A.Call) -> Any: ...
-        def user_call(self, f: FuncSpec, arg_types: list[Any], span: Span, root: bool = False) -> Any: ...
+        def expr(self, e: A.Expr, perplayer: bool = False) -> T.Type: ...
+        def want(self, e: A.Expr, got: T.Type, want: T.Type, what: str) -> None: ...
+        def visit_Call(self, e: A.Call) -> T.Type: ...
+        def user_call(self, f: FuncSpec, arg_types: list[T.Type], span: Span, root: bool = False) -> T.Type: ...

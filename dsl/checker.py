@@ -50,7 +50,7 @@ from .diagnostics import Diagnostic, Span
 from .expr_checks import ExprChecker
 from .library import FIRST_LIBRARY, LIBRARY
 from .limits import Limits
-from .spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec
+from .spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec, PropertySpec
 from .steps import ASSIGNABLE_BUILTINS, StepChecker, _walk_stmts
 from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
@@ -216,14 +216,14 @@ class Checker(ExprChecker, CallChecker):
             self.phases[ph.name] = ph
 
 
-    def _property_type(self, p: Any) -> Any:
+    def _property_type(self, p: PropertySpec) -> T.Type:
         if p.by in ("rank", "suit"):
             valid = self.ranks if p.by == "rank" else self.suits
             for k, span in p.table_spans.items():
                 if k not in valid:
                     self.err("C002", span, f"'{k}' is not a {p.by} of the deck",
                              _close(k, valid) or f"{p.by}s: {self._listing(p.by)}")
-            t: Any = T.NONE
+            t: T.Type = T.NONE
             for v in list(p.table.values()) + ([p.default] if p.default is not None else []):
                 t = T.join(t, T.of_value(v))
             return T.ANY if t == T.NONE else t
@@ -281,7 +281,7 @@ class Checker(ExprChecker, CallChecker):
                 self.want(a.when, self.expr(a.when), T.BOOL, "'when'")
             self.steps.block(a.effect)
 
-    def _card_lists_param(self, a: ActionSpec, prm: ParamSpec, t: Any) -> Any:
+    def _card_lists_param(self, a: ActionSpec, prm: ParamSpec, t: T.Type) -> T.Type:
         """A parameter with `ids`: its values and its ids are lists of cards (C040); the type of its value."""
         ids = prm.ids
         assert ids is not None

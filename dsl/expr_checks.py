@@ -6,8 +6,6 @@ dsl/calls.py, team indexes in dsl/steps.py.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import ast as A
 from . import refs as R
 from . import types as T
@@ -20,7 +18,7 @@ from .text_order import refusal, refused
 class ExprChecker(CheckContext):
     """Types expressions, one `visit_` method per kind of node (`expr` is the entry point)."""
 
-    def want(self, e: A.Expr, got: Any, want: Any, what: str) -> None:
+    def want(self, e: A.Expr, got: T.Type, want: T.Type, what: str) -> None:
         if not T.compatible(got, want):
             self.err("C001", e.span, f"{what} must be {T.show(want)}, not {T.show(got)}")
         elif want == T.INT and got == T.NUM:
@@ -28,7 +26,7 @@ class ExprChecker(CheckContext):
             if lit is not None:  # an int is a number, but 2.5 is no position, count or bound
                 self.err("C001", e.span, f"{what} must be a whole number, not {lit}")
 
-    def expr(self, e: A.Expr, perplayer: bool = False) -> Any:
+    def expr(self, e: A.Expr, perplayer: bool = False) -> T.Type:
         """The type of e, recorded in e.ty. `perplayer`: e may name a per-player variable or zone
         (it is indexed). Two frames per level of nesting (this and the node's handler): the
         checker recurses on nesting, and `max_nesting` is set so that it fits in Python's stack."""
@@ -47,47 +45,47 @@ class ExprChecker(CheckContext):
         e.ty = t
         return t
 
-    def generic_visit(self, node: A.Node) -> Any:
+    def generic_visit(self, node: A.Node) -> T.Type:
         raise AssertionError(type(node))  # pragma: no cover  (every kind of expression has its method)
 
-    def visit_Const(self, e: A.Const) -> Any:
+    def visit_Const(self, e: A.Const) -> T.Type:
         return T.NONE if e.value is None else T.of_value(e.value)
 
-    def visit_Lambda(self, e: A.Lambda) -> Any:
+    def visit_Lambda(self, e: A.Lambda) -> T.Type:
         self.err("C017", e.span, "a function 'x => ...' can only be an argument of max_by, sort_by, ...")
         return T.ANY
 
-    def visit_Let(self, e: A.Let) -> Any:
+    def visit_Let(self, e: A.Let) -> T.Type:
         with self.scope({}):
             for i, (name, val) in enumerate(e.bindings):
                 self.declare(name, self.expr(val), e.names[i] if i < len(e.names) else val.span)
             return self.expr(e.body)
 
-    def visit_IfExpr(self, e: A.IfExpr) -> Any:
+    def visit_IfExpr(self, e: A.IfExpr) -> T.Type:
         self.want(e.cond, self.expr(e.cond), T.BOOL, "the condition")
         return T.join(self.expr(e.then), self.expr(e.other))
 
-    def visit_BoolOp(self, e: A.BoolOp) -> Any:
+    def visit_BoolOp(self, e: A.BoolOp) -> T.Type:
         for v in e.values:
             self.want(v, self.expr(v), T.BOOL, f"each side of '{e.op}'")
         return T.BOOL
 
-    def visit_Not(self, e: A.Not) -> Any:
+    def visit_Not(self, e: A.Not) -> T.Type:
         self.want(e.value, self.expr(e.value), T.BOOL, "'not'")
         return T.BOOL
 
-    def visit_Neg(self, e: A.Neg) -> Any:
+    def visit_Neg(self, e: A.Neg) -> T.Type:
         t = self.expr(e.value)
         self.want(e.value, t, T.NUM, "'-'")
         return T.INT if t in (T.INT, T.PLAYER) else T.NUM
 
-    def visit_ListLit(self, e: A.ListLit) -> Any:
-        et: Any = T.NONE
+    def visit_ListLit(self, e: A.ListLit) -> T.Type:
+        et: T.Type = T.NONE
         for it in e.items:
             et = T.join(et, self.expr(it))
         return T.list_of(T.ANY if et == T.NONE else et)
 
-    def visit_Comp(self, e: A.Comp) -> Any:
+    def visit_Comp(self, e: A.Comp) -> T.Type:
         it = self.expr(e.iter)
         if not T.is_list(it) and it != T.ANY:
             self.err("C004", e.iter.span, f"'for ... in' needs a list, not {T.show(it)}")
@@ -97,7 +95,7 @@ class ExprChecker(CheckContext):
                 self.want(e.cond, self.expr(e.cond), T.BOOL, "the 'if' filter")
             return T.list_of(self.expr(e.elem))
 
-    def visit_Name(self, e: A.Name) -> Any:
+    def visit_Name(self, e: A.Name) -> T.Type:
         n = e.id
         lt = self.local(n)
         if lt is not None:
@@ -146,7 +144,7 @@ class ExprChecker(CheckContext):
         self.err("C019", e.span, f"unknown name '{n}'", hint)
         return T.ANY
 
-    def visit_Attr(self, e: A.Attr) -> Any:
+    def visit_Attr(self, e: A.Attr) -> T.Type:
         t = self.expr(e.obj)
         if t not in (T.CARD, T.ANY):
             self.err("C023", e.span, f"'.{e.name}' reads a card's property, but this is {T.show(t)}",
@@ -163,7 +161,7 @@ class ExprChecker(CheckContext):
                  f"properties: {', '.join(list(CARD_ATTRS) + list(self.props))}")
         return T.ANY
 
-    def visit_Index(self, e: A.Index) -> Any:
+    def visit_Index(self, e: A.Index) -> T.Type:
         t = self.expr(e.obj, perplayer=True)
         it = self.expr(e.index)
         if isinstance(t, T.PerPlayer):
@@ -182,7 +180,7 @@ class ExprChecker(CheckContext):
             self.err("C025", e.span, f"{T.show(t)} cannot be indexed with [...]")
         return T.ANY
 
-    def visit_BinOp(self, e: A.BinOp) -> Any:
+    def visit_BinOp(self, e: A.BinOp) -> T.Type:
         lt, rt = self.expr(e.left), self.expr(e.right)
         if e.op == "+" and (T.is_list(lt) or T.is_list(rt)):
             if not (T.is_list(lt) and T.is_list(rt)) and T.ANY not in (lt, rt):
@@ -199,7 +197,7 @@ class ExprChecker(CheckContext):
             return T.INT
         return T.NUM if T.ANY not in (lt, rt) else T.ANY
 
-    def visit_Compare(self, e: A.Compare) -> Any:
+    def visit_Compare(self, e: A.Compare) -> T.Type:
         left = e.first
         lt = self.expr(left)
         for op, right in e.rest:
@@ -246,7 +244,7 @@ class ExprChecker(CheckContext):
             for it in e.items:
                 self._literal_check(it, T.elem(against) if T.is_list(against) else against)
 
-    def _team_index(self, index: A.Expr, name: str, t: Any = None) -> None:
+    def _team_index(self, index: A.Expr, name: str, t: T.Type | None = None) -> None:
         """The index of a per-team variable is a team number. Players and numbers mix, so a seat would pass as
         one: score[p] would silently read the team numbered like p's seat, not p's team."""
         t = self.expr(index) if t is None else t

@@ -21,7 +21,6 @@ fixed depth, as `analysis._Order` does); an answer cut short is "no projection",
 from __future__ import annotations
 
 import weakref
-from typing import Any
 
 from . import ast as A
 from . import refs as R
@@ -213,15 +212,15 @@ def _fields_read(spec: GameSpec, attr: str) -> set[str]:
     return {"rank", "suit"}  # `name`: the card itself
 
 
-def card_params(f: FuncSpec) -> dict[str, Any]:
+def card_params(f: FuncSpec) -> dict[str, T.Type]:
     """The parameters of f that hold a card or a list of cards, with that type (the checked type of the
     body's names: the join of every call's argument)."""
-    kinds: dict[str, Any] = {}
+    kinds: dict[str, T.Type | None] = {}
     if f.body is not None:
         for n in A.walk(f.body):
             if isinstance(n, A.Name) and isinstance(n.ref, R.Local) and n.id in f.params:
                 kinds.setdefault(n.id, n.ty)
-    return {p: kinds[p] for p in f.params if kinds.get(p) in (T.CARD, T.list_of(T.CARD))}
+    return {p: t for p in f.params if (t := kinds.get(p)) is not None and t in (T.CARD, T.list_of(T.CARD))}
 
 
 def projection(spec: GameSpec, f: FuncSpec) -> tuple[str, ...] | None:

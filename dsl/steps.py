@@ -6,7 +6,6 @@ A part of `Checker` (dsl/checker.py), a class of its own over the shared context
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from . import ast as A
 from . import refs as R
@@ -34,7 +33,7 @@ class StepChecker(A.NodeVisitor):
             return
         if s.name in ASSIGNABLE_BUILTINS and s.index is None:
             s.ref = R.Builtin(s.name)
-            target: Any = T.PLAYER
+            target: T.Type = T.PLAYER
         elif s.name in self.ctx.vars:
             v = self.ctx.vars[s.name]
             s.ref = R.Variable(v)
@@ -144,7 +143,7 @@ class StepChecker(A.NodeVisitor):
             self.block(s.body)
 
     # ------------------------------------------------------------ teams (see docs/language.md#teams)
-    def _assign_team(self, s: A.Assign, vt: Any) -> None:
+    def _assign_team(self, s: A.Assign, vt: T.Type) -> None:
         """team[p] = t: a team number for a player, until the deal ends."""
         s.ref = R.Builtin("team")
         if s.index is None:

@@ -45,22 +45,22 @@ def size(obj: Any) -> int:
 FLAT = {T.INT, T.NUM, T.BOOL, T.STR, T.CARD, T.PLAYER, T.SUIT, T.RANK, T.NONE}
 
 
-def flat_list(t: Any) -> bool:
+def flat_list(t: T.Type | None) -> bool:
     """True if a value of type t is a list of plain values, so walking it costs its length."""
     return T.is_list(t) and T.elem(t) in FLAT
 
 
-def nested_flat(t: Any) -> bool:
+def nested_flat(t: T.Type | None) -> bool:
     """True if a value of type t is a list of lists of plain values (combinations, melds), so walking it
     costs the lists and their items, which the runtime counts without looking into the items."""
     return T.is_list(t) and flat_list(T.elem(t))
 
 
-def charge_helper(t: Any) -> str:
+def charge_helper(t: T.Type | None) -> str:
     """The budget helper (interpreter/engine/budget.py) that charges walking a list of type t: `_it` counts a
     list of plain values, `_itl` a list of such lists, `_itd` any nesting (it looks into every item)."""
     return "_it" if flat_list(t) else "_itl" if nested_flat(t) else "_itd"
 
 
-def numeric(t: Any) -> bool:
+def numeric(t: T.Type | None) -> bool:
     return t in (T.INT, T.NUM, T.PLAYER)

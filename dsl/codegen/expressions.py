@@ -13,7 +13,6 @@ from __future__ import annotations
 import string
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from .. import abi, weights
 from .. import ast as A
@@ -35,7 +34,7 @@ BUILDS = names(lambda f: f.cost is Cost.BUILD)
 _FIELDS = string.Formatter()
 
 
-def _numeric_kind(t: Any) -> bool:
+def _numeric_kind(t: T.Type | None) -> bool:
     """A value of this type may carry a number (or any value) into a function."""
     if T.is_list(t):
         return _numeric_kind(T.elem(t))
@@ -50,7 +49,7 @@ def _takes_numbers(body: A.Expr, params: list[str]) -> bool:
                for n in A.walk(body))
 
 
-def _costly(t: Any) -> bool:
+def _costly(t: T.Type | None) -> bool:
     """Comparing a value of this type may walk a list: a list, or a value of unknown type."""
     return T.is_list(t) or t == T.ANY
 

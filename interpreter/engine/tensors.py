@@ -41,7 +41,7 @@ from .observation import _var_viewers, _zone_viewers
 MAX_ACTION_IDS = 65_536
 
 
-def _var_width(g: Any, ty: Any) -> int:
+def _var_width(g: Any, ty: T.Type) -> int:
     if ty in (T.INT, T.NUM, T.BOOL, T.STR):
         return 1
     if ty == T.PLAYER:
@@ -254,7 +254,7 @@ def _fixed(vis: str | None, owner: int | None, p: int) -> bool | None:
 NUMBER, FLAG, TEXT, PLAYER, CARD, SUIT, RANK, CARD_LISTS, CARDS, PLAYERS, NUMBERS, OTHER = range(12)
 
 
-def _kind(ty: Any) -> int:
+def _kind(ty: T.Type) -> int:
     if ty in (T.INT, T.NUM):
         return NUMBER
     if ty == T.BOOL:
