@@ -21,12 +21,6 @@ class Prim:
     def show(self) -> str:
         return _PRIM_WORDS[self.name]
 
-    def __format__(self, spec: str) -> str:  # TEMP: find leaks
-        raise TypeError(f"formatted type {self.name}")
-
-    def __str__(self) -> str:  # TEMP
-        raise TypeError(f"str of type {self.name}")
-
 
 @dataclass(frozen=True, slots=True)
 class ListOf:
@@ -197,11 +191,3 @@ def of_value(v: Any) -> Type:
         return MapOf(ANY if k == NONE else k, ANY if val == NONE else val)
     return ANY
 
-
-def _leak(self: Any, *a: Any) -> str:  # TEMP: find leaks
-    raise TypeError(f"type formatted as text: {self!r}")
-
-
-for _c in (ListOf, MapOf, PerPlayer, PerTeam, Fn):
-    _c.__format__ = _leak  # type: ignore[method-assign,assignment]
-    _c.__str__ = _leak  # type: ignore[method-assign,assignment]

@@ -15,7 +15,6 @@ import pytest
 from cardsmith.dsl import ast as A
 from cardsmith.dsl import types as T
 from cardsmith.dsl.spec import VAR_TYPES
-
 from conftest import FEATURE_FILES, GAME_FILES, ROOT, compiled
 
 TYPE_CLASSES = (T.Prim, T.ListOf, T.MapOf, T.PerPlayer, T.PerTeam, T.Fn)
