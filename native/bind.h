@@ -20,9 +20,10 @@ void bind_game(py::module_& mod) {
       .def("current_player", &S::current_player)
       .def("chance_outcomes", [](S& s) {
         const auto& o = s.legal();
-        py::list out;
+        std::vector<std::pair<int, double>> out;
+        out.reserve(o.size());
         double p = 1.0 / o.size();
-        for (int a : o) out.append(py::make_tuple(a, p));
+        for (int a : o) out.emplace_back(a, p);
         return out;
       })
       .def("returns", [](const S& s) {
