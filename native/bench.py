@@ -28,9 +28,8 @@ sys.path.insert(0, str(HERE.parent / "benchmarks"))
 
 import cardsmith  # noqa: E402
 import pyspiel  # noqa: E402
-from openspiel import alternate, alternate_rates, chance_play, pyspiel_play, seeded_play  # noqa: E402
-
 from build import build_a, build_b, game_b  # noqa: E402
+from openspiel import alternate, alternate_rates, chance_play, pyspiel_play, seeded_play  # noqa: E402
 
 GAMES = [("Hearts", "hearts", "hearts", 4, {}), ("Go Fish", "go-fish", "go_fish", 2, {"players": 2})]
 
@@ -86,8 +85,8 @@ def main() -> int:
                 print(" | ".join(row), flush=True)
                 rows.append(row)
         for label, g in (("native (a)", a), ("native (b)", b)):
-            r = alternate(lambda g=g: native_rate(g, args.seconds), lambda: evaluate_bots_rate(ref, args.seconds),
-                          args.rounds)
+            r = alternate(lambda g=g: native_rate(g, args.seconds),
+                          lambda ref=ref: evaluate_bots_rate(ref, args.seconds), args.rounds)
             row = [title, label, "native loop vs evaluate_bots", med(r.mine), med(r.theirs), r.text()]
             print(" | ".join(row), flush=True)
             rows.append(row)

@@ -36,7 +36,8 @@ def _import(name: str, path: Path) -> Any:
     return mod
 
 
-def build_a(name: str, players: int, options: dict[str, Any] | None = None, force: bool = False) -> tuple[Any, dict[str, float]]:
+def build_a(name: str, players: int, options: dict[str, Any] | None = None,
+            force: bool = False) -> tuple[Any, dict[str, float]]:
     """The module of design (a) for one game, and the times of its stages (s)."""
     from emit_cpp import emit
     from load import program

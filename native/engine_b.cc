@@ -307,7 +307,7 @@ struct Interp {
         List o;
         if (w(pc + 3)) o = zone_list_any(x, ei(x, f, w(pc + 4))); else el(x, f, w(pc + 4), o);
         f.li[at(w(pc + 2), FI)] = o[pick_index(x, o.n)];
-        return NONE_CODE;
+        return x.stop ? STOP : NONE_CODE;
       }
       case MOVEPACK: move_pack(x, ei(x, f, w(pc + 2))); return NONE_CODE;
       case MOVEZONE: move_zone(x, ei(x, f, w(pc + 2)), ei(x, f, w(pc + 3))); return NONE_CODE;

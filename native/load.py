@@ -7,7 +7,6 @@ from typing import Any
 from cardsmith.dsl.pipeline import compile_file
 from cardsmith.engine.bundled import resolve
 from cardsmith.engine.game import Game
-
 from lower import Program, lower
 
 

@@ -47,6 +47,16 @@ class Frame:
         self.slots[name] = (k, i)
         return i
 
+    def scoped(self, name: str) -> Any:
+        """The binding of `name` now, to put back when a comprehension, lambda or `for` that rebinds it ends."""
+        return self.slots.get(name)
+
+    def restore(self, name: str, old: Any) -> None:
+        if old is None:
+            self.slots.pop(name, None)
+        else:
+            self.slots[name] = old
+
 
 @dataclass
 class Func:
@@ -235,31 +245,42 @@ class Lowering:
 
     def x_Let(self, e: A.Let) -> IR:
         binds = []
+        olds = []
         for name, v in e.bindings:
             x = self.ex(v)
+            olds.append((name, self.frame.scoped(name)))
             binds.append((x[1], self.frame.new(name, x[1]), x))
         body = self.ex(e.body)
+        for name, old in reversed(olds):
+            self.frame.restore(name, old)
         return ("let", body[1], binds, body)
 
     def x_Comp(self, e: A.Comp) -> IR:
         it = self.ex(e.iter)
+        old = self.frame.scoped(e.var)
         slot = self.frame.new(e.var, "i")
         cond = self.ex(e.cond) if e.cond is not None else None
-        return ("comp", "l", slot, it, cond, self.ex(e.elem))
+        elem = self.ex(e.elem)
+        self.frame.restore(e.var, old)
+        return ("comp", "l", slot, it, cond, elem)
 
     def fold(self, how: str, arg: A.Expr, lam: A.Expr | None = None, ty: str = "i") -> IR:
         """A fold of a list (a comprehension's parts folded in): (fold, ty, how, slot, iter, cond, elem)."""
         if isinstance(arg, A.Comp) and lam is None:
             it = self.ex(arg.iter)
+            old = self.frame.scoped(arg.var)
             slot = self.frame.new(arg.var, "i")
             cond = self.ex(arg.cond) if arg.cond is not None else None
             elem = self.ex(arg.elem)
+            self.frame.restore(arg.var, old)
         else:
             it = self.ex(arg)
             if lam is not None:
                 assert isinstance(lam, A.Lambda)
+                old = self.frame.scoped(lam.param)
                 slot = self.frame.new(lam.param, "i")
                 body = self.ex(lam.body)
+                self.frame.restore(lam.param, old)
             else:
                 slot = self.frame.new(f"_f{id(arg)}", "i")
                 body = ("loc", "i", slot)
@@ -406,8 +427,11 @@ class Lowering:
             return ("if", self.ex(st.cond), self.block(st.then), self.block(st.other))
         if isinstance(st, A.For):
             it = self.ex(st.iter)
+            old = self.frame.scoped(st.var)
             slot = self.frame.new(st.var, "i")
-            return ("for", slot, it, self.block(st.body))
+            body = self.block(st.body)
+            self.frame.restore(st.var, old)
+            return ("for", slot, it, body)
         raise Unsupported(f"statement {type(st).__name__}")
 
 
@@ -448,7 +472,7 @@ def lower(game: Any) -> Program:
         acts.append({"name": a.name, "off": lo.ns["OFF_" + a.name], "params": params, "when": when, "run": fi,
                      "frame": run_frame})
     phases = []
-    for i, ph in enumerate(spec.phases):
+    for ph in spec.phases:
         d: dict[str, Any] = {"name": ph.name, "round": ph.round, "next": ph.next,
                              "then": lo.ns["PHASE_" + ph.then[0]] if ph.then else NONE_CODE,
                              "actions": [act_ix[a] for a, _ in ph.actions]}

@@ -28,10 +28,10 @@ static_assert(MAXC <= 64, "card sets are 64-bit masks");
 namespace cs {
 using i64 = int64_t;
 constexpr i64 NONE_V = -(1LL << 62);
-constexpr int NONE_CODE = -2, END_DEAL = -1, PICK = MAXZ;
+// STOP: a pick met without its outcome; the step unwinds by returning it (no C++ exception: it is frequent)
+constexpr int NONE_CODE = -2, END_DEAL = -1, STOP = -3, PICK = MAXZ;
 
 struct RuleError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct NeedChance {};
 [[noreturn]] inline void fail(const char* m) { throw RuleError(m); }
 inline int at(i64 i, int n) { if (i < 0 || i >= n) fail("index out of range"); return (int)i; }
 
@@ -87,6 +87,7 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
   State& s;
   Draws* d;
   const Meta& m;
+  bool stop = false;  // a pick is waiting for its outcome: every block returns STOP
 };
 
 inline int zi_of(const Ctx& x, i64 zi) { return at(zi, x.m.nz); }
@@ -246,7 +247,8 @@ inline int pick_index(Ctx& x, int n) {
     return i;
   }
   if (d->picks_open) d->guessed.push_back({PICK, 0, n, -1});
-  throw NeedChance{};
+  x.stop = true;
+  return 0;
 }
 
 // List helpers
@@ -291,6 +293,7 @@ struct Engine {
     State& s = x.s;
     int hops = 0;
     while (code != NONE_CODE && !s.terminal) {
+      if (code == STOP) return;
       if (++hops > 10000) fail("a goto loop");
       if (code >= 0) {
         s.phase = code;
@@ -314,7 +317,7 @@ struct Engine {
   int end_deal(Ctx& x) {
     State& s = x.s;
     s.actor = s.dealer;
-    r.block(x, m.match_end_deal, nullptr);
+    if (r.block(x, m.match_end_deal, nullptr) == STOP) return STOP;
     bool over = m.over_when >= 0 && r.value(x, m.over_when);
     if (!over) fail("prototype: one deal per match only");
     for (int p = 0; p < m.n; p++) s.rets[p] = r.ret(x, p);
@@ -325,7 +328,7 @@ struct Engine {
     State& s = x.s;
     for (auto& [i, v] : m.match_init) s.v[i] = v;
     s.actor = s.dealer;
-    r.block(x, m.match_start, nullptr);
+    if (r.block(x, m.match_start, nullptr) == STOP) return;
     transfer(x, start_deal(x));
   }
   void take_action(Ctx& x, int a) {
@@ -342,6 +345,7 @@ struct Engine {
         s.turns++;
         if (s.turns >= m.n) {
           code = r.block(x, ph.end, nullptr);
+          if (code == STOP) return;
           if (code == NONE_CODE) fail("round phase ended without goto");
         }
       }
@@ -391,7 +395,6 @@ struct PyState {
     Ctx x{s, &d, eng->m};
     try {
       if (action < 0) eng->start_match(x); else eng->take_action(x, action);
-    } catch (NeedChance&) {
     } catch (RuleError&) {
       if (d.guessed.empty()) throw;
     }
