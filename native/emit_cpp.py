@@ -215,7 +215,8 @@ class CppWriter:
             o = st[2]
             lst = f"zone_list_any(x, {self.e(o[2])})" if o[0] == "zone" else self.e(o)
             u = next(self.uid)
-            return [f"{ind}{{ auto o{u} = {lst}; li{st[1]} = o{u}[pick_index(x, o{u}.size())]; if (x.stop) return STOP; }}"]
+            return [f"{ind}{{ auto o{u} = {lst}; li{st[1]} = o{u}[pick_index(x, o{u}.size())];",
+                    f"{ind}  if (x.stop) return STOP; }}"]
         if op == "movepack":
             return [f"{ind}move_pack(x, {self.e(st[1])});"]
         if op == "movezone":
