@@ -2,7 +2,7 @@
 random matches, chance drawn by the loop: the same legal sets (chance outcomes included) at every node and
 the same returns at the end.
 
-    python native/difftest.py a|b [GAME:PLAYERS ...] [--matches N] [--seed S]
+    python native/difftest.py a|b [GAME:PLAYERS[:OPTION=VALUE,...] ...] [--matches N] [--seed S]
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cardsmith  # noqa: E402
 
 
-def native_game(design: str, name: str, players: int) -> Any:
+def native_game(design: str, name: str, players: int, options: dict[str, str] | None = None) -> Any:
     from build import build_a, game_b
-    return (build_a if design == "a" else game_b)(name, players)[0]
+    return (build_a if design == "a" else game_b)(name, players, options)[0]
 
 
 def compare(py: Any, nat: Any, matches: int, seed: int) -> tuple[int, int, str | None]:
@@ -64,9 +64,10 @@ def main() -> int:
     args = ap.parse_args()
     bad = 0
     for spec in args.games:
-        name, players = spec.split(":")
-        py = cardsmith.load(name, players=int(players))
-        nat = native_game(args.design, name, int(players))
+        name, players, *opts = spec.split(":")
+        options = dict(o.split("=") for o in opts[0].split(",")) if opts else {}
+        py = cardsmith.load(name, players=int(players), options=options)
+        nat = native_game(args.design, name, int(players), options)
         m, nodes, err = compare(py, nat, args.matches, args.seed)
         print(f"{args.design} {spec}: {m} matches, {nodes} nodes agree" + (f"; DISAGREE: {err}" if err else ""))
         bad += err is not None
