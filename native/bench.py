@@ -8,6 +8,7 @@ loops and rates: CPU time, the order swapped each round).
    loop); and the Python backend against pyspiel, for reference.
 2. The native loop: random playouts in C++ (`Game.random_playouts`) against OpenSpiel's C++ loop,
    `pyspiel.evaluate_bots` with uniform random bots, one call per game.
+   `--designs split`: the chosen design, the game's library with a C ABI loaded by a binding built once.
 3. Build: design (a)'s per-game stages (lower, emit, g++), uncached; design (b)'s engine build (once) and
    per-game stages (lower, emit, load the program).
 """
@@ -28,7 +29,7 @@ sys.path.insert(0, str(HERE.parent / "benchmarks"))
 
 import cardsmith  # noqa: E402
 import pyspiel  # noqa: E402
-from build import build_a, build_b, game_b  # noqa: E402
+from build import build_a, build_b, build_split, game_b  # noqa: E402
 from openspiel import alternate, alternate_rates, chance_play, pyspiel_play, seeded_play  # noqa: E402
 
 GAMES = [("Hearts", "hearts", "hearts", 4, {}), ("Go Fish", "go-fish", "go_fish", 2, {"players": 2})]
@@ -68,14 +69,17 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--designs", default="a,b,python", help="of a, b, split (the chosen design), python")
+    ap.add_argument("--no-build", action="store_true", help="leave out the build times")
     args = ap.parse_args()
+    designs = args.designs.split(",")
     rows = []
     for title, rule, os_name, n, params in GAMES:
         ref = pyspiel.load_game(os_name, params)
-        a, _ = build_a(rule, n)
-        b, _ = game_b(rule, n)
-        py = cardsmith.load(rule, n)
-        for label, g in (("native (a)", a), ("native (b)", b), ("python", py)):
+        makers = {"a": build_a, "b": game_b, "split": build_split}
+        games = [(f"native ({d})", makers[d](rule, n)[0]) if d in makers else (d, cardsmith.load(rule, n))
+                 for d in designs]
+        for label, g in games:
             for loop, make in (("seeded", seeded_play), ("chance", chance_play)):
                 rng = random.Random(1)
                 mine, theirs = make(g), pyspiel_play(ref)
@@ -84,12 +88,16 @@ def main() -> int:
                 row = [title, label, "python loop, " + loop, med(r.mine), med(r.theirs), r.text()]
                 print(" | ".join(row), flush=True)
                 rows.append(row)
-        for label, g in (("native (a)", a), ("native (b)", b)):
+        for label, g in games:
+            if label == "python":
+                continue
             r = alternate(lambda g=g: native_rate(g, args.seconds),
                           lambda ref=ref: evaluate_bots_rate(ref, args.seconds), args.rounds)
             row = [title, label, "native loop vs evaluate_bots", med(r.mine), med(r.theirs), r.text()]
             print(" | ".join(row), flush=True)
             rows.append(row)
+    if args.no_build:
+        return 0
     print("\nbuild times (s):")
     for title, rule, _, n, _ in GAMES:
         ta = [build_a(rule, n, force=True)[1] for _ in range(3)]

@@ -81,6 +81,43 @@ def game_b(name: str, players: int, options: dict[str, Any] | None = None) -> tu
     return g, {"lower": t1 - t0, "emit": t2 - t1, "load": time.perf_counter() - t2}
 
 
+def build_loader(force: bool = False) -> tuple[Any, float]:
+    """The chosen design's binding, built once: loads any game library of `build_split`."""
+    BUILD.mkdir(exist_ok=True)
+    so = BUILD / ("cs_loader" + sysconfig.get_config_var("EXT_SUFFIX"))
+    s = 0.0
+    if force or not so.exists():
+        s = _compile(HERE / "loader.cc", BUILD / "cs_loader")
+    return _import("cs_loader", so), s
+
+
+def split_source(text: str) -> str:
+    """Design (a)'s source for a game library: the rules and the engine, with the C ABI and no binding."""
+    lines = [ln for ln in text.splitlines() if not ln.startswith("PYBIND11_MODULE")]
+    return "\n".join(lines).replace('#include "bind.h"', '#include "abi.h"') + "\nCS_EXPORT(Rules)\n"
+
+
+def build_split(name: str, players: int, options: dict[str, Any] | None = None,
+                force: bool = False) -> tuple[Any, dict[str, float]]:
+    """The chosen design: the game's library compiled alone (cached by hash) and loaded by `build_loader`'s."""
+    from emit_cpp import emit
+    from load import program
+    loader, _ = build_loader()
+    t0 = time.perf_counter()
+    text = split_source(emit(program(name, players, options), "m"))
+    t1 = time.perf_counter()
+    so = BUILD / f"cs_game_{hashlib.sha256(text.encode()).hexdigest()[:16]}.so"
+    c = 0.0
+    if force or not so.exists():
+        src = so.with_suffix(".cc")
+        src.write_text(text)
+        t = time.perf_counter()
+        subprocess.run(["g++", "-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", f"-I{HERE}", str(src),
+                        "-o", str(so)], check=True)
+        c = time.perf_counter() - t
+    return loader.Game(str(so)), {"lower+emit": t1 - t0, "compile": c}
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE))
     for n, p in (("hearts", 4), ("go-fish", 2)):

@@ -2,7 +2,7 @@
 random matches, chance drawn by the loop: the same legal sets (chance outcomes included) at every node and
 the same returns at the end.
 
-    python native/difftest.py a|b [GAME:PLAYERS[:OPTION=VALUE,...] ...] [--matches N] [--seed S]
+    python native/difftest.py a|b|split [GAME:PLAYERS[:OPTION=VALUE,...] ...] [--matches N] [--seed S]
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import cardsmith  # noqa: E402
 
 
 def native_game(design: str, name: str, players: int, options: dict[str, str] | None = None) -> Any:
-    from build import build_a, game_b
-    return (build_a if design == "a" else game_b)(name, players, options)[0]
+    from build import build_a, build_split, game_b
+    return {"a": build_a, "b": game_b, "split": build_split}[design](name, players, options)[0]
 
 
 def compare(py: Any, nat: Any, matches: int, seed: int) -> tuple[int, int, str | None]:
@@ -57,7 +57,7 @@ def compare(py: Any, nat: Any, matches: int, seed: int) -> tuple[int, int, str |
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("design", choices=["a", "b"])
+    ap.add_argument("design", choices=["a", "b", "split"])
     ap.add_argument("games", nargs="*", default=["hearts:4", "go-fish:2"])
     ap.add_argument("--matches", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
