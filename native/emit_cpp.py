@@ -1,0 +1,379 @@
+"""Design (a): the lowered rule file as C++ source, one function per rule function, procedure, action and
+hook, over runtime.h. The text is made from the IR only: no text of the rule file is ever in it (strings
+are interned to numbers, names become numbered identifiers), so a hostile file cannot inject code."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from lower import NONE_CODE, Func, Program
+
+CT = {"i": "i64", "f": "double", "l": "List"}
+
+
+class CppWriter:
+    def __init__(self, prog: Program, module: str) -> None:
+        self.p = prog
+        self.module = module
+        self.globals: list[str] = []
+        self.klist: dict[tuple[int, ...], str] = {}
+        self.uid = itertools.count()
+
+    # ------------------------------------------------------------ expressions
+    def k(self, xs: list[int]) -> str:
+        key = tuple(xs)
+        if key not in self.klist:
+            name = f"K{len(self.klist)}"
+            self.klist[key] = name
+            self.globals.append(f"static const List {name} = {{{len(xs)}, {{{', '.join(map(str, xs))}}}}};")
+        return self.klist[key]
+
+    def loc(self, k: str, i: int) -> str:
+        return f"l{k}{i}"
+
+    def e(self, x: Any) -> str:
+        op = x[0]
+        m = getattr(self, "e_" + op)
+        return m(x)
+
+    def e_ci(self, x: Any) -> str:
+        return f"(i64)({x[2]}LL)"
+
+    def e_cf(self, x: Any) -> str:
+        return repr(float(x[2]))
+
+    def e_clist(self, x: Any) -> str:
+        return self.k(x[2])
+
+    def e_pack(self, x: Any) -> str:
+        return self.k(list(range(self.p.num_cards)))
+
+    def e_loc(self, x: Any) -> str:
+        return self.loc(x[1], x[2])
+
+    def e_actor(self, x: Any) -> str:
+        return "(i64)x.s.actor"
+
+    def e_cur(self, x: Any) -> str:
+        return "(i64)x.s.cur"
+
+    def e_dealer(self, x: Any) -> str:
+        return "(i64)x.s.dealer"
+
+    def e_var(self, x: Any) -> str:
+        assert x[1] == "i", "prototype: int variables only"
+        return f"x.s.v[{x[2]}]"
+
+    def e_varx(self, x: Any) -> str:
+        return f"x.s.v[at({x[2]} + {self.e(x[3])}, MAXV)]"
+
+    def e_zone(self, x: Any) -> str:
+        return f"zone(x, {self.e(x[2])})"
+
+    def e_tab(self, x: Any) -> str:
+        return f"T{x[2]}[at({self.e(x[3])}, {self.p.num_cards})]"
+
+    def e_if(self, x: Any) -> str:
+        return f"({self.e(x[2])} ? {self.e(x[3])} : {self.e(x[4])})"
+
+    def _bin(self, x: Any, o: str) -> str:
+        return f"({self.e(x[2])} {o} {self.e(x[3])})"
+
+    def e_add(self, x: Any) -> str:
+        return self._bin(x, "+")
+
+    def e_sub(self, x: Any) -> str:
+        return self._bin(x, "-")
+
+    def e_mul(self, x: Any) -> str:
+        return self._bin(x, "*")
+
+    def e_fdiv(self, x: Any) -> str:
+        return f"floordiv({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_mod(self, x: Any) -> str:
+        return f"pymod({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_div(self, x: Any) -> str:
+        return f"truediv({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_i2f(self, x: Any) -> str:
+        return f"(double)({self.e(x[2])})"
+
+    def e_not(self, x: Any) -> str:
+        return f"(i64)(!({self.e(x[2])}))"
+
+    def e_and(self, x: Any) -> str:
+        return "(i64)(" + " && ".join(f"({self.e(v)})" for v in x[2]) + ")"
+
+    def e_or(self, x: Any) -> str:
+        return "(i64)(" + " || ".join(f"({self.e(v)})" for v in x[2]) + ")"
+
+    def e_cmp(self, x: Any) -> str:
+        return f"(i64)({self.e(x[3])} {x[2]} {self.e(x[4])})"
+
+    def e_in(self, x: Any) -> str:
+        return f"(i64)contains({self.e(x[3])}, {self.e(x[2])})"
+
+    def e_let(self, x: Any) -> str:
+        sets = "".join(f"{self.loc(k, i)} = {self.e(v)}; " for k, i, v in x[2])
+        return f"[&]{{ {sets}return {self.e(x[3])}; }}()"
+
+    def e_call(self, x: Any) -> str:
+        return f"f{x[2]}(x{''.join(', ' + self.e(a) for a in x[3])})"
+
+    def e_len(self, x: Any) -> str:
+        a = x[2]
+        if a[0] == "zone":
+            return f"zone_len(x, {self.e(a[2])})"
+        return f"(i64)({self.e(a)}).size()"
+
+    def e_first(self, x: Any) -> str:
+        return f"first_of({self.e(x[2])})"
+
+    def e_last(self, x: Any) -> str:
+        a = x[2]
+        if a[0] == "zone":
+            return f"zone_last(x, {self.e(a[2])})"
+        return f"last_of({self.e(a)})"
+
+    def e_sort(self, x: Any) -> str:
+        return f"sorted({self.e(x[2])})"
+
+    def e_by(self, x: Any) -> str:
+        return f"(i64)x.s.by[at({self.e(x[2])}, {self.p.num_cards})]"
+
+    def e_min2(self, x: Any) -> str:
+        return f"std::min({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_max2(self, x: Any) -> str:
+        return f"std::max({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_range(self, x: Any) -> str:
+        return f"range_list({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_comp(self, x: Any) -> str:
+        _, _, slot, it, cond, elem = x
+        u = next(self.uid)
+        test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
+        return (f"[&]{{ List o{u}; auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
+                f"{{ li{slot} = it{u}[i{u}]; {test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
+
+    def e_fold(self, x: Any) -> str:
+        _, ty, how, slot, it, cond, elem = x
+        u = next(self.uid)
+        test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
+        head = (f"auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
+                f"{{ li{slot} = it{u}[i{u}]; {test}")
+        el = self.e(elem)
+        if how == "any":
+            return f"[&]() -> i64 {{ {head}if ({el}) return 1; }} return 0; }}()"
+        if how == "all":
+            return f"[&]() -> i64 {{ {head}if (!({el})) return 0; }} return 1; }}()"
+        if how in ("sum", "count"):
+            t = CT[elem[1]]
+            return f"[&]() -> {t} {{ {t} a{u} = 0; {head}a{u} += {el}; }} return a{u}; }}()"
+        if how in ("max", "min"):
+            t, o = CT[elem[1]], ">" if how == "max" else "<"
+            return (f"[&]() -> {t} {{ {t} a{u} = 0; bool h{u} = false; {head}{t} e{u} = {el}; "
+                    f"if (!h{u} || e{u} {o} a{u}) {{ a{u} = e{u}; h{u} = true; }} }} "
+                    f"if (!h{u}) fail(\"{how}() of an empty list\"); return a{u}; }}()")
+        if how in ("max_by", "min_by"):
+            t, o = CT[elem[1]], ">" if how == "max_by" else "<"
+            return (f"[&]() -> i64 {{ {t} b{u} = 0; i64 r{u} = 0; bool h{u} = false; {head}{t} e{u} = {el}; "
+                    f"if (!h{u} || e{u} {o} b{u}) {{ b{u} = e{u}; r{u} = li{slot}; h{u} = true; }} }} "
+                    f"if (!h{u}) fail(\"{how}() of an empty list\"); return r{u}; }}()")
+        if how == "all_max_by":
+            t = CT[elem[1]]
+            return (f"[&]() -> List {{ {t} k{u}[LCAP]; List o{u}; {head}k{u}[i{u}] = {el}; }} "
+                    f"if (!it{u}.size()) return o{u}; {t} b{u} = k{u}[0]; "
+                    f"for (int j = 1; j < it{u}.size(); j++) b{u} = std::max(b{u}, k{u}[j]); "
+                    f"for (int j = 0; j < it{u}.size(); j++) if (k{u}[j] == b{u}) o{u}.push(it{u}[j]); "
+                    f"return o{u}; }}()")
+        raise NotImplementedError(how)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: list[Any], ind: str) -> list[str]:
+        out: list[str] = []
+        for st in stmts:
+            out += self.stmt(st, ind)
+        return out
+
+    def stmt(self, st: Any, ind: str) -> list[str]:
+        op = st[0]
+        n = self.p.n
+        if op == "set_current":
+            return [f"{ind}x.s.cur = at({self.e(st[1])}, {n});"]
+        if op == "set_dealer":
+            return [f"{ind}x.s.dealer = at({self.e(st[1])}, {n});"]
+        if op == "setvar":
+            return [f"{ind}x.s.v[at({self.e(st[1])}, MAXV)] = {self.e(st[2])};"]
+        if op == "setloc":
+            return [f"{ind}{self.loc(st[1], st[2])} = {self.e(st[3])};"]
+        if op == "pick":
+            o = st[2]
+            lst = f"zone_list_any(x, {self.e(o[2])})" if o[0] == "zone" else self.e(o)
+            u = next(self.uid)
+            return [f"{ind}{{ auto o{u} = {lst}; li{st[1]} = o{u}[pick_index(x, o{u}.size())];",
+                    f"{ind}  if (x.stop) return STOP; }}"]
+        if op == "movepack":
+            return [f"{ind}move_pack(x, {self.e(st[1])});"]
+        if op == "movezone":
+            return [f"{ind}move_zone(x, {self.e(st[1])}, {self.e(st[2])});"]
+        if op == "movelist":
+            return [f"{ind}move_list(x, {self.e(st[1])}, {self.e(st[2])});"]
+        if op == "move1":
+            return [f"{ind}move1(x, {self.e(st[1])}, {self.e(st[2])});"]
+        if op == "deal_each":
+            return [f"{ind}deal_each(x, {self.e(st[1])}, {self.e(st[2])}, {self.e(st[3])});"]
+        if op == "deal":
+            return [f"{ind}deal(x, {self.e(st[1])}, {self.e(st[2])}, {self.e(st[3])});"]
+        if op == "shuffle":
+            return [f"{ind}shuffle(x, {self.e(st[1])});"]
+        if op == "ret":
+            return [f"{ind}return {st[1]};"]
+        if op == "do":
+            u = next(self.uid)
+            args = "".join(", " + self.e(a) for a in st[2])
+            return [f"{ind}{{ int r{u} = f{st[1]}(x{args}); if (r{u} != NONE_CODE) return r{u}; }}"]
+        if op == "if":
+            out = [f"{ind}if ({self.e(st[1])}) {{", *self.block(st[2], ind + "  ")]
+            if st[3]:
+                out += [f"{ind}}} else {{", *self.block(st[3], ind + "  ")]
+            return out + [f"{ind}}}"]
+        if op == "for":
+            u = next(self.uid)
+            return [f"{ind}{{ List l{u} = to_list({self.e(st[2])}); for (int i{u} = 0; i{u} < l{u}.n; i{u}++) {{",
+                    f"{ind}  li{st[1]} = l{u}.a[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
+        raise NotImplementedError(op)
+
+    # ------------------------------------------------------------ the file
+    def decls(self, f: Func) -> str:
+        ps = {(k, i) for k, i in f.params}
+        out = []
+        for k in ("i", "f", "l"):
+            for i in range(f.frame.count[k]):
+                if (k, i) not in ps:
+                    out.append(f"{CT[k]} {self.loc(k, i)}{'' if k == 'l' else ' = 0'};")
+        return " ".join(out)
+
+    def sig(self, fi: int, f: Func) -> str:
+        ret = CT[f.ret] if f.ret else "int"
+        ps = "".join(f", {CT[k]} {self.loc(k, i)}" for k, i in f.params)
+        return f"static {ret} f{fi}(Ctx& x{ps})"
+
+    def source(self) -> str:
+        p = self.p
+        body: list[str] = []
+        for fi, f in enumerate(p.funcs):
+            if f.name.startswith("run_"):
+                continue
+            body.append(self.sig(fi, f) + " {")
+            body.append("  " + self.decls(f))
+            if f.ret:
+                body.append(f"  return {self.e(f.body)};")
+            else:
+                body += self.block(f.body, "  ")
+                body.append("  return NONE_CODE;")
+            body.append("}")
+        legal, run = [], []
+        for ai, a in enumerate(p.actions):
+            f = p.funcs[a["run"]]
+            legal.append(f"static void legal{ai}(Ctx& x, std::vector<int>& out) {{")
+            legal.append("  " + self.decls(f))
+            ind = "  "
+            digits = []
+            for kind, _radix, stride, dom, slot in a["params"]:
+                u = next(self.uid)
+                legal.append(f"{ind}{{ auto d{u} = {self.e(dom)}; for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
+                legal.append(f"{ind}  li{slot} = d{u}[i{u}];")
+                digit = f"RANK_POS[at(li{slot}, {len(p.strings)})]" if kind == "rank" else f"li{slot}"
+                digits.append(f"{digit} * {stride}")
+                ind += "  "
+            if a["when"] is not None:
+                legal.append(f"{ind}if (!({self.e(a['when'])})) continue;")
+            legal.append(f"{ind}out.push_back((int)({a['off']} + {' + '.join(digits) or '0'}));")
+            for _ in a["params"]:
+                ind = ind[:-2]
+                legal.append(f"{ind}}} }}")
+            legal.append("}")
+            run.append(f"static int run{ai}(Ctx& x, int k) {{")
+            run.append("  " + self.decls(f))
+            for kind, radix, _stride, _dom, slot in a["params"]:
+                val = f"RANK_ID[k % {radix}]" if kind == "rank" else f"k % {radix}"
+                run.append(f"  li{slot} = {val}; k /= {radix};")
+            run += self.block(f.body, "  ")
+            run.append("  return NONE_CODE;")
+            run.append("}")
+        tables = [f"static const i64 T{i}[] = {{{', '.join(map(str, t))}}};" for i, t in enumerate(p.tables)]
+        rank_pos, rank_id = rank_tables(p)
+        tables.append(f"static const i64 RANK_POS[] = {{{', '.join(map(str, rank_pos))}}};")
+        tables.append(f"static const i64 RANK_ID[] = {{{', '.join(map(str, rank_id))}}};")
+        protos = [self.sig(fi, f) + ";" for fi, f in enumerate(p.funcs) if not f.name.startswith("run_")]
+        values = [f"    case {fi}: return f{fi}(x);" for fi, f in enumerate(p.funcs)
+                  if f.ret and not f.params and not f.name.startswith("run_")]
+        blocks = [f"    case {fi}: return f{fi}(x);" for fi, f in enumerate(p.funcs)
+                  if not f.ret and not f.params and not f.name.startswith("run_")]
+        offs = sorted((a["off"], ai) for ai, a in enumerate(p.actions))
+        action_of = "".join(f"    if (id >= {off}) {{ k = id - {off}; return {ai}; }}\n" for off, ai in reversed(offs))
+        return "\n".join([
+            "// generated by native/emit_cpp.py from a checked rule file; do not edit",
+            f"#define MAXZ {len(p.zones)}", f"#define MAXC {max(p.num_cards, 1)}", f"#define MAXV {max(p.nvars, 1)}",
+            '#include "bind.h"', "using namespace cs;", "namespace {", *tables, "", *protos,
+            *self.globals_placeholder(), *body, *legal, *run,
+            "struct Rules {",
+            "  Meta meta() const {", *self.meta_lines(), "  }",
+            "  int block(Ctx& x, int fid, const i64*) const {", "    switch (fid) {", *blocks,
+            "    }", "    fail(\"no such block\");", "  }",
+            "  i64 value(Ctx& x, int fid) const {", "    switch (fid) {", *values,
+            "    }", "    fail(\"no such value\");", "  }",
+            f"  double ret(Ctx& x, int p) const {{ return f{p.hooks['returns']}(x, p); }}",
+            "  void legal(Ctx& x, int a, std::vector<int>& out) const {", "    switch (a) {",
+            *[f"    case {ai}: legal{ai}(x, out); return;" for ai in range(len(p.actions))], "    }", "  }",
+            "  int run(Ctx& x, int a, int k) const {", "    switch (a) {",
+            *[f"    case {ai}: return run{ai}(x, k);" for ai in range(len(p.actions))], "    }",
+            "    fail(\"no such action\");", "  }",
+            "  int action_of(int id, int& k) const {",
+            f"    if (id < 0 || id >= {p.num_actions}) fail(\"no such action id\");",
+            f"{action_of}    fail(\"no such action id\");", "  }",
+            "};", "}  // namespace", "",
+            f"PYBIND11_MODULE({self.module}, mod) {{ bind_game<Rules>(mod); }}", ""])
+
+    def globals_placeholder(self) -> list[str]:
+        return ["@GLOBALS@"]
+
+    def meta_lines(self) -> list[str]:
+        p = self.p
+        out = ["    Meta m;", f"    m.n = {p.n}; m.nc = {p.num_cards}; m.nz = {len(p.zones)}; m.nv = {p.nvars};",
+               f"    m.num_actions = {p.num_actions};"]
+        for slot, v, scope in p.var_init:
+            out.append(f"    m.{scope}_init.push_back({{{slot}, (i64)({v}LL)}});")
+        for ph in p.phases:
+            nxt = {"same": 0, "clockwise": 1, "counterclockwise": 2}[ph["next"]]
+            acts = ", ".join(map(str, ph["actions"]))
+            out.append(f"    m.phases.push_back({{{ph['first']}, {ph['start']}, {ph['after']}, {ph['end']}, "
+                       f"{ph['then']}, {str(ph['round']).lower()}, {nxt}, {{{acts}}}}});")
+        h = p.hooks
+        out.append(f"    m.match_start = {h['match_start']}; m.match_deal = {h['match_deal']}; "
+                   f"m.match_end_deal = {h['match_end_deal']}; m.over_when = {h['over_when']};")
+        out.append("    return m;")
+        return out
+
+
+def rank_tables(p: Program) -> tuple[list[int], list[int]]:
+    """Interned text -> rank position (-1 if no rank), and rank position -> interned text."""
+    ranks = p.ranks
+    pos = [-1] * len(p.strings)
+    for i, r in enumerate(ranks):
+        pos[p.strings.index(r)] = i
+    return pos, [p.strings.index(r) for r in ranks]
+
+
+def emit(prog: Program, module: str) -> str:
+    w = CppWriter(prog, module)
+    text = w.source()
+    return text.replace("@GLOBALS@", "\n".join(w.globals))
+
+
+assert NONE_CODE == -2
