@@ -258,11 +258,15 @@ class ExpressionWriter(A.NodeVisitor):
         self._charge_line(f"len({name})" + (f" * {work}" if work != 1 else ""))
         return name
 
-    def _charged(self, e: A.Expr, work: int = 1) -> str:
-        """`e`, charged to the budget for its items (every nested item, unless it is a list of plain values)."""
+    def _charged(self, e: A.Expr, work: int = 1, code: str | None = None) -> str:
+        """`e`, charged to the budget for its items (every nested item, unless it is a list of plain values).
+        `code` is `e`'s code if the caller wrote it already: writing it again would double the compiler's work
+        at every level of nesting."""
+        if code is None:
+            code = self.ex(e)
         if work == 1 and weights.flat_list(e.ty) and isinstance(e, A.Comp | A.ListLit):
-            return self.ex(e)  # a list just built was charged for its items as it was built
-        return f"{weights.charge_helper(e.ty)}({self.ex(e)}{f', {work}' if work != 1 else ''})"
+            return code  # a list just built was charged for its items as it was built
+        return f"{weights.charge_helper(e.ty)}({code}{f', {work}' if work != 1 else ''})"
 
     def _seat(self, e: A.Expr) -> str:
         """A player index into per-player zones and variables. A value typed player is a seat (the engine's
@@ -368,7 +372,7 @@ class ExpressionWriter(A.NodeVisitor):
             pass  # its walk was charged before the expression ran, or just above
         elif lib.cost in (Cost.WALK, Cost.WALK_NESTED) and len(e.args) == 1 or lib.cost is Cost.WALK_FIRST:
             # flatten walks every nested item: even a list of plain lists is charged for its items
-            args[0] = self._charged(e.args[0]) if lib.cost is not Cost.WALK_NESTED else \
+            args[0] = self._charged(e.args[0], code=args[0]) if lib.cost is not Cost.WALK_NESTED else \
                 f"{'_itl' if weights.nested_flat(e.args[0].ty) else '_itd'}({args[0]})"
         if lib.cost is Cost.BUILD:
             return f"{weights.charge_helper(e.ty)}({ref.spec.py}({', '.join(args)}))"
