@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,6 +40,9 @@ from ..table.record import BadRecord, MatchRecord, record_match, replay
 from ..table.view import TableView
 from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text, rulebook_info
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
+from .limits import Caps, Gate, Refused, client_of
+from .origin import Allowed, OriginCheck
+from .pool import Pool, room_work
 from .rooms import Listener, Room, RoomRefused, Rooms
 
 STATIC = Path(__file__).parent / "static"
@@ -75,8 +79,10 @@ class Table:
     """The application's state: the games, the rooms, the replays' games, the request buckets."""
 
     def __init__(self, catalog: dict[str, Entry], rooms: Rooms, *, socket_rate: float, socket_burst: float,
-                 sweep_every: float) -> None:
+                 sweep_every: float, caps: Caps | None = None, pool: Pool | None = None) -> None:
         self.catalog = catalog
+        self.gate = Gate(caps or Caps())
+        self.pool = pool or Pool()
         self.rooms = rooms
         self.socket_rate = socket_rate
         self.socket_burst = socket_burst
@@ -98,6 +104,7 @@ class Table:
     def start_bots(self, room: Room) -> None:
         if room.bot_to_move() is None:
             return
+        room.work = room_work(self.pool, room)
         task = asyncio.get_running_loop().create_task(room.run_bots(self.rooms.bot_delay))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -140,15 +147,20 @@ async def _body(request: Request, limit: int) -> Any:
 def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | None = None,
                limits: Limits = DEFAULT_LIMITS, max_rooms: int = 64, finished_ttl: float = 1800.0,
                idle_ttl: float = 4 * 3600.0, bot_delay: float = 0.4, socket_rate: float = 10.0,
-               socket_burst: float = 30.0, sweep_every: float = 60.0) -> Starlette:
+               socket_burst: float = 30.0, sweep_every: float = 60.0, caps: Caps | None = None,
+               move_seconds: float = 30.0, workers: int = 8, allowed: Allowed | None = None) -> Starlette:
     """The web table for `games` (bundled names or rule-file paths; default every bundled game).
 
     `bot_delay` seconds pass between bot moves so people can follow them; finished rooms are removed after
     `finished_ttl` seconds, rooms nobody moved in after `idle_ttl`; a socket may send `socket_rate` messages
-    a second (bursts of `socket_burst`)."""
+    a second (bursts of `socket_burst`). `caps` bound what one client and the server hold (web/limits.py);
+    rule work runs in `workers` threads, each move stopped after `move_seconds` (web/pool.py); `allowed` are
+    the Host names and origins answered (web/origin.py; None: any Host, an Origin only its own)."""
     cat = catalog if catalog is not None else load_catalog(games, limits)
     rooms = Rooms(cat, max_rooms=max_rooms, finished_ttl=finished_ttl, idle_ttl=idle_ttl, bot_delay=bot_delay)
-    table = Table(cat, rooms, socket_rate=socket_rate, socket_burst=socket_burst, sweep_every=sweep_every)
+    table = Table(cat, rooms, socket_rate=socket_rate, socket_burst=socket_burst, sweep_every=sweep_every,
+                  caps=caps, pool=Pool(workers=workers, move_seconds=move_seconds))
+    gate, pool = table.gate, table.pool
 
     def page(name: str) -> Any:
         async def serve(request: Request) -> Response:
@@ -163,17 +175,24 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if entry is None:
             return refused("no such game here", status=404)
         # Made once per game (a tenth of a second at most for the bundled games), off the event loop.
-        return JSONResponse(await asyncio.to_thread(rulebook_info, entry))
+        return JSONResponse(await pool.run(lambda: rulebook_info(entry), aux=True))
 
     async def api_create(request: Request) -> Response:
         if not table.allow(request):
             return refused("too many requests; wait a moment", status=429)
+        client = client_of(request.client.host if request.client else None)
         try:
-            room = rooms.create(await _body(request, MAX_REQUEST))
+            body = await _body(request, MAX_REQUEST)
+            gate.check_room(client, rooms.rooms)
+            room = await pool.run(lambda: rooms.create(body))
         except BadMessage as e:
             return refused(str(e))
+        except Refused as e:
+            return refused(e.line, status=e.status)
         except RoomRefused as e:
             return refused(*e.lines, status=e.status)
+        gate.room_made(client, room.id)
+        room.work = room_work(pool, room)
         table.start_bots(room)
         return JSONResponse({"room": room.id, "public": room.public(),
                              "seats": [{"seat": k, "name": s.name, "bot": str(s.spec) if s.spec else None,
@@ -198,8 +217,9 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             return refused("a match with other people at the table can be saved once it is over (the record "
                            "holds the whole deal)", status=403)
         async with room.lock:
-            rec = record_match(room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats],
-                               [s.is_bot for s in room.seats])
+            rec = await room.work(lambda: record_match(
+                room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats],
+                [s.is_bot for s in room.seats]))
         name = f"{room.entry.key}-{room.id}.json"
         return JSONResponse(rec.to_json(), headers={"content-disposition": f'attachment; filename="{name}"'})
 
@@ -223,8 +243,11 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         try:
             async with table.replay_lock:
                 g = table.replay_game(entry, rec)
-                state = await asyncio.to_thread(replay, rec, g, None if step == rec.decisions else step)
-                view = TableView(g, rec.seats).view(state, seat)
+
+                def one_step() -> Any:
+                    state = replay(rec, g, None if step == rec.decisions else step)
+                    return TableView(g, rec.seats).view(state, seat)
+                view = await pool.run(one_step, steps=g.steps, aux=True)
         except GameError as e:  # BadRecord, a bad option, or a rule error met while replaying
             return refused(" ".join(str(e).split()))
         opts = option_info(entry.compiled)
@@ -243,6 +266,19 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             await ws.close(code=1008)  # another site's page may not play for a seat
             return
         await ws.accept()
+        client = client_of(ws.client.host if ws.client else None)
+        try:
+            gate.open_socket(client)
+        except Refused as e:
+            await ws.send_json({"type": "error", "error": e.line})
+            await ws.close(code=e.code, reason=e.line)
+            return
+        try:
+            await _play(ws)
+        finally:
+            gate.close_socket(client)
+
+    async def _play(ws: WebSocket) -> None:
         bucket = Bucket(table.socket_rate, table.socket_burst)
         room: Room | None = None
         listener: Listener | None = None
@@ -253,7 +289,16 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
 
         try:
             while True:
-                m = await ws.receive()
+                try:
+                    m = await asyncio.wait_for(ws.receive(), gate.caps.hello_seconds if listener is None
+                                               else gate.caps.idle_socket_seconds)
+                except TimeoutError:
+                    line = ("no hello within {:g} s: the connection is closed" if listener is None else
+                            "nothing sent for {:g} s: the connection is closed; reload the page to play on").format(
+                        gate.caps.hello_seconds if listener is None else gate.caps.idle_socket_seconds)
+                    await error(line)
+                    await ws.close(code=1008, reason=line)
+                    break
                 if m["type"] == "websocket.disconnect":
                     break
                 if not bucket.take():
@@ -291,7 +336,10 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                     room, listener = found, Listener(seat, ws.send_json, ws.close)
                     async with room.lock:
                         room.listeners.add(listener)
-                        await ws.send_json(room.message(seat))
+                        try:
+                            await ws.send_json(await room.work(partial(room.message, seat)))
+                        except RoomRefused as e:
+                            await error(str(e))
                 else:
                     if room is None or listener is None:
                         await error("say hello first, with the room and your seat's token")
@@ -307,10 +355,11 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                             await error("the table has changed since that move was shown; choose again")
                             continue
                         try:
-                            room.move(listener.seat, msg["action"])
+                            await room.work(partial(room.move, listener.seat, msg["action"]))
                         except RoomRefused as e:
                             await error(str(e))
-                            continue
+                            if room.error is None:
+                                continue
                         await room.broadcast()
                     table.start_bots(room)
         except WebSocketDisconnect:
@@ -332,6 +381,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             task.cancel()
             for t in list(table.tasks):
                 t.cancel()
+            pool.shutdown()
 
     routes = [
         Route("/", page("index.html")),
@@ -347,5 +397,6 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table
-    app.add_middleware(Headers)
+    app.add_middleware(OriginCheck, allowed=allowed)
+    app.add_middleware(Headers)  # outermost: the checks' refusals get the headers too
     return app

@@ -1,0 +1,100 @@
+"""Rule work off the event loop: every move, bot decision, view, replay and rulebook runs in a bounded pool of
+worker threads, and the event loop only waits for its answer.
+
+Why threads, not processes: a room's state lives in this process (a process per room would copy it for every
+move), and what must stay fast is the event loop, not the slow move. A worker running pure-Python rule code
+holds the GIL, but CPython makes it give the GIL up every switch interval (5 ms) when another thread asks, so
+the loop keeps answering the lobby and the other rooms within milliseconds while one room's move takes
+seconds (measured in tests/test_web_guard.py and benchmarks/web_load.py). What threads cannot do is stop a
+move: so each move has a wall-clock cap, enforced through the room's step counter (below).
+
+Two pools: `rooms` for the rooms' moves, bots and views (a room holds its lock while its work runs, so one
+room has at most one task in it), `aux` for replays and rulebooks, so a client replaying records cannot take
+the workers the rooms play with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .rooms import RoomRefused, Work
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+T = TypeVar("T")
+
+STOPPED = -(10**15)  # a step counter this far below zero fails the next charge of any rule code
+
+
+class TooSlow(Exception):
+    """A task ran past its wall-clock cap and was stopped; the text says so, for the players."""
+
+
+def stop_counter(steps: list[int] | None) -> None:
+    """Make the rule code counting on `steps` stop at its next charge (a `BudgetExceeded`, R004): the one way
+    to end a move running in another thread, since a Python thread cannot be killed."""
+    if steps is not None:
+        steps[0] = STOPPED
+
+
+class Pool:
+    """Two bounded thread pools and the wall-clock cap of each task run in them."""
+
+    def __init__(self, workers: int = 8, aux_workers: int = 2, move_seconds: float = 30.0) -> None:
+        self.rooms = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cardsmith-room")
+        self.aux = ThreadPoolExecutor(max_workers=aux_workers, thread_name_prefix="cardsmith-aux")
+        self.move_seconds = move_seconds
+
+    async def run(self, fn: Callable[[], T], *, steps: list[int] | None = None, seconds: float | None = None,
+                  aux: bool = False) -> T:
+        """`fn()` in a worker; past `seconds` (default `move_seconds`) its rule code is stopped through the step
+        counter `steps` and TooSlow is raised once the worker has let go (the state is then the caller's to
+        mark as stopped). The worker is waited for even if the caller is cancelled: the caller holds the
+        room's lock, which must not be given up while a worker still changes the room."""
+        cap = self.move_seconds if seconds is None else seconds
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self.aux if aux else self.rooms, fn)
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), cap)
+        except TimeoutError:
+            await self._stop(fut, steps)
+            with contextlib.suppress(Exception):
+                fut.result()
+            raise TooSlow(f"a move ran longer than {cap:g} s, this table's cap per move; the match is stopped"
+                          ) from None
+        except asyncio.CancelledError:
+            await self._stop(fut, steps)
+            raise
+
+    @staticmethod
+    async def _stop(fut: asyncio.Future[Any], steps: list[int] | None) -> None:
+        # The rule code resets its counter at every evaluation (a move, a legal-action query, an observation),
+        # so the counter is set again until the worker lets go.
+        while not fut.done():
+            stop_counter(steps)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait([fut], timeout=0.01)
+
+    def shutdown(self) -> None:
+        self.rooms.shutdown(wait=False, cancel_futures=True)
+        self.aux.shutdown(wait=False, cancel_futures=True)
+
+
+def room_work(pool: Pool, room: Room) -> Work:
+    """A room's runner of rule work (Room.work): in the pool, capped at the pool's seconds per move; a move
+    past the cap stops the match, with the reason as the room's error, and is refused (RoomRefused)."""
+    async def work(fn: Callable[[], Any]) -> Any:
+        try:
+            return await pool.run(fn, steps=room.game.steps)
+        except TooSlow as e:
+            room.error = str(e)
+            if room.finished_at is None:
+                room.finished_at = time.monotonic()
+            raise RoomRefused(str(e)) from None
+    return work
