@@ -42,7 +42,7 @@ from .catalog import Entry, bots_info, game_info, load_catalog, option_info, opt
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
 from .limits import Caps, Gate, Refused, client_of
 from .origin import Allowed, OriginCheck
-from .pool import Pool, room_work
+from .pool import Pool, cap_bots, room_work
 from .rooms import Listener, Room, RoomRefused, Rooms
 
 STATIC = Path(__file__).parent / "static"
@@ -146,15 +146,17 @@ async def _body(request: Request, limit: int) -> Any:
 
 def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | None = None,
                limits: Limits = DEFAULT_LIMITS, max_rooms: int = 64, finished_ttl: float = 1800.0,
-               idle_ttl: float = 4 * 3600.0, bot_delay: float = 0.4, socket_rate: float = 10.0,
+               idle_ttl: float = 30 * 60.0, bot_delay: float = 0.4, socket_rate: float = 10.0,
                socket_burst: float = 30.0, sweep_every: float = 60.0, caps: Caps | None = None,
-               move_seconds: float = 30.0, workers: int = 8, allowed: Allowed | None = None) -> Starlette:
+               move_seconds: float = 30.0, bot_seconds: float = 5.0, workers: int = 8,
+               allowed: Allowed | None = None) -> Starlette:
     """The web table for `games` (bundled names or rule-file paths; default every bundled game).
 
     `bot_delay` seconds pass between bot moves so people can follow them; finished rooms are removed after
     `finished_ttl` seconds, rooms nobody moved in after `idle_ttl`; a socket may send `socket_rate` messages
     a second (bursts of `socket_burst`). `caps` bound what one client and the server hold (web/limits.py);
-    rule work runs in `workers` threads, each move stopped after `move_seconds` (web/pool.py); `allowed` are
+    rule work runs in `workers` threads, each move stopped after `move_seconds`, a bot's search after
+    `bot_seconds` (web/pool.py); `allowed` are
     the Host names and origins answered (web/origin.py; None: any Host, an Origin only its own)."""
     cat = catalog if catalog is not None else load_catalog(games, limits)
     rooms = Rooms(cat, max_rooms=max_rooms, finished_ttl=finished_ttl, idle_ttl=idle_ttl, bot_delay=bot_delay)
@@ -193,6 +195,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             return refused(*e.lines, status=e.status)
         gate.room_made(client, room.id)
         room.work = room_work(pool, room)
+        cap_bots(room, bot_seconds)
         table.start_bots(room)
         return JSONResponse({"room": room.id, "public": room.public(),
                              "seats": [{"seat": k, "name": s.name, "bot": str(s.spec) if s.spec else None,

@@ -45,9 +45,11 @@ def client_of(host: str | None) -> str:
         ip = ipaddress.ip_address(host)
     except ValueError:
         return host
-    if ip.version == 6 and ip.ipv4_mapped is None:
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip.ipv4_mapped or ip)
+    return str(ip)
 
 
 class Gate:

@@ -102,7 +102,10 @@ class OriginCheck:
         if line is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
+            # Accepted, then closed with the reason: a close before the handshake is an HTTP 403 whose reason
+            # the browser does not show.
             await receive()  # the connect event
+            await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1008, "reason": line})
         else:
             body = json.dumps({"error": line, "errors": [line]}).encode()

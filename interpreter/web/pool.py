@@ -98,3 +98,11 @@ def room_work(pool: Pool, room: Room) -> Work:
                 room.finished_at = time.monotonic()
             raise RoomRefused(str(e)) from None
     return work
+
+
+def cap_bots(room: Room, seconds: float) -> None:
+    """Cap each bot of `room` at `seconds` of wall-clock time per decision, whatever its iterations (a bot
+    without such a cap is stopped by the pool's cap per move instead)."""
+    for s in room.seats:
+        if hasattr(s.bot, "wall_cap"):
+            s.bot.wall_cap = seconds

@@ -277,7 +277,7 @@ class Rooms:
     """Every room of the server, with their limits and the cleaning of finished and idle ones."""
 
     def __init__(self, catalog: dict[str, Entry], *, max_rooms: int = 64, finished_ttl: float = 1800.0,
-                 idle_ttl: float = 4 * 3600.0, bot_delay: float = 0.0,
+                 idle_ttl: float = 30 * 60.0, bot_delay: float = 0.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.catalog = catalog
         self.rooms: dict[str, Room] = {}
