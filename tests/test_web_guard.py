@@ -4,10 +4,12 @@ one-line refusals (web/limits.py), rule work in a worker pool with a cap per mov
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -191,6 +193,43 @@ def test_an_idle_socket_is_closed() -> None:
             assert closed(ws) == (1008, line)
 
 
+@pytest.mark.slow
+def test_a_thousand_silent_sockets_from_one_client_shut_no_one_else_out() -> None:
+    websockets = pytest.importorskip("websockets.asyncio.client")
+    caps = Caps(sockets_per_client=50, sockets=200, hello_seconds=3.0)
+    app = create_app(catalog=CATALOG, bot_delay=0.0, caps=caps)
+    async def why_closed(ws: Any) -> tuple[int, str]:
+        with contextlib.suppress(Exception):
+            while True:
+                await asyncio.wait_for(ws.recv(), 30)
+        return ws.close_code, ws.close_reason
+
+    async def others(base: str, url: str) -> tuple[float, dict[str, Any]]:
+        # another client (another address of this machine) makes a room and opens its seat, while the first
+        # client's sockets are still open
+        async with httpx.AsyncClient(base_url=base, transport=httpx.AsyncHTTPTransport(local_address="127.0.0.2")) as h:
+            t = time.monotonic()
+            d = (await h.post("/api/rooms", json=KUHN)).json()
+            async with websockets.connect(url, local_addr=("127.0.0.2", 0)) as ws:
+                await ws.send(f'{{"type": "hello", "room": "{d["room"]}", "token": "{d["seats"][0]["token"]}"}}')
+                m = httpx.Response(200, content=await ws.recv()).json()
+            return time.monotonic() - t, m
+
+    async def main(base: str) -> None:
+        url = base.replace("http", "ws") + "/ws"
+        socks = await asyncio.gather(*(websockets.connect(url, open_timeout=60) for _ in range(1050)))
+        took, m = await others(base, url)  # while the first client's sockets are open
+        assert m["type"] == "state" and took < 1.0
+        reasons = await asyncio.gather(*(why_closed(ws) for ws in socks))
+        assert sorted(set(reasons)) == [(1008, "50 connections from one address at most; close some first"),
+                                        (1008, "no hello within 3 s: the connection is closed")]
+        assert reasons.count((1008, "no hello within 3 s: the connection is closed")) == 50
+
+    with running(app) as base:
+        asyncio.run(main(base))
+        assert app.state.table.gate.sockets == 0
+
+
 # ---------------------------------------------------------------- rule work off the event loop
 def test_a_move_past_the_cap_stops_its_match_with_a_reason(tmp_path: Path) -> None:
     limits = dataclasses.replace(DEFAULT_LIMITS, steps=SLOW_STEPS)
@@ -350,7 +389,7 @@ def test_the_table_serves_https_with_a_certificate(tmp_path: Path) -> None:
     app = create_app(catalog=CATALOG)
     with running(app, ssl_certfile=str(cert), ssl_keyfile=str(key)) as url:
         assert url.startswith("https://")
-        r = httpx.get(url + "/api/games", verify=str(cert), timeout=30)
+        r = httpx.get(url + "/api/games", verify=ssl.create_default_context(cafile=str(cert)), timeout=30)
         assert r.status_code == 200 and r.json()["games"]
         with pytest.raises(httpx.HTTPError):
             httpx.get(url.replace("https", "http") + "/api/games", timeout=5)
