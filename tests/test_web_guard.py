@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import shutil
 import socket
 import ssl
@@ -31,6 +32,10 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from cardsmith.dsl.limits import DEFAULT_LIMITS  # noqa: E402
+from cardsmith.engine.game import Game  # noqa: E402
+from cardsmith.engine.state import State  # noqa: E402
+from cardsmith.table.record import MatchRecord, replay  # noqa: E402
+from cardsmith.table.view import TableView  # noqa: E402
 from cardsmith.web import create_app  # noqa: E402
 from cardsmith.web.background import free_port, running  # noqa: E402
 from cardsmith.web.catalog import load_catalog  # noqa: E402
@@ -403,3 +408,55 @@ def test_serve_refuses_half_a_certificate_in_one_line(capsys: pytest.CaptureFixt
     assert main(["serve", "kuhn-poker", "--port", str(free_port()), "--certfile", str(tmp_path / "c.pem"),
                  "--keyfile", str(tmp_path / "k.pem")]) == 1
     assert capsys.readouterr().err == "cardsmith: error: cannot use the certificate: No such file or directory\n"
+
+
+# ---------------------------------------------------------------- replays
+def test_a_record_is_checked_once_and_each_step_starts_from_a_kept_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardsmith.web.replays as replays
+
+    checks: list[int] = []
+    real = replays.steps
+
+    def counted(rec: MatchRecord, game: Any, log: bool = True) -> Any:
+        checks.append(1)
+        return real(rec, game, log)
+    monkeypatch.setattr(replays, "steps", counted)
+    monkeypatch.setattr(replays, "CHECKPOINTS", 4)  # a state kept every few decisions
+    app = create_app(catalog=CATALOG, bot_delay=0.0)
+    with client_for(app) as c:
+        d = c.post("/api/rooms", json={"game": "stichln", "players": 3, "seed": 6, "options": {"deals": "1"},
+                                       "seats": [{"name": "Ann"}, {"bot": "random"}, {"bot": "random"}]}).json()
+        room = app.state.table.rooms.get(d["room"])
+        while not room.over:
+            room.move(room.state.current_player(), room.legal()[0]) if room.bot_to_move() is None else \
+                room.play_bot(room.bot_to_move(), room.legal()[0])
+        data = c.post(f"/api/rooms/{d['room']}/record", json={"tokens": [d["seats"][0]["token"]]}).json()
+        rec = MatchRecord.from_json(data)
+        assert rec.decisions > 12
+        app.state.table.allow = lambda request: True  # more requests than the rate per address allows
+        for step in range(rec.decisions + 1):
+            seat = step % 3
+            r = c.post("/api/replay", json={"record": data, "step": step, "seat": seat})
+            assert r.status_code == 200, r.text
+            want = TableView(room.game, rec.seats).view(replay(rec, room.game, step), seat)
+            assert r.json()["view"] == json.loads(json.dumps(want)), step
+        assert len(checks) == 1
+
+
+def test_a_record_too_slow_to_check_is_refused_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardsmith.web.replays as replays
+
+    monkeypatch.setattr(replays, "REPLAY_SECONDS", 0.3)
+    cat = load_catalog([str(slow_file(tmp_path, 100_000))], dataclasses.replace(DEFAULT_LIMITS, steps=SLOW_STEPS))
+    entry = cat["slow"]
+    game = Game(entry.compiled, 2, {})
+    go = State.initial(game, 1).legal_actions()[0]
+    rec = MatchRecord(game="Slow", source=str(entry.path), sha256=entry.sha256, players=2, options={}, seed=1,
+                      seats=["A", "B"], history=[(0, go)])
+    app = create_app(catalog=cat)
+    with client_for(app) as c:
+        t = time.monotonic()
+        r = c.post("/api/replay", json={"record": rec.to_json(), "step": 1, "seat": 0})
+        assert refusal(r, 400) == "this record takes more than 0.3 s to check; the table replays shorter ones"
+        assert time.monotonic() - t < 10
+        assert c.get("/api/games").status_code == 200

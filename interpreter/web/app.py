@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
@@ -35,14 +34,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..engine.errors import GameError
-from ..engine.game import Game
-from ..table.record import BadRecord, MatchRecord, record_match, replay
-from ..table.view import TableView
+from ..table.record import BadRecord, record_match
 from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text, rulebook_info
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
 from .limits import Caps, Gate, Refused, client_of
 from .origin import Allowed, OriginCheck
 from .pool import Pool, cap_bots, room_work
+from .replays import Replays
 from .rooms import Listener, Room, RoomRefused, Rooms
 
 STATIC = Path(__file__).parent / "static"
@@ -76,23 +74,21 @@ class Headers:
 
 
 class Table:
-    """The application's state: the games, the rooms, the replays' games, the request buckets."""
+    """The application's state: the games, the rooms, the checked replays, the request buckets, the caps and
+    the worker pool."""
 
     def __init__(self, catalog: dict[str, Entry], rooms: Rooms, *, socket_rate: float, socket_burst: float,
                  sweep_every: float, caps: Caps | None = None, pool: Pool | None = None) -> None:
         self.catalog = catalog
         self.gate = Gate(caps or Caps())
         self.pool = pool or Pool()
+        self.replays = Replays(self.pool)
         self.rooms = rooms
         self.socket_rate = socket_rate
         self.socket_burst = socket_burst
         self.sweep_every = sweep_every
         self.buckets: dict[str, Bucket] = {}
-        self.games: dict[tuple[str, int, str], Game] = {}  # the replays' tables, by game, players and options
         self.tasks: set[asyncio.Task[None]] = set()
-        # One replay at a time: the replays share their Game objects (whose step budget is per game), and a
-        # long record costs a core while it replays.
-        self.replay_lock = asyncio.Lock()
 
     def allow(self, request: Request) -> bool:
         """Requests that cost work (rooms, records, replays) from one address: 5 a second, bursts of 40."""
@@ -109,16 +105,6 @@ class Table:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def replay_game(self, entry: Entry, rec: MatchRecord) -> Game:
-        key = (entry.key, rec.players, json.dumps(rec.options, sort_keys=True))
-        g = self.games.get(key)
-        if g is None:
-            g = Game(entry.compiled, rec.players, dict(rec.options))
-            if len(self.games) >= 32:
-                self.games.pop(next(iter(self.games)))
-            self.games[key] = g
-        return g
-
     async def sweep(self) -> None:
         for room in self.rooms.sweep():
             for ls in list(room.listeners):
@@ -130,6 +116,10 @@ class Table:
 
 
 async def _body(request: Request, limit: int) -> Any:
+    return load_json(await _raw(request, limit), limit)
+
+
+async def _raw(request: Request, limit: int) -> bytes:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         # A form or a text/plain POST from another site is refused: JSON needs the browser's CORS check.
         raise BadMessage("send the request as application/json")
@@ -141,7 +131,7 @@ async def _body(request: Request, limit: int) -> Any:
         data += chunk
         if len(data) > limit:
             raise BadMessage(f"a request of at most {limit:,} bytes")
-    return load_json(bytes(data), limit)
+    return bytes(data)
 
 
 def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | None = None,
@@ -230,10 +220,9 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if not table.allow(request):
             return refused("too many requests; wait a moment", status=429)
         try:
-            body = await _body(request, MAX_RECORD)
-            if not isinstance(body, dict) or not whole(body.get("step")) or not whole(body.get("seat")):
+            key, body, rec = await table.replays.read(await _raw(request, MAX_RECORD), MAX_RECORD)
+            if not whole(body.get("step")) or not whole(body.get("seat")):
                 raise BadMessage("expected {\"record\": {...}, \"step\": N, \"seat\": K}")
-            rec = MatchRecord.from_json(body.get("record"))
         except (BadMessage, BadRecord) as e:
             return refused(str(e))
         entry = next((e for e in cat.values() if e.sha256 == rec.sha256), None)
@@ -244,13 +233,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if not 0 <= seat < rec.players:
             return refused(f"the seat must be from 0 to {rec.players - 1}")
         try:
-            async with table.replay_lock:
-                g = table.replay_game(entry, rec)
-
-                def one_step() -> Any:
-                    state = replay(rec, g, None if step == rec.decisions else step)
-                    return TableView(g, rec.seats).view(state, seat)
-                view = await pool.run(one_step, steps=g.steps, aux=True)
+            g, view = await table.replays.view(key, rec, entry, step, seat)
         except GameError as e:  # BadRecord, a bad option, or a rule error met while replaying
             return refused(" ".join(str(e).split()))
         opts = option_info(entry.compiled)
