@@ -41,7 +41,7 @@ from .limits import Caps, Gate, Refused, client_of
 from .origin import Allowed, OriginCheck
 from .pool import Pool, cap_bots, room_work
 from .replays import Replays
-from .rooms import Listener, Room, RoomRefused, Rooms
+from .rooms import Listener, Room, RoomRefused, Rooms, inline
 
 STATIC = Path(__file__).parent / "static"
 MAX_SOCKETS_PER_SEAT = 4  # a seat open on a phone, a laptop and a spare tab; every socket costs a view per move
@@ -100,7 +100,8 @@ class Table:
     def start_bots(self, room: Room) -> None:
         if room.bot_to_move() is None:
             return
-        room.work = room_work(self.pool, room)
+        if room.work is inline:  # a room made otherwise than through the lobby's request
+            room.work = room_work(self.pool, room, "?")
         task = asyncio.get_running_loop().create_task(room.run_bots(self.rooms.bot_delay))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -184,7 +185,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         except RoomRefused as e:
             return refused(*e.lines, status=e.status)
         gate.room_made(client, room.id)
-        room.work = room_work(pool, room)
+        room.work = room_work(pool, room, client)
         cap_bots(room, bot_seconds)
         table.start_bots(room)
         return JSONResponse({"room": room.id, "public": room.public(),
@@ -251,14 +252,20 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if origin is not None and urlsplit(origin).netloc != ws.headers.get("host"):
             await ws.close(code=1008)  # another site's page may not play for a seat
             return
-        await ws.accept()
         client = client_of(ws.client.host if ws.client else None)
         try:
             gate.open_socket(client)
         except Refused as e:
-            await ws.send_json({"type": "error", "error": e.line})
-            await ws.close(code=e.code, reason=e.line)
+            if "websocket.http.response" in ws.scope.get("extensions", {}):
+                # Refused before the handshake, as an HTTP answer with the line: a thousand sockets opened at
+                # once then cost the event loop the least.
+                await ws.send_denial_response(refused(e.line, status=e.status))
+            else:
+                await ws.accept()
+                await ws.send_json({"type": "error", "error": e.line})
+                await ws.close(code=e.code, reason=e.line)
             return
+        await ws.accept()
         try:
             await _play(ws)
         finally:

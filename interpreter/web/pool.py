@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,10 +46,28 @@ def stop_counter(steps: list[int] | None) -> None:
 class Pool:
     """Two bounded thread pools and the wall-clock cap of each task run in them."""
 
-    def __init__(self, workers: int = 8, aux_workers: int = 2, move_seconds: float = 30.0) -> None:
+    def __init__(self, workers: int = 8, aux_workers: int = 2, move_seconds: float = 30.0,
+                 per_client: int = 2) -> None:
         self.rooms = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cardsmith-room")
         self.aux = ThreadPoolExecutor(max_workers=aux_workers, thread_name_prefix="cardsmith-aux")
         self.move_seconds = move_seconds
+        # Tasks of the rooms one client made that may run at once: a client whose rooms all run slow moves
+        # then holds `per_client` workers, not the pool (and not the GIL with a thread per room).
+        self.per_client = per_client
+        self.slots: dict[str, tuple[asyncio.Semaphore, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, client: str) -> AsyncIterator[None]:
+        """One of `client`'s `per_client` places in the pool, waited for if they are taken."""
+        sem, users = self.slots.setdefault(client, (asyncio.Semaphore(self.per_client), [0]))
+        users[0] += 1
+        try:
+            async with sem:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self.slots[client]
 
     async def run(self, fn: Callable[[], T], *, steps: list[int] | None = None, seconds: float | None = None,
                   aux: bool = False) -> T:
@@ -86,12 +104,14 @@ class Pool:
         self.aux.shutdown(wait=False, cancel_futures=True)
 
 
-def room_work(pool: Pool, room: Room) -> Work:
-    """A room's runner of rule work (Room.work): in the pool, capped at the pool's seconds per move; a move
-    past the cap stops the match, with the reason as the room's error, and is refused (RoomRefused)."""
+def room_work(pool: Pool, room: Room, client: str) -> Work:
+    """A room's runner of rule work (Room.work): in the pool, in one of the places of the `client` that made
+    the room, capped at the pool's seconds per move; a move past the cap stops the match, with the reason as
+    the room's error, and is refused (RoomRefused)."""
     async def work(fn: Callable[[], Any]) -> Any:
         try:
-            return await pool.run(fn, steps=room.game.steps)
+            async with pool.slot(client):
+                return await pool.run(fn, steps=room.game.steps)
         except TooSlow as e:
             room.error = str(e)
             if room.finished_at is None:
