@@ -256,14 +256,11 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         try:
             gate.open_socket(client)
         except Refused as e:
-            if "websocket.http.response" in ws.scope.get("extensions", {}):
-                # Refused before the handshake, as an HTTP answer with the line: a thousand sockets opened at
-                # once then cost the event loop the least.
-                await ws.send_denial_response(refused(e.line, status=e.status))
-            else:
-                await ws.accept()
-                await ws.send_json({"type": "error", "error": e.line})
-                await ws.close(code=e.code, reason=e.line)
+            # Accepted, told and closed with the line as the reason (a refusal before the handshake is an HTTP
+            # 403 the page cannot read, and costs the server as much: the handshake's parsing is done by then).
+            await ws.accept()
+            await ws.send_json({"type": "error", "error": e.line})
+            await ws.close(code=e.code, reason=e.line)
             return
         await ws.accept()
         try:
