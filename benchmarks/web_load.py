@@ -71,6 +71,8 @@ match:
 """
 SLOW_STEPS = 2_000_000_000
 ABUSERS = ("rooms", "sockets", "flood", "slow", "replays")
+CONNECTIONS = 128  # open connections per address (as `cardsmith serve`)
+WARM_UP = 3.0  # seconds the abusers have to start before the measures begin
 
 
 def serve(port: int, games: list[str], rooms: int) -> None:
@@ -80,12 +82,16 @@ def serve(port: int, games: list[str], rooms: int) -> None:
     import uvicorn
     from cardsmith.dsl.limits import DEFAULT_LIMITS
     from cardsmith.web import create_app
+    from cardsmith.web.accept import capped_protocols
     from cardsmith.web.catalog import load_catalog
     from cardsmith.web.limits import Caps
+    from cardsmith.web.pool import prefer_the_loop
 
     cat = load_catalog(games, dataclasses.replace(DEFAULT_LIMITS, steps=SLOW_STEPS))
     app = create_app(catalog=cat, max_rooms=rooms + 64, caps=Caps(rooms_per_minute_total=rooms + 200))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=16 * 1024)
+    prefer_the_loop()  # as `cardsmith serve` does
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=16 * 1024,
+                **(capped_protocols(CONNECTIONS) if os.environ.get("WEB_LOAD_NO_ACCEPT_CAP") is None else {}))
 
 
 def free_port() -> int:
@@ -109,6 +115,7 @@ class Load:
         self.seconds = seconds
         self.moves: list[float] = []
         self.lobby: list[float] = []
+        self.lobby_at: list[float] = []  # when each lobby request was sent, in seconds from the start
         self.refusals: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         self.stop = 0.0
         self.errors: collections.Counter[str] = collections.Counter()
@@ -156,6 +163,7 @@ class Load:
                 t = time.monotonic()
                 r = await h.get("/api/games")
                 self.lobby.append(time.monotonic() - t)
+                self.lobby_at.append(t - self.stop + self.seconds)
                 if r.status_code != 200:
                     self.errors[f"lobby: {r.status_code}"] += 1
                 await asyncio.sleep(0.5)
@@ -232,15 +240,15 @@ class Load:
     async def run(self, rooms: int, abuse: list[str]) -> float:
         self.stop = time.monotonic() + 3600
         await asyncio.gather(*(self.room_setup(k) for k in range(rooms)))
-        set_up = time.monotonic()
-        self.stop = set_up + self.seconds
-        tasks = [self.observer()] + [self.room_play(k) for k in range(rooms)]
         # Each abuser in a process of its own, as another machine would be: its own work does not slow the
-        # clients measured here.
+        # clients measured here. They start (Python's imports) before the measures do.
         procs = [await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--abuse", k, "--port", self.base.rsplit(":", 1)[1], "--game", self.game,
-            "--seconds", str(self.seconds), stdout=asyncio.subprocess.PIPE) for k in abuse]
-        await asyncio.gather(*tasks)
+            "--seconds", str(self.seconds + WARM_UP), stdout=asyncio.subprocess.PIPE) for k in abuse]
+        await asyncio.sleep(WARM_UP if abuse else 0)
+        set_up = time.monotonic()
+        self.stop = set_up + self.seconds
+        await asyncio.gather(self.observer(), *(self.room_play(k) for k in range(rooms)))
         for proc in procs:
             out, _ = await proc.communicate()
             with contextlib.suppress(ValueError):
@@ -326,12 +334,14 @@ def report(a: argparse.Namespace, load: Load, setup: float) -> None:
     print(f"machine: {platform.node()}, {os.cpu_count()} cores, {platform.python_implementation()} "
           f"{platform.python_version()}; load average {os.getloadavg()[0]:.1f} at the end; "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    print(f"{a.rooms} rooms of {a.game} (2 people, 2 random bots) made in {setup:.1f} s, played for {a.seconds:g} s"
+    print(f"{a.rooms} rooms of {a.game} (2 people, 2 random bots) made in {setup:.1f} s (with the abusers' start), "
+          f"played for {a.seconds:g} s"
           f"; abusers: {a.abusers or 'none'}")
     print(f"moves by people: {len(load.moves):,}; latency p50 {pct(load.moves, 0.5) * ms:.0f} ms, "
           f"p99 {pct(load.moves, 0.99) * ms:.0f} ms, max {max(load.moves, default=0) * ms:.0f} ms")
     print(f"lobby (GET /api/games): {len(load.lobby):,}; latency p50 {pct(load.lobby, 0.5) * ms:.0f} ms, "
-          f"p99 {pct(load.lobby, 0.99) * ms:.0f} ms, max {max(load.lobby, default=0) * ms:.0f} ms")
+          f"p99 {pct(load.lobby, 0.99) * ms:.0f} ms, max {max(load.lobby, default=0) * ms:.0f} ms"
+          + (f" (sent {load.lobby_at[load.lobby.index(max(load.lobby))]:.1f} s in)" if load.lobby else ""))
     for who, counts in load.refusals.items():
         print(f"{who}:")
         for line, n in counts.most_common(6):

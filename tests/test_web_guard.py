@@ -234,6 +234,39 @@ def test_a_thousand_silent_sockets_from_one_client_shut_no_one_else_out() -> Non
         assert app.state.table.gate.sockets == 0
 
 
+def test_connections_past_the_cap_per_address_are_closed_as_they_are_accepted() -> None:
+    from cardsmith.web.accept import capped_protocols
+
+    app = create_app(catalog=CATALOG)
+
+    def connect() -> socket.socket:
+        s = socket.socket()
+        s.bind(("127.0.0.2", 0))  # not the address of a local proxy, which is not capped
+        s.settimeout(5)
+        s.connect((host, port))
+        return s
+
+    def answers(s: socket.socket) -> bool:
+        try:
+            s.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            return s.recv(12).startswith(b"HTTP/1.1 200")
+        except OSError:
+            return False
+    with running(app, **capped_protocols(3)) as base:
+        host, port = base.removeprefix("http://").split(":")[0], int(base.rsplit(":", 1)[1])
+        held = [connect() for _ in range(3)]
+        extra = connect()
+        assert not answers(extra)  # closed on accept
+        assert all(answers(s) for s in held)
+        held.pop().close()
+        time.sleep(0.3)
+        again = connect()
+        assert answers(again)
+        for s in [*held, extra, again]:
+            s.close()
+        assert httpx.get(base + "/api/games").status_code == 200  # 127.0.0.1 is not capped
+
+
 # ---------------------------------------------------------------- rule work off the event loop
 def test_a_move_past_the_cap_stops_its_match_with_a_reason(tmp_path: Path) -> None:
     limits = dataclasses.replace(DEFAULT_LIMITS, steps=SLOW_STEPS)

@@ -12,6 +12,7 @@ from ..engine.text import say
 
 MISSING = "cardsmith serve needs the web extra: pip install 'cardsmith[web]' (starlette and uvicorn)"
 SOCKETS = 1000  # the table's cap on open sockets (web/limits.py); the open-files limit is raised above it
+CONNECTIONS = 128  # open connections per address, closed as they are accepted past it (web/accept.py)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -19,8 +20,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web import create_app
+        from ..web.accept import capped_protocols
         from ..web.catalog import load_catalog
         from ..web.origin import Allowed, served_names
+        from ..web.pool import prefer_the_loop
     except ImportError:
         print(f"cardsmith: error: {MISSING}", file=sys.stderr)
         return 1
@@ -45,6 +48,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             return 1
         tls = {"ssl_certfile": args.certfile, "ssl_keyfile": args.keyfile}
     _more_open_files(2 * SOCKETS + 100)
+    prefer_the_loop()
     say(f"cardsmith table: {'https' if tls else 'http'}://{shown}:{args.port}/ ({count_of(len(catalog), 'game')}; "
         "Ctrl-C to stop)")
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -53,7 +57,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             say("  without --certfile/--keyfile, tokens and hands cross the network in clear text")
     try:
         # ws_max_size: the page's messages are small; a large frame is refused before it is read into memory.
-        uvicorn.run(app, host=host, port=args.port, log_level="warning", ws_max_size=16 * 1024, **tls)
+        uvicorn.run(app, host=host, port=args.port, log_level="warning", ws_max_size=16 * 1024, **tls,
+                    **capped_protocols(CONNECTIONS))
     except SystemExit as e:  # uvicorn gives up with a logged line and an exit, not an exception
         return 1 if e.code else 0
     return 0
