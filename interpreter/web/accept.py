@@ -43,7 +43,7 @@ def capped_protocols(per_address: int) -> dict[str, Any]:
     class CappedHttp(http):  # type: ignore[misc, valid-type]
         refused = False
 
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer = transport.get_extra_info("peername")
             host = peer[0] if isinstance(peer, tuple) and peer else None
             if host is not None and host not in UNCAPPED:
