@@ -39,7 +39,7 @@ from .catalog import Entry, bots_info, game_info, load_catalog, option_info, opt
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
 from .limits import Caps, Gate, Refused, client_of
 from .origin import Allowed, OriginCheck
-from .pool import Pool, cap_bots, room_work
+from .pool import Pool, TooSlow, cap_bots, room_work
 from .replays import Replays
 from .rooms import Listener, Room, RoomRefused, Rooms, inline
 
@@ -147,8 +147,8 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
     `finished_ttl` seconds, rooms nobody moved in after `idle_ttl`; a socket may send `socket_rate` messages
     a second (bursts of `socket_burst`). `caps` bound what one client and the server hold (web/limits.py);
     rule work runs in `workers` threads, each move stopped after `move_seconds`, a bot's search after
-    `bot_seconds` (web/pool.py); `allowed` are
-    the Host names and origins answered (web/origin.py; None: any Host, an Origin only its own)."""
+    `bot_seconds` (web/pool.py); `allowed` are the Host names and origins answered (web/origin.py; None: any
+    Host, an Origin only its own)."""
     cat = catalog if catalog is not None else load_catalog(games, limits)
     rooms = Rooms(cat, max_rooms=max_rooms, finished_ttl=finished_ttl, idle_ttl=idle_ttl, bot_delay=bot_delay)
     table = Table(cat, rooms, socket_rate=socket_rate, socket_burst=socket_burst, sweep_every=sweep_every,
@@ -168,7 +168,10 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if entry is None:
             return refused("no such game here", status=404)
         # Made once per game (a tenth of a second at most for the bundled games), off the event loop.
-        return JSONResponse(await pool.run(lambda: rulebook_info(entry), aux=True))
+        try:
+            return JSONResponse(await pool.run(lambda: rulebook_info(entry), aux=True))
+        except TooSlow:
+            return refused("this game's rulebook takes too long to make", status=503)
 
     async def api_create(request: Request) -> Response:
         if not table.allow(request):
@@ -182,6 +185,9 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             return refused(str(e))
         except Refused as e:
             return refused(e.line, status=e.status)
+        except TooSlow:
+            return refused(f"setting this table up ran longer than {pool.move_seconds:g} s, this table's cap per "
+                           "move", status=400)
         except RoomRefused as e:
             return refused(*e.lines, status=e.status)
         gate.room_made(client, room.id)

@@ -373,5 +373,5 @@ class Rooms:
                 if (r.finished_at is not None and now - r.finished_at > self.finished_ttl)
                 or now - r.last_active > self.idle_ttl]
         for r in gone:
-            del self.rooms[r.id]
+            self.rooms.pop(r.id, None)  # (a worker making a room may sweep at the same time)
         return gone
