@@ -69,6 +69,9 @@ class IsmctsBot:
         self.seat = seat
         self.iterations = iterations
         self.seconds = seconds
+        # Wall-clock seconds per decision at most, whatever `iterations` says: set by a host that must answer in
+        # time (the web table); 0 for none, so seeded play is unchanged.
+        self.wall_cap = 0.0
         self.c = c
         self.worlds = worlds
         self._policy = policy(rollout, game, rng, by)
@@ -101,6 +104,7 @@ class IsmctsBot:
         self._seen = [math.inf, -math.inf]  # returns seen, to scale them when the game has no bounds
         self._root: Any = None
         deadline = time.process_time() + self.seconds if self.seconds > 0 else None
+        stop_at = time.monotonic() + self.wall_cap if self.wall_cap > 0 else None
         it = failed = drawn = played = 0
         # Where the last decision could afford few fresh worlds, its worlds are carried forward first.
         hints = self._kept if self._dear else []
@@ -108,6 +112,8 @@ class IsmctsBot:
         carried: list[State] = []
         tries = fresh = 0
         while True:
+            if stop_at is not None and it > 0 and time.monotonic() >= stop_at:
+                break
             if deadline is None:
                 if it >= self.iterations:
                     break

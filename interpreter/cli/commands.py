@@ -146,6 +146,15 @@ def _serve(sub: Any) -> None:
     s.add_argument("--port", type=whole(1, 65535), default=8000, help="the port (default 8000)")
     s.add_argument("--max-rooms", type=whole(1, 10_000), default=64, metavar="N",
                    help="rooms open at once (default 64); finished and idle rooms are closed")
+    s.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="another address the table is reached by, like https://cards.example.org behind a proxy "
+                        "(repeatable; default: the addresses served)")
+    s.add_argument("--certfile", metavar="FILE", help="serve HTTPS with this certificate (PEM), with --keyfile")
+    s.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
+    s.add_argument("--move-seconds", type=seconds, default=30.0, metavar="S",
+                   help="a move that runs longer stops its match (default 30)")
+    s.add_argument("--bot-seconds", type=seconds, default=5.0, metavar="S",
+                   help="a bot's search per move at most (default 5)")
     limit_args(s)
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,12 +34,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..engine.errors import GameError
-from ..engine.game import Game
-from ..table.record import BadRecord, MatchRecord, record_match, replay
-from ..table.view import TableView
+from ..table.record import BadRecord, record_match
 from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text, rulebook_info
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
-from .rooms import Listener, Room, RoomRefused, Rooms
+from .limits import Caps, Gate, Refused, client_of
+from .origin import Allowed, OriginCheck
+from .pool import Pool, TooSlow, cap_bots, room_work
+from .replays import Replays
+from .rooms import Listener, Room, RoomRefused, Rooms, inline
 
 STATIC = Path(__file__).parent / "static"
 MAX_SOCKETS_PER_SEAT = 4  # a seat open on a phone, a laptop and a spare tab; every socket costs a view per move
@@ -72,21 +74,21 @@ class Headers:
 
 
 class Table:
-    """The application's state: the games, the rooms, the replays' games, the request buckets."""
+    """The application's state: the games, the rooms, the checked replays, the request buckets, the caps and
+    the worker pool."""
 
     def __init__(self, catalog: dict[str, Entry], rooms: Rooms, *, socket_rate: float, socket_burst: float,
-                 sweep_every: float) -> None:
+                 sweep_every: float, caps: Caps | None = None, pool: Pool | None = None) -> None:
         self.catalog = catalog
+        self.gate = Gate(caps or Caps())
+        self.pool = pool or Pool()
+        self.replays = Replays(self.pool)
         self.rooms = rooms
         self.socket_rate = socket_rate
         self.socket_burst = socket_burst
         self.sweep_every = sweep_every
         self.buckets: dict[str, Bucket] = {}
-        self.games: dict[tuple[str, int, str], Game] = {}  # the replays' tables, by game, players and options
         self.tasks: set[asyncio.Task[None]] = set()
-        # One replay at a time: the replays share their Game objects (whose step budget is per game), and a
-        # long record costs a core while it replays.
-        self.replay_lock = asyncio.Lock()
 
     def allow(self, request: Request) -> bool:
         """Requests that cost work (rooms, records, replays) from one address: 5 a second, bursts of 40."""
@@ -98,19 +100,11 @@ class Table:
     def start_bots(self, room: Room) -> None:
         if room.bot_to_move() is None:
             return
+        if room.work is inline:  # a room made otherwise than through the lobby's request
+            room.work = room_work(self.pool, room, "?")
         task = asyncio.get_running_loop().create_task(room.run_bots(self.rooms.bot_delay))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-
-    def replay_game(self, entry: Entry, rec: MatchRecord) -> Game:
-        key = (entry.key, rec.players, json.dumps(rec.options, sort_keys=True))
-        g = self.games.get(key)
-        if g is None:
-            g = Game(entry.compiled, rec.players, dict(rec.options))
-            if len(self.games) >= 32:
-                self.games.pop(next(iter(self.games)))
-            self.games[key] = g
-        return g
 
     async def sweep(self) -> None:
         for room in self.rooms.sweep():
@@ -123,6 +117,10 @@ class Table:
 
 
 async def _body(request: Request, limit: int) -> Any:
+    return load_json(await _raw(request, limit), limit)
+
+
+async def _raw(request: Request, limit: int) -> bytes:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         # A form or a text/plain POST from another site is refused: JSON needs the browser's CORS check.
         raise BadMessage("send the request as application/json")
@@ -134,21 +132,28 @@ async def _body(request: Request, limit: int) -> Any:
         data += chunk
         if len(data) > limit:
             raise BadMessage(f"a request of at most {limit:,} bytes")
-    return load_json(bytes(data), limit)
+    return bytes(data)
 
 
 def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | None = None,
                limits: Limits = DEFAULT_LIMITS, max_rooms: int = 64, finished_ttl: float = 1800.0,
-               idle_ttl: float = 4 * 3600.0, bot_delay: float = 0.4, socket_rate: float = 10.0,
-               socket_burst: float = 30.0, sweep_every: float = 60.0) -> Starlette:
+               idle_ttl: float = 30 * 60.0, bot_delay: float = 0.4, socket_rate: float = 10.0,
+               socket_burst: float = 30.0, sweep_every: float = 60.0, caps: Caps | None = None,
+               move_seconds: float = 30.0, bot_seconds: float = 5.0, workers: int = 8,
+               allowed: Allowed | None = None) -> Starlette:
     """The web table for `games` (bundled names or rule-file paths; default every bundled game).
 
     `bot_delay` seconds pass between bot moves so people can follow them; finished rooms are removed after
     `finished_ttl` seconds, rooms nobody moved in after `idle_ttl`; a socket may send `socket_rate` messages
-    a second (bursts of `socket_burst`)."""
+    a second (bursts of `socket_burst`). `caps` bound what one client and the server hold (web/limits.py);
+    rule work runs in `workers` threads, each move stopped after `move_seconds`, a bot's search after
+    `bot_seconds` (web/pool.py); `allowed` are the Host names and origins answered (web/origin.py; None: any
+    Host, an Origin only its own)."""
     cat = catalog if catalog is not None else load_catalog(games, limits)
     rooms = Rooms(cat, max_rooms=max_rooms, finished_ttl=finished_ttl, idle_ttl=idle_ttl, bot_delay=bot_delay)
-    table = Table(cat, rooms, socket_rate=socket_rate, socket_burst=socket_burst, sweep_every=sweep_every)
+    table = Table(cat, rooms, socket_rate=socket_rate, socket_burst=socket_burst, sweep_every=sweep_every,
+                  caps=caps, pool=Pool(workers=workers, move_seconds=move_seconds))
+    gate, pool = table.gate, table.pool
 
     def page(name: str) -> Any:
         async def serve(request: Request) -> Response:
@@ -163,17 +168,31 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if entry is None:
             return refused("no such game here", status=404)
         # Made once per game (a tenth of a second at most for the bundled games), off the event loop.
-        return JSONResponse(await asyncio.to_thread(rulebook_info, entry))
+        try:
+            return JSONResponse(await pool.run(lambda: rulebook_info(entry), aux=True))
+        except TooSlow:
+            return refused("this game's rulebook takes too long to make", status=503)
 
     async def api_create(request: Request) -> Response:
         if not table.allow(request):
             return refused("too many requests; wait a moment", status=429)
+        client = client_of(request.client.host if request.client else None)
         try:
-            room = rooms.create(await _body(request, MAX_REQUEST))
+            body = await _body(request, MAX_REQUEST)
+            gate.check_room(client, rooms.rooms)
+            room = await pool.run(lambda: rooms.create(body))
         except BadMessage as e:
             return refused(str(e))
+        except Refused as e:
+            return refused(e.line, status=e.status)
+        except TooSlow:
+            return refused(f"setting this table up ran longer than {pool.move_seconds:g} s, this table's cap per "
+                           "move", status=400)
         except RoomRefused as e:
             return refused(*e.lines, status=e.status)
+        gate.room_made(client, room.id)
+        room.work = room_work(pool, room, client)
+        cap_bots(room, bot_seconds)
         table.start_bots(room)
         return JSONResponse({"room": room.id, "public": room.public(),
                              "seats": [{"seat": k, "name": s.name, "bot": str(s.spec) if s.spec else None,
@@ -198,8 +217,9 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             return refused("a match with other people at the table can be saved once it is over (the record "
                            "holds the whole deal)", status=403)
         async with room.lock:
-            rec = record_match(room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats],
-                               [s.is_bot for s in room.seats])
+            rec = await room.work(lambda: record_match(
+                room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats],
+                [s.is_bot for s in room.seats]))
         name = f"{room.entry.key}-{room.id}.json"
         return JSONResponse(rec.to_json(), headers={"content-disposition": f'attachment; filename="{name}"'})
 
@@ -207,10 +227,9 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if not table.allow(request):
             return refused("too many requests; wait a moment", status=429)
         try:
-            body = await _body(request, MAX_RECORD)
-            if not isinstance(body, dict) or not whole(body.get("step")) or not whole(body.get("seat")):
+            key, body, rec = await table.replays.read(await _raw(request, MAX_RECORD), MAX_RECORD)
+            if not whole(body.get("step")) or not whole(body.get("seat")):
                 raise BadMessage("expected {\"record\": {...}, \"step\": N, \"seat\": K}")
-            rec = MatchRecord.from_json(body.get("record"))
         except (BadMessage, BadRecord) as e:
             return refused(str(e))
         entry = next((e for e in cat.values() if e.sha256 == rec.sha256), None)
@@ -221,10 +240,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if not 0 <= seat < rec.players:
             return refused(f"the seat must be from 0 to {rec.players - 1}")
         try:
-            async with table.replay_lock:
-                g = table.replay_game(entry, rec)
-                state = await asyncio.to_thread(replay, rec, g, None if step == rec.decisions else step)
-                view = TableView(g, rec.seats).view(state, seat)
+            g, view = await table.replays.view(key, rec, entry, step, seat)
         except GameError as e:  # BadRecord, a bad option, or a rule error met while replaying
             return refused(" ".join(str(e).split()))
         opts = option_info(entry.compiled)
@@ -242,7 +258,23 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         if origin is not None and urlsplit(origin).netloc != ws.headers.get("host"):
             await ws.close(code=1008)  # another site's page may not play for a seat
             return
+        client = client_of(ws.client.host if ws.client else None)
+        try:
+            gate.open_socket(client)
+        except Refused as e:
+            # Accepted, told and closed with the line as the reason (a refusal before the handshake is an HTTP
+            # 403 the page cannot read, and costs the server as much: the handshake's parsing is done by then).
+            await ws.accept()
+            await ws.send_json({"type": "error", "error": e.line})
+            await ws.close(code=e.code, reason=e.line)
+            return
         await ws.accept()
+        try:
+            await _play(ws)
+        finally:
+            gate.close_socket(client)
+
+    async def _play(ws: WebSocket) -> None:
         bucket = Bucket(table.socket_rate, table.socket_burst)
         room: Room | None = None
         listener: Listener | None = None
@@ -253,7 +285,16 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
 
         try:
             while True:
-                m = await ws.receive()
+                try:
+                    m = await asyncio.wait_for(ws.receive(), gate.caps.hello_seconds if listener is None
+                                               else gate.caps.idle_socket_seconds)
+                except TimeoutError:
+                    line = ("no hello within {:g} s: the connection is closed" if listener is None else
+                            "nothing sent for {:g} s: the connection is closed; reload the page to play on").format(
+                        gate.caps.hello_seconds if listener is None else gate.caps.idle_socket_seconds)
+                    await error(line)
+                    await ws.close(code=1008, reason=line)
+                    break
                 if m["type"] == "websocket.disconnect":
                     break
                 if not bucket.take():
@@ -291,7 +332,10 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                     room, listener = found, Listener(seat, ws.send_json, ws.close)
                     async with room.lock:
                         room.listeners.add(listener)
-                        await ws.send_json(room.message(seat))
+                        try:
+                            await ws.send_json(await room.work(partial(room.message, seat)))
+                        except RoomRefused as e:
+                            await error(str(e))
                 else:
                     if room is None or listener is None:
                         await error("say hello first, with the room and your seat's token")
@@ -307,10 +351,11 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                             await error("the table has changed since that move was shown; choose again")
                             continue
                         try:
-                            room.move(listener.seat, msg["action"])
+                            await room.work(partial(room.move, listener.seat, msg["action"]))
                         except RoomRefused as e:
                             await error(str(e))
-                            continue
+                            if room.error is None:
+                                continue
                         await room.broadcast()
                     table.start_bots(room)
         except WebSocketDisconnect:
@@ -332,6 +377,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             task.cancel()
             for t in list(table.tasks):
                 t.cancel()
+            pool.shutdown()
 
     routes = [
         Route("/", page("index.html")),
@@ -347,5 +393,6 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table
-    app.add_middleware(Headers)
+    app.add_middleware(OriginCheck, allowed=allowed)
+    app.add_middleware(Headers)  # outermost: the checks' refusals get the headers too
     return app

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from starlette.applications import Starlette
 
@@ -19,12 +20,14 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 @contextmanager
-def running(app: Starlette, host: str = "127.0.0.1") -> Iterator[str]:
-    """Serve `app` while the block runs; yields its address, like http://127.0.0.1:PORT."""
+def running(app: Starlette, host: str = "127.0.0.1", **config: Any) -> Iterator[str]:
+    """Serve `app` while the block runs; yields its address, like http://127.0.0.1:PORT (https with the
+    `ssl_certfile` and `ssl_keyfile` of uvicorn's `config`)."""
     import uvicorn
 
     port = free_port(host)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024,
+                                           **config))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -33,7 +36,7 @@ def running(app: Starlette, host: str = "127.0.0.1") -> Iterator[str]:
             raise RuntimeError("the table server did not start")
         time.sleep(0.02)
     try:
-        yield f"http://{host}:{port}"
+        yield f"{'https' if config.get('ssl_certfile') else 'http'}://{host}:{port}"
     finally:
         server.should_exit = True
         thread.join(10)

@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..bots import BadBotSpec, BotSpec, SeatView, make_bot, parse_bots, seat_seed, strategy_names
@@ -56,6 +57,13 @@ class Seat:
 
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+# Runs a room's rule work (a move, a bot's decision, the views): the web table gives each room one that uses
+# its worker pool with a wall-clock cap (web/pool.py); alone, a room runs it where it is called.
+Work = Callable[[Callable[[], Any]], Awaitable[Any]]
+
+
+async def inline(fn: Callable[[], Any]) -> Any:
+    return fn()
 
 
 @dataclass(eq=False)
@@ -86,6 +94,7 @@ class Room:
     # state's log when it was made: shown to every seat, between the events of the match.
     notes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    work: Work = field(default=inline, repr=False)
 
     def __post_init__(self) -> None:
         self.state = State.initial(self.game, self.seed, log=True)
@@ -190,9 +199,14 @@ class Room:
             self.error = f"the bot at seat {seat} chose an illegal move"
 
     async def broadcast(self) -> None:
-        for ls in list(self.listeners):
+        listeners = list(self.listeners)
+        try:  # the views run rule code (legal moves, observations): built as the room's work
+            messages = await self.work(lambda: [self.message(ls.seat) for ls in listeners])
+        except RoomRefused:  # stopped past its cap: the room's error says so, sent when the room next speaks
+            return
+        for ls, m in zip(listeners, messages):
             try:
-                await ls.send(self.message(ls.seat))
+                await ls.send(m)
             except Exception:  # a connection that went away: it is dropped, the room plays on
                 self.listeners.discard(ls)
 
@@ -204,12 +218,13 @@ class Room:
                 if p is None:
                     return
                 try:
-                    action = await asyncio.to_thread(self.bot_choice, p)
+                    action = await self.work(partial(self.bot_choice, p))
+                    if action >= 0:
+                        await self.work(partial(self.play_bot, p, action))
                 except RuleError as e:
                     self._broken(e)
-                    action = -1
-                if action >= 0:
-                    self.play_bot(p, action)
+                except RoomRefused:  # stopped past the table's cap per move (self.error says so)
+                    pass
                 await self.broadcast()
             if delay:
                 await asyncio.sleep(delay)
@@ -262,7 +277,7 @@ class Rooms:
     """Every room of the server, with their limits and the cleaning of finished and idle ones."""
 
     def __init__(self, catalog: dict[str, Entry], *, max_rooms: int = 64, finished_ttl: float = 1800.0,
-                 idle_ttl: float = 4 * 3600.0, bot_delay: float = 0.0,
+                 idle_ttl: float = 30 * 60.0, bot_delay: float = 0.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.catalog = catalog
         self.rooms: dict[str, Room] = {}
@@ -354,9 +369,9 @@ class Rooms:
     def sweep(self, now: float | None = None) -> list[Room]:
         """Remove the rooms finished longer than `finished_ttl` ago and those idle longer than `idle_ttl`."""
         now = self.clock() if now is None else now
-        gone = [r for r in self.rooms.values()
+        gone = [r for r in list(self.rooms.values())  # (a list first: a worker may be adding a room)
                 if (r.finished_at is not None and now - r.finished_at > self.finished_ttl)
                 or now - r.last_active > self.idle_ttl]
         for r in gone:
-            del self.rooms[r.id]
+            self.rooms.pop(r.id, None)  # (a worker making a room may sweep at the same time)
         return gone
