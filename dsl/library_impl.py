@@ -303,10 +303,20 @@ def f_subsets(xs: Sequence[Any]) -> list[list[Any]]:
     return [list(c) for k in range(len(xs) + 1) for c in itertools.combinations(xs, k)]
 
 
-def f_packings(groups: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    """Every choice of groups that share no item, the groups in their order; the empty choice first."""
+def f_packings(groups: Sequence[Sequence[Any]], steps: list[int] | None = None,
+               over: Callable[[], None] | None = None) -> list[list[Any]]:
+    """Every choice of groups that share no item, the groups in their order; the empty choice first.
+
+    The search may visit many more of its steps than it finds choices (400 groups that all share an item
+    have 401 choices and about 80,000 steps), and its steps do the work: compiled code passes the step
+    budget's counter (`steps`, and `over`, which raises the budget's error), charged as the search runs, a
+    unit per step and the items it looks at, so the budget stops it within its limits whatever it finds."""
     if len(groups) > 400:  # the search recurses once per group
         raise RuleRuntimeError("packings() of more than 400 groups", f"{len(groups)} groups")
+    if steps is not None:
+        steps[0] -= len(groups) + sum(map(len, groups))  # the sets built below
+        if steps[0] < 0 and over is not None:
+            over()
     try:
         sets = [frozenset(g) for g in groups]
     except TypeError:
@@ -315,6 +325,11 @@ def f_packings(groups: Sequence[Sequence[Any]]) -> list[list[Any]]:
     chosen: list[Any] = []
 
     def go(i: int, used: frozenset[Any]) -> None:
+        if steps is not None:
+            # this step: the test of group i against the items used, the union and the copy of a choice
+            steps[0] -= 1 + (len(used) + len(sets[i]) if i < len(groups) else len(chosen))
+            if steps[0] < 0 and over is not None:
+                over()
         if i == len(groups):
             if len(out) >= MAX_COMBINATIONS:
                 raise RuleRuntimeError(f"packings() of more than {MAX_COMBINATIONS:,} lists",
