@@ -10,7 +10,13 @@ A rule file may come from a stranger, so every evaluation is bounded. The compil
 * a library function or operator that reads, builds or copies a list charges its items (`_it` for a list
   of plain values, `_itl` for a list of lists of plain values, which charges the lists and their items,
   `_itd` for a list that may hold lists at any depth, which charges every nested item);
-* moving, dealing and shuffling cards charges the cards moved.
+* moving, dealing and shuffling cards charges the cards moved;
+* a library search (`packings`) charges each of its steps as it runs, given the counter itself: it may
+  take many more steps than it returns lists.
+
+`_itd` counts a list's nested items no further than the budget left (`deep_count`'s cap): a list may hold
+one list many times, and its full count (10**10 for a comprehension's shared inner list) would be work
+the budget never sees.
 
 A charge may be made earlier than the work, never later than the work it pays for begins and never for
 less: the compiler charges the walks an expression is sure to make over lists it can read beforehand
