@@ -323,13 +323,15 @@ def f_packings(groups: Sequence[Sequence[Any]], steps: list[int] | None = None,
         raise RuleRuntimeError("packings() needs groups of cards, players, numbers or text") from None
     out: list[list[Any]] = []
     chosen: list[Any] = []
+    # a step's charge: a unit, the items of group i it tests and joins (and at the end the choice it copies,
+    # at most the items used), with the items used so far
+    cost = [1 + len(s) for s in sets] + [1]
+    counter = steps if steps is not None else [BIG]
 
     def go(i: int, used: frozenset[Any]) -> None:
-        if steps is not None:
-            # this step: the test of group i against the items used, the union and the copy of a choice
-            steps[0] -= 1 + (len(used) + len(sets[i]) if i < len(groups) else len(chosen))
-            if steps[0] < 0 and over is not None:
-                over()
+        counter[0] -= cost[i] + len(used)
+        if counter[0] < 0 and over is not None:
+            over()
         if i == len(groups):
             if len(out) >= MAX_COMBINATIONS:
                 raise RuleRuntimeError(f"packings() of more than {MAX_COMBINATIONS:,} lists",
