@@ -168,6 +168,9 @@ class LibFunc:
     # What a projection (projection.py) may see through: "items" gives items of the list (or lists of them),
     # "measure" only counts them.
     of_items: Literal["items", "measure"] | None = None
+    # The implementation may do much more work than it returns (a search): compiled code passes it the step
+    # budget's counter and error (`_S`, `_over`), which it charges as it runs.
+    searches: bool = False
 
     @property
     def py(self) -> str:
@@ -290,7 +293,7 @@ LIBRARY: dict[str, LibFunc] = {f.name: f for f in [
             "`packings(groups)`", "every choice of groups that share no item, each in the groups' order, `[]` "
             "first (at most 100,000 choices): the ways to lay down melds together",
             "packings([[1, 2], [2, 3], [3, 4]])", "[[], [[3, 4]], [[2, 3]], [[1, 2]], [[1, 2], [3, 4]]]",
-            impl=f_packings),
+            impl=f_packings, searches=True),
     LibFunc("index_of", _s(L, ITEM, gives=Result.INT), Cost.WALK_FIRST, "position of an item (0 = first), or -1",
             "`index_of(xs, x)`", "position of x (0 = first), or -1", "index_of(suits, 'spades')", "2",
             impl=f_index_of),

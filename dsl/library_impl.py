@@ -303,18 +303,35 @@ def f_subsets(xs: Sequence[Any]) -> list[list[Any]]:
     return [list(c) for k in range(len(xs) + 1) for c in itertools.combinations(xs, k)]
 
 
-def f_packings(groups: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    """Every choice of groups that share no item, the groups in their order; the empty choice first."""
+def f_packings(groups: Sequence[Sequence[Any]], steps: list[int] | None = None,
+               over: Callable[[], None] | None = None) -> list[list[Any]]:
+    """Every choice of groups that share no item, the groups in their order; the empty choice first.
+
+    The search may visit many more of its steps than it finds choices (400 groups that all share an item
+    have 401 choices and about 80,000 steps), and its steps do the work: compiled code passes the step
+    budget's counter (`steps`, and `over`, which raises the budget's error), charged as the search runs, a
+    unit per step and the items it looks at, so the budget stops it within its limits whatever it finds."""
     if len(groups) > 400:  # the search recurses once per group
         raise RuleRuntimeError("packings() of more than 400 groups", f"{len(groups)} groups")
+    if steps is not None:
+        steps[0] -= len(groups) + sum(map(len, groups))  # the sets built below
+        if steps[0] < 0 and over is not None:
+            over()
     try:
         sets = [frozenset(g) for g in groups]
     except TypeError:
         raise RuleRuntimeError("packings() needs groups of cards, players, numbers or text") from None
     out: list[list[Any]] = []
     chosen: list[Any] = []
+    # a step's charge: a unit, the items of group i it tests and joins (and at the end the choice it copies,
+    # at most the items used), with the items used so far
+    cost = [1 + len(s) for s in sets] + [1]
+    counter = steps if steps is not None else [BIG]
 
     def go(i: int, used: frozenset[Any]) -> None:
+        counter[0] -= cost[i] + len(used)
+        if counter[0] < 0 and over is not None:
+            over()
         if i == len(groups):
             if len(out) >= MAX_COMBINATIONS:
                 raise RuleRuntimeError(f"packings() of more than {MAX_COMBINATIONS:,} lists",

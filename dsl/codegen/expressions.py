@@ -374,6 +374,8 @@ class ExpressionWriter(A.NodeVisitor):
             # flatten walks every nested item: even a list of plain lists is charged for its items
             args[0] = self._charged(e.args[0], code=args[0]) if lib.cost is not Cost.WALK_NESTED else \
                 f"{'_itl' if weights.nested_flat(e.args[0].ty) else '_itd'}({args[0]})"
+        if lib.searches:
+            args += ["_S", "_over"]  # the search charges its own steps as it runs (library_impl.f_packings)
         if lib.cost is Cost.BUILD:
             return f"{weights.charge_helper(e.ty)}({ref.spec.py}({', '.join(args)}))"
         return f"{ref.spec.py}({', '.join(args)})"

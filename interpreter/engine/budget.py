@@ -10,7 +10,13 @@ A rule file may come from a stranger, so every evaluation is bounded. The compil
 * a library function or operator that reads, builds or copies a list charges its items (`_it` for a list
   of plain values, `_itl` for a list of lists of plain values, which charges the lists and their items,
   `_itd` for a list that may hold lists at any depth, which charges every nested item);
-* moving, dealing and shuffling cards charges the cards moved.
+* moving, dealing and shuffling cards charges the cards moved;
+* a library search (`packings`) charges each of its steps as it runs, given the counter itself: it may
+  take many more steps than it returns lists.
+
+`_itd` counts a list's nested items no further than the budget left (`deep_count`'s cap): a list may hold
+one list many times, and its full count (10**10 for a comprehension's shared inner list) would be work
+the budget never sees.
 
 A charge may be made earlier than the work, never later than the work it pays for begins and never for
 less: the compiler charges the walks an expression is sure to make over lists it can read beforehand
@@ -48,8 +54,13 @@ def over(limit: int) -> BudgetExceeded:
                           f"({raise_hint('steps', limit)})")
 
 
-def deep_count(x: Any) -> int:
-    """Items in a value, counting the items of nested lists too (iteratively: nesting may be deep)."""
+def deep_count(x: Any, cap: int | None = None) -> int:
+    """Items in a value, counting the items of nested lists too (iteratively: nesting may be deep).
+
+    With `cap`, the count stops as soon as it passes `cap` (a number above it is returned): a list may hold
+    the same list many times over (`[inner for b in range(0, 100000)]`, which a comprehension builds for
+    100,000 units), so its count may be 10**10 though it took little work to build. The work of a capped
+    count is at most `cap` plus the items of one list."""
     if type(x) is not list:
         return len(x) if type(x) is str else 0
     n = 0
@@ -57,6 +68,8 @@ def deep_count(x: Any) -> int:
     while stack:
         xs = stack.pop()
         n += len(xs)
+        if cap is not None and n > cap:
+            return n
         # `list in map(type, xs)` looks for a nested list at C speed: most lists hold none
         if list in map(type, xs):
             stack += [y for y in xs if type(y) is list]
@@ -99,7 +112,8 @@ def helpers(steps: list[int], limit: int, ns: dict[str, Any] | None = None) -> d
         return xs
 
     def _itd(x: Any, w: int = 1) -> Any:
-        steps[0] -= (deep_count(x) or 1) * w
+        # counted no further than the budget left: past it the move stops anyway
+        steps[0] -= (deep_count(x, max(steps[0], 0) // max(w, 1) + 1) or 1) * w
         if steps[0] < 0:
             raise over(limit)
         return x
@@ -110,7 +124,7 @@ def helpers(steps: list[int], limit: int, ns: dict[str, Any] | None = None) -> d
         try:
             steps[0] -= (len(x) + sum(map(len, x)) or 1) * w
         except TypeError:  # an item that is not a list after all: counted the slow way
-            steps[0] -= (deep_count(x) or 1) * w
+            steps[0] -= (deep_count(x, max(steps[0], 0) // max(w, 1) + 1) or 1) * w
         if steps[0] < 0:
             raise over(limit)
         return x
@@ -125,7 +139,7 @@ def helpers(steps: list[int], limit: int, ns: dict[str, Any] | None = None) -> d
             if type(k) is tuple:
                 size += len(k)
         if type(value) is list:
-            size += deep_count(value)
+            size += deep_count(value, MEMO_ITEM_MAX)
         if size > MEMO_ITEM_MAX:
             return
         if type(value) is list:

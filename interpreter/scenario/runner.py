@@ -486,7 +486,7 @@ class _Runner:
                 ok = True
             if not ok:
                 # The value may be huge or nested without end: shown short.
-                shown = repr(got_shown) if deep_count(got_shown) <= 200 else _short(got_shown, 200)
+                shown = repr(got_shown) if deep_count(got_shown, 200) <= 200 else _short(got_shown, 200)
                 raise self.fail(vn, _mismatch(f"'{text}'", want, got_shown, shown))
 
     def by_type(self, value: Any, ty: T.Type) -> Any:
