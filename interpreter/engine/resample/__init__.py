@@ -101,7 +101,7 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     info, r = _start(s, p, rng)
     # The constraint layer first (constraints.py): most states are found by it; the history it built, as far
     # as it fits, seeds the first of the other searches.
-    first: Search = Deals(info, p, r, DEALS)
+    first = Deals(info, p, r, DEALS)
     found = first.run()
     work = first.work
     if found is not None and (state := _found(s, first, found, info, r)) is not None:
