@@ -97,3 +97,26 @@ def test_a_failure_to_follow_suit_is_learned_as_a_fact() -> None:
             base = search.frames[step].base
             assert g.zone_owner[base.loc[card]] != seat, (seed, step, g.card_names[card])
     assert learned > 0
+
+
+def test_a_deal_with_no_place_for_a_card_names_it() -> None:
+    """Facts that leave a card nowhere (two unseen cards that must both take one place): the deal fails, changes
+    nothing, and the search keeps the card as `stuck`, which a failure then reports."""
+    s = _state("hearts", 4, 3, 20)
+    p = 0
+    info = s._evaluating(Info, p)
+    search = Deals(info, p, random.Random(3), 20_000)
+    assert search.run() is not None
+    i = 1
+    origins = search._origins(i, False)
+    key = (0, 0)
+    free = sorted(c for c, o in origins.items() if o == key)
+    seq = search._seq(key)
+    assert seq is not None and len(free) > 2
+    c, d = free[:2]
+    place = frozenset({seq.index(c)})
+    search.facts += [(i, key, c, place, True), (i, key, d, place, True)]
+    before = [f.outcomes[:] for f in search.frames]
+    assert not search._deal(i, {key}, False, False, False)
+    assert search.stuck in (c, d)
+    assert [f.outcomes for f in search.frames] == before

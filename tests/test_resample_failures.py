@@ -114,3 +114,29 @@ def test_the_web_log_says_when_a_bot_chose_at_random(monkeypatch: pytest.MonkeyP
     assert log[before + 1]["event"] == "action" and log[before + 1]["player"] == p
     assert room.view(2)["log"][before] == log[before]  # every seat reads it
     assert resampling_note(seats[p].bot) == text
+
+
+def test_a_failure_names_the_card_the_constraint_layer_had_no_place_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardsmith.engine.resample as resample
+    from cardsmith.engine.resample.constraints import Deals
+
+    def run(self: Deals) -> None:
+        self.stuck = self.info.game.card_names.index("Q of spades")
+        return None
+
+    monkeypatch.setattr(Deals, "run", run)
+    monkeypatch.setattr(resample, "MAX_WORK", 0)
+    s = cardsmith.load("hearts", players=4).new_initial_state(seed=5)
+    with pytest.raises(GameError) as e:
+        s.resample_from_infostate(1, 7)
+    assert str(e.value) == ("found no state P1 cannot tell from this one in 0 replayed steps; its information rules "
+                            "out almost every arrangement of the cards it has not seen (the last deal tried had no "
+                            "place for the Q of spades that fits what P1 saw)")
+
+
+def test_a_bot_keeps_why_its_resampler_last_gave_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, _ = _decide(monkeypatch, True)
+    assert bot.last_failure == "found no state (a test's resampler that always gives up)"
+    monkeypatch.undo()
+    fine, _ = _decide(monkeypatch, False)
+    assert fine.last_failure is None

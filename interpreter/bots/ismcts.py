@@ -92,6 +92,7 @@ class IsmctsBot:
         self.last_blind = False  # whether the last decision had no world at all (a uniform random move)
         self.resample_failures = 0  # over every decision of this bot
         self.blind_moves = 0  # decisions with no world, over every decision of this bot
+        self.last_failure: str | None = None  # why the resampler last gave up (its message), for logs
 
     # ---------------------------------------------------------------- the decision
     def choose(self, view: SeatView) -> int:
@@ -136,9 +137,10 @@ class IsmctsBot:
             elif self._wants_world(len(worlds) + failed, drawn, played):
                 try:
                     world, work = view.resample_with_work(self.rng.getrandbits(64))
-                except GameError:
+                except GameError as e:
                     # The resampler gave up (its work is bounded): search the worlds drawn so far.
                     failed += 1
+                    self.last_failure = str(e)
                     drawn += MAX_WORK
                     continue
                 worlds.append(world)

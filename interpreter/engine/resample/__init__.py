@@ -101,7 +101,7 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     info, r = _start(s, p, rng)
     # The constraint layer first (constraints.py): most states are found by it; the history it built, as far
     # as it fits, seeds the first of the other searches.
-    first: Search = Deals(info, p, r, DEALS)
+    first = Deals(info, p, r, DEALS)
     found = first.run()
     work = first.work
     if found is not None and (state := _found(s, first, found, info, r)) is not None:
@@ -118,7 +118,15 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
         if found is not None and (state := _found(s, search, found, info, r)) is not None:
             return state, work
     raise GameError(f"found no state {s.game.player_name(p)} cannot tell from this one in {work:,} replayed "
-                    "steps; its information rules out almost every arrangement of the cards it has not seen")
+                    "steps; its information rules out almost every arrangement of the cards it has not seen"
+                    + stuck_note(s.game, p, first.stuck))
+
+
+def stuck_note(g: Any, p: int, card: int | None) -> str:
+    """What the constraint layer can say of a failure: the card its last failed deal had no place for."""
+    if card is None:
+        return ""
+    return f" (the last deal tried had no place for the {g.card_names[card]} that fits what {g.player_name(p)} saw)"
 
 
 def _found(s: State, search: Search, found: State, info: Info, r: random.Random) -> State | None:

@@ -55,6 +55,13 @@ def swap_outcomes(outcomes: list[int], sh: Shuffle, c: int, d: int) -> bool:
     return True
 
 
+def restore(frames: list[Frame], changed: dict[int, list[int]]) -> bool:
+    """Put back the outcomes a failed repair changed (step -> its outcomes before); False, the repair's result."""
+    for j, old in changed.items():
+        frames[j].outcomes = old
+    return False
+
+
 class Frame:
     __slots__ = ("base", "action", "outcomes", "shuffles", "choices", "drew", "ran")
 
@@ -409,30 +416,25 @@ class Search:
         changed: dict[int, list[int]] = {}
         swaps: list[tuple[int, int, int]] = []
 
-        def undo() -> bool:
-            for j2, old in changed.items():
-                self.frames[j2].outcomes = old
-            return False
-
         for c in cards:
             if t.loc[c] == target:
                 continue
             o = self._origin(i, c, False)
             if o is None:
-                return undo()
+                return restore(self.frames, changed)
             pool = [d for d in t.z[target] if d not in cards and self._origin(i, d, False) == o]
             if not pool:
-                return undo()
+                return restore(self.frames, changed)
             d = pool[self.rng.randrange(len(pool))]
             j, k = o
             fj = self.frames[j]
             changed.setdefault(j, fj.outcomes[:])
             if not swap_outcomes(fj.outcomes, fj.shuffles[k], c, d):
-                return undo()
+                return restore(self.frames, changed)
             swap_places(t, c, d)
             swaps.append((j, c, d))
         if not swaps or f.action not in legal(t):
-            return undo()
+            return restore(self.frames, changed)
         return self._replay(i, changed, swaps, False)
 
     def _replay(self, i: int, changed: dict[int, list[int]], swaps: list[tuple[int, int, int]],
@@ -447,11 +449,9 @@ class Search:
         actions = {m: frames[m].action for m in range(j, i + 1)}
 
         def undo() -> bool:
-            for m2, old in changed.items():
-                frames[m2].outcomes = old
             for m2, a in actions.items():
                 frames[m2].action = a
-            return False
+            return restore(frames, changed)
 
         for m in range(j, i + (1 if then else 0)):
             f = frames[m]
