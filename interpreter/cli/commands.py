@@ -146,6 +146,10 @@ def _serve(sub: Any) -> None:
     s.add_argument("--port", type=whole(1, 65535), default=8000, help="the port (default 8000)")
     s.add_argument("--max-rooms", type=whole(1, 10_000), default=64, metavar="N",
                    help="rooms open at once (default 64); finished and idle rooms are closed")
+    s.add_argument("--store", metavar="PATH",
+                   help="the SQLite file that keeps every room, written at each move, so a restart brings them "
+                        "all back (default $XDG_STATE_HOME/cardsmith/table.sqlite3, ~/.local/state/... without it)")
+    s.add_argument("--no-store", action="store_true", help="keep the rooms in memory only (a restart loses them)")
     limit_args(s)
 
 

@@ -22,7 +22,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"cardsmith: error: {MISSING}", file=sys.stderr)
         return 1
     catalog = load_catalog(args.games or None, args.limits)  # a rule file's errors end here, rendered by main
-    app = create_app(catalog=catalog, max_rooms=args.max_rooms)
+    store = None
+    if not args.no_store:
+        from ..web.store import Store, StoreError, default_path
+        store = args.store or default_path()
+        try:  # opened here to say in one line what is wrong; the server opens it again as it starts
+            Store(store).close()
+        except StoreError as e:
+            say(f"cardsmith: error: {e}", file=sys.stderr)
+            return 1
+    app = create_app(catalog=catalog, max_rooms=args.max_rooms, store=store)
     host = args.host
     shown = f"[{host}]" if ":" in host else host
     problem = _cannot_listen(host, args.port)
@@ -31,6 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 1
     say(f"cardsmith table: http://{shown}:{args.port}/ ({count_of(len(catalog), 'game')}; "
         "Ctrl-C to stop)")
+    say(f"  rooms kept in {store}" if store is not None else "  rooms kept in memory only (--no-store)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say("  open to the network: whoever reaches this address can open rooms; a seat's link is its key")
     try:

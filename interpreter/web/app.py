@@ -35,11 +35,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..engine.errors import GameError
 from ..engine.game import Game
-from ..table.record import BadRecord, MatchRecord, record_match, replay
+from ..table.record import BadRecord, MatchRecord, replay
 from ..table.view import TableView
 from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text, rulebook_info
+from .durable import Durable
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
+from .records import room_record
 from .rooms import Listener, Room, RoomRefused, Rooms
+from .store import Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_SOCKETS_PER_SEAT = 4  # a seat open on a phone, a laptop and a spare tab; every socket costs a view per move
@@ -140,12 +143,13 @@ async def _body(request: Request, limit: int) -> Any:
 def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | None = None,
                limits: Limits = DEFAULT_LIMITS, max_rooms: int = 64, finished_ttl: float = 1800.0,
                idle_ttl: float = 4 * 3600.0, bot_delay: float = 0.4, socket_rate: float = 10.0,
-               socket_burst: float = 30.0, sweep_every: float = 60.0) -> Starlette:
+               socket_burst: float = 30.0, sweep_every: float = 60.0, store: str | Path | None = None) -> Starlette:
     """The web table for `games` (bundled names or rule-file paths; default every bundled game).
 
     `bot_delay` seconds pass between bot moves so people can follow them; finished rooms are removed after
     `finished_ttl` seconds, rooms nobody moved in after `idle_ttl`; a socket may send `socket_rate` messages
-    a second (bursts of `socket_burst`)."""
+    a second (bursts of `socket_burst`). With `store`, a SQLite file, every room is written there as each move
+    is accepted, and the rooms it holds come back when the server starts (web/durable.py)."""
     cat = catalog if catalog is not None else load_catalog(games, limits)
     rooms = Rooms(cat, max_rooms=max_rooms, finished_ttl=finished_ttl, idle_ttl=idle_ttl, bot_delay=bot_delay)
     table = Table(cat, rooms, socket_rate=socket_rate, socket_burst=socket_burst, sweep_every=sweep_every)
@@ -198,8 +202,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             return refused("a match with other people at the table can be saved once it is over (the record "
                            "holds the whole deal)", status=403)
         async with room.lock:
-            rec = record_match(room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats],
-                               [s.is_bot for s in room.seats])
+            rec = room_record(room)
         name = f"{room.entry.key}-{room.id}.json"
         return JSONResponse(rec.to_json(), headers={"content-disposition": f'attachment; filename="{name}"'})
 
@@ -275,7 +278,9 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                     if listener is not None and room is not None:
                         await error(f"this connection is already {room.seats[listener.seat].name}'s seat")
                         continue
-                    found = rooms.get(msg["room"])
+                    # /ws/{room}: the room is in the address, for a proxy to route by; the hello must agree.
+                    at = ws.path_params.get("room")
+                    found = rooms.get(msg["room"]) if at is None or at == msg["room"] else None
                     seat = found.seat_of(msg["token"]) if found is not None else None
                     if found is None or seat is None:
                         bad_hellos += 1
@@ -325,6 +330,10 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             while True:
                 await asyncio.sleep(table.sweep_every)
                 await table.sweep()
+        kept = Store(store) if store is not None else None
+        if kept is not None:
+            for room in Durable(kept).attach(rooms):
+                table.start_bots(room)
         task = asyncio.get_running_loop().create_task(janitor())
         try:
             yield
@@ -332,6 +341,8 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             task.cancel()
             for t in list(table.tasks):
                 t.cancel()
+            if kept is not None:
+                kept.close()
 
     routes = [
         Route("/", page("index.html")),
@@ -343,6 +354,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         Route("/api/rooms/{room}/record", api_record, methods=["POST"]),
         Route("/api/replay", api_replay, methods=["POST"]),
         WebSocketRoute("/ws", socket),
+        WebSocketRoute("/ws/{room}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,35 @@
+"""The record of a room's match, as the server keeps it and as a seat may have it.
+
+The server's own copy (the store's) holds everything, the seed included. A copy sent to a seat holds the
+seed only once the match is over: until then the seed would tell every card still to be dealt (the chance
+outcomes dealt so far replay the match without it). Neither holds the server's path to a served rule file:
+a bundled game is recorded by its name, a served file by its file name (`cardsmith replay` finds it in the
+folder it is run from; the web replay finds the rules by the record's SHA-256).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..table.record import MatchRecord, record_match
+
+if TYPE_CHECKING:
+    from .catalog import Entry
+    from .rooms import Room
+
+
+def recorded_source(entry: Entry) -> str:
+    """How a record names the rule file: a bundled game's name, or a served file's name without its folder."""
+    return Path(entry.source).name  # (a bundled game's name is a name already)
+
+
+def room_record(room: Room, *, whole: bool = False) -> MatchRecord:
+    """The room's record so far: `whole` (the server's copy) keeps the seed while the match runs."""
+    s = room.seats
+    rec = record_match(room.state, str(room.entry.path), [str(x.spec) if x.spec else x.name for x in s],
+                       [x.is_bot for x in s])
+    rec.source = recorded_source(room.entry)
+    if not whole and not room.over:
+        rec.seed = None
+    return rec
