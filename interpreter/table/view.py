@@ -208,6 +208,8 @@ class TableView:
         ty = self.var_types[vname]
         if ty == "player":
             return None if value is None else self.names[value]
+        if isinstance(ty, tuple) and value is None:  # a list not set yet (a record cut short before the start)
+            return _shown(value)
         if isinstance(ty, tuple) and ty[1] == "player":
             return [self.names[p] for p in value]
         if isinstance(ty, tuple) and ty[1] == ("list", "card"):  # card_lists: each list of card names as it is

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..engine.bundled import bundled_game
 from ..table.record import MatchRecord, record_match
 
 if TYPE_CHECKING:
@@ -21,7 +22,10 @@ if TYPE_CHECKING:
 
 def recorded_source(entry: Entry) -> str:
     """How a record names the rule file: a bundled game's name, or a served file's name without its folder."""
-    return Path(entry.source).name  # (a bundled game's name is a name already)
+    bundled = bundled_game(entry.key)
+    if bundled is not None and Path(bundled).resolve() == Path(entry.path).resolve():
+        return entry.key  # served by its name or its path: the same file
+    return Path(entry.source).name
 
 
 def room_record(room: Room, *, whole: bool = False) -> MatchRecord:
