@@ -142,6 +142,7 @@ def test_a_running_match_s_record_holds_no_seed(client: TestClient) -> None:
 
 
 # ------------------------------------------------------------------ the terminal table
+@pytest.mark.slow
 def test_play_deals_from_128_bits_and_shows_no_seed(tmp_path: Path) -> None:
     save = tmp_path / "m.json"
     p = subprocess.run([sys.executable, "-m", "cardsmith", "play", "kuhn-poker", "--save", str(save)], cwd=ROOT,
