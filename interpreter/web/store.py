@@ -1,4 +1,4 @@
-"""The rooms on disk: one SQLite row per room, written as each move is accepted (docs/design/web.md).
+"""The rooms on disk: one SQLite row per room, written as each move is accepted (docs/design/web-store.md).
 
 A row holds what brings the room back exactly: its id, game (key and the rules' SHA-256), options, seats
 (names, bots' specs, people's tokens), the match record (engine/record: the seed and every action and chance
