@@ -74,7 +74,7 @@ CATALOG = load_catalog(["stichln", "schwimmen", "kuhn-poker"])
 def client() -> Iterator[TestClient]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(catalog=CATALOG, bot_delay=0.0)) as c:
+        with TestClient(create_app(catalog=CATALOG, bot_delay=0.0, socket_rate=1e4, socket_burst=1e4)) as c:
             yield c
 
 

@@ -31,9 +31,8 @@ def recorded_source(entry: Entry) -> str:
 def room_record(room: Room, *, whole: bool = False) -> MatchRecord:
     """The room's record so far: `whole` (the server's copy) keeps the seed while the match runs."""
     s = room.seats
-    rec = record_match(room.state, str(room.entry.path), [str(x.spec) if x.spec else x.name for x in s],
-                       [x.is_bot for x in s])
-    rec.source = recorded_source(room.entry)
+    rec = record_match(room.state, recorded_source(room.entry), [str(x.spec) if x.spec else x.name for x in s],
+                       [x.is_bot for x in s], sha256=room.entry.sha256)
     if not whole and not room.over:
         rec.seed = None
     return rec
