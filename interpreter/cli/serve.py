@@ -22,6 +22,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"cardsmith: error: {MISSING}", file=sys.stderr)
         return 1
     catalog = load_catalog(args.games or None, args.limits)  # a rule file's errors end here, rendered by main
+    host = args.host
+    shown = f"[{host}]" if ":" in host else host
+    problem = _cannot_listen(host, args.port)
+    if problem:
+        say(f"cardsmith: error: cannot listen on {shown}:{args.port}: {problem}", file=sys.stderr)
+        return 1
     store = None
     if not args.no_store:
         from ..web.store import Store, StoreError, default_path
@@ -32,12 +38,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
             say(f"cardsmith: error: {e}", file=sys.stderr)
             return 1
     app = create_app(catalog=catalog, max_rooms=args.max_rooms, store=store)
-    host = args.host
-    shown = f"[{host}]" if ":" in host else host
-    problem = _cannot_listen(host, args.port)
-    if problem:
-        say(f"cardsmith: error: cannot listen on {shown}:{args.port}: {problem}", file=sys.stderr)
-        return 1
     say(f"cardsmith table: http://{shown}:{args.port}/ ({count_of(len(catalog), 'game')}; "
         "Ctrl-C to stop)")
     say(f"  rooms kept in {store}" if store is not None else "  rooms kept in memory only (--no-store)")
