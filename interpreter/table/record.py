@@ -14,6 +14,7 @@ says what is wrong in one line: a record may come from anywhere.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
@@ -39,6 +40,7 @@ class BadRecord(GameError):
     """A record that cannot be read or replayed; the message says why, in one line."""
 
 
+@functools.cache  # the installed version does not change while the program runs; reading it costs ~2 ms
 def version() -> str:
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as _v

@@ -9,6 +9,7 @@ folder it is run from; the web replay finds the rules by the record's SHA-256).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,10 +23,15 @@ if TYPE_CHECKING:
 
 def recorded_source(entry: Entry) -> str:
     """How a record names the rule file: a bundled game's name, or a served file's name without its folder."""
-    bundled = bundled_game(entry.key)
-    if bundled is not None and Path(bundled).resolve() == Path(entry.path).resolve():
-        return entry.key  # served by its name or its path: the same file
-    return Path(entry.source).name
+    return _source(entry.key, str(entry.path), entry.source)
+
+
+@functools.lru_cache(maxsize=1024)  # a record is made at every move: the bundled games' table costs 2 ms
+def _source(key: str, path: str, source: str) -> str:
+    bundled = bundled_game(key)
+    if bundled is not None and Path(bundled).resolve() == Path(path).resolve():
+        return key  # served by its name or its path: the same file
+    return Path(source).name
 
 
 def room_record(room: Room, *, whole: bool = False) -> MatchRecord:
