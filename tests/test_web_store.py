@@ -151,3 +151,25 @@ def test_rooms_come_back_when_the_app_starts_on_the_same_store(tmp_path: Path) -
             with c.websocket_connect(f"/ws/{d['room']}") as ws:
                 ws.send_json({"type": "hello", "room": d["room"], "token": d["seats"][0]["token"]})
                 assert ws.receive_json() == m
+
+
+def test_serve_says_where_it_keeps_the_rooms_and_a_bad_store_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+    from cardsmith.cli.main import main
+    from cardsmith.web.background import free_port
+
+    calls: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(app))
+    db = tmp_path / "rooms.db"
+    assert main(["serve", "kuhn-poker", "--port", str(free_port()), "--store", str(db)]) == 0
+    assert f"  rooms kept in {db}\n" in capsys.readouterr().out and db.exists()
+    assert db.stat().st_mode & 0o077 == 0  # seeds and tokens: the owner's only
+    assert main(["serve", "kuhn-poker", "--port", str(free_port()), "--no-store"]) == 0
+    assert "  rooms kept in memory only (--no-store)\n" in capsys.readouterr().out
+    bad = tmp_path / "text.db"
+    bad.write_text("not a database, just text " * 100)
+    assert main(["serve", "kuhn-poker", "--port", str(free_port()), "--store", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardsmith: error: the store {bad} is not a cardsmith table store") and err.count("\n") == 1
+    assert len(calls) == 2
