@@ -76,3 +76,44 @@ def test_a_seat_s_page_shows_the_same_table_after_kill_9_and_a_restart(tmp_path:
             wait_for(page, "v => document.body.dataset.version !== v", before[0])
         browser.close()
     assert not errors, errors
+
+
+def test_a_match_dealt_from_128_bits_is_saved_and_replayed_in_the_page(tmp_path: Path) -> None:
+    """The record's seed, a 39-digit number, crosses the page as written (a JavaScript number would round it,
+    and the server would refuse the record)."""
+    import json
+
+    from cardsmith.table.record import MatchRecord
+
+    store, port, rng = tmp_path / "tmp.db", free_port(), random.Random(4)
+    url = f"http://127.0.0.1:{port}"
+    errors: list[str] = []
+    with sync_api.sync_playwright() as pw, server(store, port):
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1200, "height": 900}, accept_downloads=True)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        r = httpx.post(f"{url}/api/rooms", json={"game": "kuhn-poker", "players": 2,
+                                                 "seats": [{"name": "Cy"}, {"bot": "random"}]})
+        assert r.status_code == 200, r.text
+        d = r.json()
+        page.goto(f"{url}/room/{d['room']}#token={d['seats'][0]['token']}")
+        while True:
+            wait_for(page, "() => document.body.dataset.over === 'yes' || "
+                           "document.querySelector('[data-move-id]') !== null")
+            if page.evaluate("document.body.dataset.over") == "yes":
+                break
+            click_a_move(page, rng)
+        with page.expect_download() as dl:
+            page.click("#save-button")
+        saved = tmp_path / "match.json"
+        dl.value.save_as(saved)
+        rec = MatchRecord.from_json(json.loads(saved.read_text()))
+        assert rec.seed is not None and rec.seed >= 2**128
+        page.click("#replay-button")
+        page.wait_for_url(f"{url}/replay")
+        wait_for(page, "() => document.body.dataset.step === '0'")
+        page.click("#last")
+        wait_for(page, f"() => document.body.dataset.step === '{rec.decisions}'")
+        assert page.evaluate("document.getElementById('notice').hidden")
+        browser.close()
+    assert not errors, errors

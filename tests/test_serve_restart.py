@@ -26,7 +26,7 @@ ws_client = pytest.importorskip("websockets.sync.client", reason="the websockets
 
 pytestmark = [pytest.mark.slow, pytest.mark.web]
 
-GAMES = ("stichln", "schwimmen")
+GAMES = ("stichln", "schwimmen", "kuhn-poker")
 ROOMS = [("stichln", [{"name": "Ann"}, {"name": "Bo"}, {"bot": "random"}]),
          ("schwimmen", [{"name": "Cy"}, {"bot": "first"}, {"bot": "random"}]),
          ("schwimmen", [{"name": "Di"}, {"name": "Ed"}])]
