@@ -354,7 +354,11 @@ def test_a_ten_second_move_delays_neither_the_lobby_nor_another_room(tmp_path: P
                     t = time.monotonic()
                     assert h.get("/api/games").status_code == 200
                     lobby.append(time.monotonic() - t)
-                    f, m = next(pair for pair in fs if pair[1]["view"]["your_turn"])  # the seat to move
+                    to_move = next((pair for pair in fs if pair[1]["view"]["your_turn"]), None)
+                    if to_move is None:  # the fast room's match is over: the lobby alone is asked from here
+                        time.sleep(0.05)
+                        continue
+                    f, m = to_move
                     t = time.monotonic()
                     f.send(f'{{"type": "move", "action": {m["view"]["moves"][0]["id"]}}}')
                     for pair in fs:  # every seat is sent the new table
@@ -367,6 +371,7 @@ def test_a_ten_second_move_delays_neither_the_lobby_nor_another_room(tmp_path: P
         # "delays by no more than 0.2 s", beyond what the lobby took before the slow move on this machine: nine
         # answers in ten (on a shared machine another process can stall any one request for a moment), and
         # every one within 1 s. Before the pool, every answer during the move waited for its end (seconds).
+        assert len(moves) >= 5, moves
         for during in (lobby, moves):
             assert sorted(during)[int(0.9 * len(during))] < max(before) + 0.2, (before, during)
             assert max(during) < 1.0, (before, during)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..dsl.diagnostics import clipped
+from ..engine.seeds import WIDE, derived
 from .errors import BadBotSpec
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
@@ -202,7 +203,10 @@ def parse_bots(text: str, seats: int | None = None, strategies: Collection[str] 
 
 
 def seat_seed(seed: int, seat: int) -> int:
-    """The seed of the bot at `seat` in the match of `seed`: each seat's bot draws its own numbers."""
+    """The seed of the bot at `seat` in the match of `seed`: each seat's bot draws its own numbers. From a
+    wide seed (engine/seeds.py), one-way: a bot's random moves tell nothing of the deal's seed."""
+    if seed >= WIDE:
+        return derived(seed, "seat", seat)
     return (seed * 0x9E3779B97F4A7C15 + (seat + 1) * 0xBF58476D1CE4E5B9) % 2**64
 
 
@@ -217,6 +221,15 @@ def make_bot(spec: BotSpec | str, game: Game, seat: int, seed: int) -> Any:
             raise BadBotSpec(_unknown(spec.name, names))
         return StrategyBot(random.Random(seed), game=game, seat=seat, strategy=spec.name)
     return kind.make(random.Random(seed), game=game, seat=seat, **spec.settings())
+
+
+# The most a bot from a file may think per move (a save file may come from anyone): the web table's caps.
+FILE_CAPS: dict[str, int] = {"iterations": 20_000, "seconds": 10, "worlds": 2_000, "carry": 2_000}
+
+
+def capped(spec: BotSpec, caps: dict[str, int]) -> BotSpec:
+    """`spec` with each parameter that buys time lowered to its cap."""
+    return BotSpec(spec.name, tuple((k, min(v, caps[k]) if k in caps else v) for k, v in spec.params))
 
 
 def check_bots(specs: Collection[BotSpec], game: Game) -> None:

@@ -155,6 +155,10 @@ def _serve(sub: Any) -> None:
                    help="a move that runs longer stops its match (default 30)")
     s.add_argument("--bot-seconds", type=seconds, default=5.0, metavar="S",
                    help="a bot's search per move at most (default 5)")
+    s.add_argument("--store", metavar="PATH",
+                   help="the SQLite file that keeps every room, written at each move, so a restart brings them "
+                        "all back (default $XDG_STATE_HOME/cardsmith/table.sqlite3, ~/.local/state/... without it)")
+    s.add_argument("--no-store", action="store_true", help="keep the rooms in memory only (a restart loses them)")
     limit_args(s)
 
 

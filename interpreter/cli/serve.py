@@ -33,8 +33,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     catalog = load_catalog(args.games or None, args.limits)  # a rule file's errors end here, rendered by main
     host = args.host
     allowed = Allowed(served_names(host), args.allow_origin)
-    app = create_app(catalog=catalog, max_rooms=args.max_rooms, move_seconds=args.move_seconds,
-                     bot_seconds=args.bot_seconds, allowed=allowed)
     shown = f"[{host}]" if ":" in host else host
     problem = _cannot_listen(host, args.port)
     if problem:
@@ -47,10 +45,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
             say(f"cardsmith: error: cannot use the certificate: {problem}", file=sys.stderr)
             return 1
         tls = {"ssl_certfile": args.certfile, "ssl_keyfile": args.keyfile}
+    store = None
+    if not args.no_store:
+        from ..web.store import Store, StoreError, default_path
+        store = args.store or default_path()
+        try:  # opened here to say in one line what is wrong; the server opens it again as it starts
+            Store(store).close()
+        except StoreError as e:
+            say(f"cardsmith: error: {e}", file=sys.stderr)
+            return 1
+    app = create_app(catalog=catalog, max_rooms=args.max_rooms, move_seconds=args.move_seconds,
+                     bot_seconds=args.bot_seconds, allowed=allowed, store=store)
     _more_open_files(2 * SOCKETS + 100)
     prefer_the_loop()
     say(f"cardsmith table: {'https' if tls else 'http'}://{shown}:{args.port}/ ({count_of(len(catalog), 'game')}; "
         "Ctrl-C to stop)")
+    say(f"  rooms kept in {store}" if store is not None else "  rooms kept in memory only (--no-store)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say("  open to the network: whoever reaches this address can open rooms; a seat's link is its key")
         if not tls:

@@ -32,6 +32,7 @@ from ..dsl.library import RuleRuntimeError
 from .budget import charge
 from .errors import IllegalAction
 from .observation import NOBODY, RULE, _plan
+from .seeds import passed_on
 from .setup import force
 
 # Tags of the history's entries (state.trail) for what a seeded state's chance drew; see history.py.
@@ -141,7 +142,7 @@ def pick(s: Any, options: Any) -> Any:
     if s.rng is not None:
         r = _rng(s)
         i = r.randrange(n)
-        s.rng = r.getrandbits(64)
+        s.rng = passed_on(r, s.rng)
         s.trail = (s.trail, PICKED, i)
         return options[i]
     d = s.draws
@@ -186,7 +187,7 @@ def shuffle(s: Any, zi: int) -> None:
         rr = r.random
         keys = {c: rr() for c in zone}
         zone.sort(key=keys.__getitem__)
-        s.rng = r.getrandbits(64)
+        s.rng = passed_on(r, s.rng)
         if stack is not None:
             force(zone, forced or {})
             stack.seen.append(zone[:])

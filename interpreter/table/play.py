@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import SeatView, make_bot, parse_bots, seat_seed, strategy_names
-from ..bots.spec import BadBotSpec, check_bots, parse_bot
+from ..bots.spec import FILE_CAPS, BadBotSpec, capped, check_bots, parse_bot
 from ..dsl.diagnostics import clipped
+from ..engine import seeds
 from ..engine.bundled import bundled_game, resolve
 from ..engine.game import Game
 from ..engine.state import State
@@ -55,7 +56,9 @@ def play(g: Game, seat: int | None, seed: int | None, bots_spec: str, source: st
     if not 0 <= seat < g.n:
         print(f"cardsmith: error: --seat must be 0 to {g.n - 1}", file=sys.stderr)
         return 2
-    seed = seed if seed is not None else random.randrange(2**31)
+    # A match's deals follow from 128 bits from the OS (engine/seeds.py); the seed is written only to the save
+    # file, which stays with the player (docs/play.md).
+    seed = seed if seed is not None else seeds.fresh()
     try:
         specs = parse_bots(bots_spec, g.n - 1, strategy_names(g)) if g.n > 1 else []
         check_bots(specs, g)
@@ -84,13 +87,31 @@ def resume(path: str, seat: int | None, save: str | None, plain: bool = False) -
     seats = list(rec.seats)
     notes = []
     for p, spec in enumerate(seats):
-        if p != seat and not _played_by_bot(rec, p, g):
+        if p == seat:
+            continue
+        if not _played_by_bot(rec, p, g):
             notes.append(f"{spec} (seat {p}) is not here: a random bot plays that seat")
             seats[p] = "random"
-    seed = rec.seed if rec.seed is not None else random.randrange(2**31)
+            continue
+        seats[p] = _saved_bot(path, p, spec, g, notes)
+    seed = rec.seed if rec.seed is not None else seeds.fresh()
     t = Table(g, seat, seats, seed, rec.source, save or path, plain)
     t.start(list(steps(rec, g)), notes)
     return t.run()
+
+
+def _saved_bot(path: str, p: int, spec: str, g: Game, notes: list[str]) -> str:
+    """The bot of a save file's seat `p`, checked as a bot spec and capped like one a browser sends: a save
+    file may come from anyone, and `seconds=3600` would hold the terminal an hour a move."""
+    try:
+        parsed = parse_bot(spec, strategy_names(g))
+        check_bots([parsed], g)
+    except BadBotSpec as e:
+        raise BadRecord(f"{path}: the bot at seat {p}: {e}") from None
+    low = capped(parsed, FILE_CAPS)
+    if low != parsed:
+        notes.append(f"{parsed} (seat {p}) plays as {low}: a save file's bots are capped as at the web table")
+    return str(low)
 
 
 def _played_by_bot(rec: MatchRecord, p: int, g: Game) -> bool:

@@ -14,6 +14,7 @@ says what is wrong in one line: a record may come from anywhere.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
@@ -39,6 +40,7 @@ class BadRecord(GameError):
     """A record that cannot be read or replayed; the message says why, in one line."""
 
 
+@functools.cache  # the installed version does not change while the program runs; reading it costs ~2 ms
 def version() -> str:
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as _v
@@ -158,15 +160,18 @@ class MatchRecord:
         return sum(1 for who, _ in self.history if who >= 0)
 
 
-def record_match(s: State, source: str, seats: list[str], bots: list[bool] | None = None) -> MatchRecord:
+def record_match(s: State, source: str, seats: list[str], bots: list[bool] | None = None,
+                 sha256: str | None = None) -> MatchRecord:
     """The record of `s` so far. `source` finds the rule file again: a bundled game's name or a path;
-    `bots` says which seats a bot played."""
+    `bots` says which seats a bot played; `sha256` is the rules' hash if the caller has it (the web table's,
+    made when the rules were read: the file may have changed on disk since)."""
     g = s.game
     items = entries(s.trail)
     history = [(who, what) for who, what in explicit(items) if who >= 0 or who == CHANCE]
     result = {"winners": list(s.winners), "returns": s.returns()} if s.terminal else None
-    return MatchRecord(g.name, source, rules_hash(resolve(source)), g.n, dict(g.options), s.seed0, list(seats),
-                       history, result=result, bots=None if bots is None else list(bots),
+    digest = sha256 or rules_hash(resolve(source))
+    return MatchRecord(g.name, source, digest, g.n, dict(g.options), s.seed0, list(seats), history,
+                       result=result, bots=None if bots is None else list(bots),
                        chance=LAZY if lazy_from_start(s, items) else None)
 
 

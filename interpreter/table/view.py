@@ -208,6 +208,8 @@ class TableView:
         ty = self.var_types[vname]
         if ty == T.PLAYER:
             return None if value is None else self.names[value]
+        if T.is_list(ty) and value is None:  # a list not set yet (a record cut short before the start)
+            return _shown(value)
         if ty == T.ListOf(T.PLAYER):
             return [self.names[p] for p in value]
         if ty == T.ListOf(T.ListOf(T.CARD)):  # card_lists: each list of card names as it is

@@ -34,14 +34,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..engine.errors import GameError
-from ..table.record import BadRecord, record_match
+from ..table.record import BadRecord
 from .catalog import Entry, bots_info, game_info, load_catalog, option_info, option_text, rulebook_info
+from .durable import Durable
 from .guard import MAX_RECORD, MAX_REQUEST, BadMessage, Bucket, load_json, socket_message, tokens_of, whole
 from .limits import Caps, Gate, Refused, client_of
 from .origin import Allowed, OriginCheck
 from .pool import Pool, TooSlow, cap_bots, room_work
+from .records import room_record
 from .replays import Replays
 from .rooms import Listener, Room, RoomRefused, Rooms, inline
+from .store import Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_SOCKETS_PER_SEAT = 4  # a seat open on a phone, a laptop and a spare tab; every socket costs a view per move
@@ -140,7 +143,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                idle_ttl: float = 30 * 60.0, bot_delay: float = 0.4, socket_rate: float = 10.0,
                socket_burst: float = 30.0, sweep_every: float = 60.0, caps: Caps | None = None,
                move_seconds: float = 30.0, bot_seconds: float = 5.0, workers: int = 8,
-               allowed: Allowed | None = None) -> Starlette:
+               allowed: Allowed | None = None, store: str | Path | None = None) -> Starlette:
     """The web table for `games` (bundled names or rule-file paths; default every bundled game).
 
     `bot_delay` seconds pass between bot moves so people can follow them; finished rooms are removed after
@@ -148,7 +151,8 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
     a second (bursts of `socket_burst`). `caps` bound what one client and the server hold (web/limits.py);
     rule work runs in `workers` threads, each move stopped after `move_seconds`, a bot's search after
     `bot_seconds` (web/pool.py); `allowed` are the Host names and origins answered (web/origin.py; None: any
-    Host, an Origin only its own)."""
+    Host, an Origin only its own). With `store`, a SQLite file, every room is written there as each move is
+    accepted, and the rooms it holds come back when the server starts (web/durable.py)."""
     cat = catalog if catalog is not None else load_catalog(games, limits)
     rooms = Rooms(cat, max_rooms=max_rooms, finished_ttl=finished_ttl, idle_ttl=idle_ttl, bot_delay=bot_delay)
     table = Table(cat, rooms, socket_rate=socket_rate, socket_burst=socket_burst, sweep_every=sweep_every,
@@ -217,9 +221,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             return refused("a match with other people at the table can be saved once it is over (the record "
                            "holds the whole deal)", status=403)
         async with room.lock:
-            rec = await room.work(lambda: record_match(
-                room.state, room.entry.source, [str(s.spec) if s.spec else s.name for s in room.seats],
-                [s.is_bot for s in room.seats]))
+            rec = await room.work(lambda: room_record(room))
         name = f"{room.entry.key}-{room.id}.json"
         return JSONResponse(rec.to_json(), headers={"content-disposition": f'attachment; filename="{name}"'})
 
@@ -316,7 +318,9 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
                     if listener is not None and room is not None:
                         await error(f"this connection is already {room.seats[listener.seat].name}'s seat")
                         continue
-                    found = rooms.get(msg["room"])
+                    # /ws/{room}: the room is in the address, for a proxy to route by; the hello must agree.
+                    at = ws.path_params.get("room")
+                    found = rooms.get(msg["room"]) if at is None or at == msg["room"] else None
                     seat = found.seat_of(msg["token"]) if found is not None else None
                     if found is None or seat is None:
                         bad_hellos += 1
@@ -370,6 +374,11 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             while True:
                 await asyncio.sleep(table.sweep_every)
                 await table.sweep()
+        kept = Store(store) if store is not None else None
+        if kept is not None:
+            for room in Durable(kept).attach(rooms):
+                room.work = room_work(pool, room, "?")  # the client who made it is not kept
+                table.start_bots(room)
         task = asyncio.get_running_loop().create_task(janitor())
         try:
             yield
@@ -378,6 +387,8 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
             for t in list(table.tasks):
                 t.cancel()
             pool.shutdown()
+            if kept is not None:
+                kept.close()
 
     routes = [
         Route("/", page("index.html")),
@@ -389,6 +400,7 @@ def create_app(games: list[str] | None = None, *, catalog: dict[str, Entry] | No
         Route("/api/rooms/{room}/record", api_record, methods=["POST"]),
         Route("/api/replay", api_replay, methods=["POST"]),
         WebSocketRoute("/ws", socket),
+        WebSocketRoute("/ws/{room}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -22,6 +22,7 @@ from typing import Any
 from ..bots import BadBotSpec, BotSpec, SeatView, make_bot, parse_bots, seat_seed, strategy_names
 from ..bots.spec import check_bots
 from ..dsl.diagnostics import clipped
+from ..engine import seeds
 from ..engine.errors import GameError, RuleError
 from ..engine.game import Game
 from ..engine.state import State
@@ -95,6 +96,8 @@ class Room:
     notes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     work: Work = field(default=inline, repr=False)
+    # Writes the room to the store (web/durable.py); a move it cannot write is refused and undone.
+    persist: Callable[[Room], None] | None = None
 
     def __post_init__(self) -> None:
         self.state = State.initial(self.game, self.seed, log=True)
@@ -159,9 +162,12 @@ class Room:
             return self.state.legal_actions()
         except RuleError as e:
             self._broken(e)
+            self.saved()
             return []
 
     def _apply(self, action: int) -> None:
+        before = (self.state.clone(), self.error, self.finished_at, self.last_active, len(self.notes)) \
+            if self.persist is not None else None
         try:
             self.state.apply_action(action)
         except RuleError as e:
@@ -170,6 +176,21 @@ class Room:
         self.last_active = time.monotonic()
         if self.over and self.finished_at is None:
             self.finished_at = time.monotonic()
+        if before is not None and not self.saved():
+            self.state, self.error, self.finished_at, self.last_active, kept = before
+            del self.notes[kept:]
+            self.version -= 1
+            raise RoomRefused("the server could not save this move; try again", status=503)
+
+    def saved(self) -> bool:
+        """Write the room to the store, if it has one; False if that failed."""
+        if self.persist is None:
+            return True
+        try:
+            self.persist(self)
+        except Exception:  # the store's error: the move is not accepted
+            return False
+        return True
 
     def _broken(self, e: RuleError) -> None:
         # A rule error's players' text shows only what every player may see (the designer's view is not sent).
@@ -197,6 +218,7 @@ class Room:
             self._apply(action)
         else:  # a bot that answers with an illegal move is a bug: stop rather than play on a wrong state
             self.error = f"the bot at seat {seat} chose an illegal move"
+            self.saved()
 
     async def broadcast(self) -> None:
         listeners = list(self.listeners)
@@ -219,12 +241,21 @@ class Room:
                     return
                 try:
                     action = await self.work(partial(self.bot_choice, p))
-                    if action >= 0:
-                        await self.work(partial(self.play_bot, p, action))
                 except RuleError as e:
                     self._broken(e)
+                    self.saved()
+                    action = -1
                 except RoomRefused:  # stopped past the table's cap per move (self.error says so)
-                    pass
+                    action = -1
+                if action >= 0:
+                    try:
+                        await self.work(partial(self.play_bot, p, action))
+                    except RuleError as e:
+                        self._broken(e)
+                        self.saved()
+                    except RoomRefused:  # past the cap per move, or the store failed: the bots stop here
+                        await self.broadcast()
+                        return
                 await self.broadcast()
             if delay:
                 await asyncio.sleep(delay)
@@ -286,6 +317,9 @@ class Rooms:
         self.idle_ttl = idle_ttl
         self.bot_delay = bot_delay
         self.clock = clock
+        # The store's hooks (web/durable.py): write a room (each move too), and remove a closed one.
+        self.persist: Callable[[Room], None] | None = None
+        self.forget: Callable[[str], None] | None = None
 
     def create(self, request: Any) -> Room:
         """A room from the lobby's request: {game, players, options: {name: text}, seats: [{bot: spec} or
@@ -308,7 +342,7 @@ class Rooms:
         options = {k: option_text(v) for k, v in raw_opts.items() if not (isinstance(v, str) and v.strip() == "")}
         seed = request.get("seed")
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = seeds.fresh()  # 128 bits from the OS (engine/seeds.py): no seat can search for it
         elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
             raise RoomRefused(f"the seed must be a whole number from 0 to {MAX_SEED}")
         try:
@@ -327,6 +361,9 @@ class Rooms:
             room = Room(room_id, entry, game, seed, seats, options)
         except RuleError as e:
             raise RoomRefused(f"the match cannot start: {' '.join(e.render().split())}") from None
+        room.persist = self.persist
+        if not room.saved():
+            raise RoomRefused("the server could not save the room; try again later", status=503)
         self.rooms[room_id] = room
         return room
 
@@ -374,4 +411,6 @@ class Rooms:
                 or now - r.last_active > self.idle_ttl]
         for r in gone:
             self.rooms.pop(r.id, None)  # (a worker making a room may sweep at the same time)
+            if self.forget is not None:
+                self.forget(r.id)
         return gone

@@ -5,7 +5,7 @@
 (() => {
   const C = window.cardsmith;
   const $ = (id) => document.getElementById(id);
-  let record = null;
+  let record = null; // the record's text
   let step = 0;
   let steps = 0;
   let seat = 0;
@@ -15,7 +15,7 @@
   async function show(k) {
     if (!record) return;
     const res = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ record, step: k, seat }) });
+      body: `{"record": ${record}, "step": ${Number(k)}, "seat": ${Number(seat)}}` });
     const data = await res.json();
     if (!res.ok) { say(data.error); return; }
     say("");
@@ -35,7 +35,9 @@
   }
 
   function load(text) {
-    try { record = JSON.parse(text); } catch { say("that file is not a match record (not JSON)"); return; }
+    // Sent on as the text it is (checked to be JSON): a record's seed is a 39-digit number, which a JavaScript
+    // number would round.
+    try { JSON.parse(text); record = text; } catch { say("that file is not a match record (not JSON)"); return; }
     show(0);
   }
 

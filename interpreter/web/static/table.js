@@ -20,7 +20,7 @@
   }
 
   function connect(c) {
-    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + encodeURIComponent(roomId));
     c.ws = ws;
     ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello", room: roomId, token: c.token })));
     ws.addEventListener("message", (ev) => {
@@ -87,15 +87,17 @@
       method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ tokens: conns.map((c) => c.token) }),
     });
-    const data = await res.json();
+    // The text is kept as it came: a record's seed is a 39-digit number, which a JavaScript number would round.
+    const text = await res.text();
+    const data = JSON.parse(text);
     if (!res.ok) throw new Error(data.error || "the record could not be made");
-    return data;
+    return { data, text };
   }
 
   document.getElementById("save-button").addEventListener("click", async () => {
     try {
-      const data = await record();
-      const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+      const { data, text } = await record();
+      const blob = new Blob([text], { type: "application/json" });
       const a = document.createElement("a");
       a.href = URL.createObjectURL(blob);
       a.download = `${data.game.replace(/[^A-Za-z0-9]+/g, "-")}-${roomId}.json`;
@@ -108,7 +110,7 @@
 
   document.getElementById("replay-button").addEventListener("click", async () => {
     try {
-      sessionStorage.setItem("cardsmith-record", JSON.stringify(await record()));
+      sessionStorage.setItem("cardsmith-record", (await record()).text);
       sessionStorage.setItem("cardsmith-seat", String(shown || 0));
       location.href = "/replay";
     } catch (e) { say(e.message); }
