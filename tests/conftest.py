@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,16 @@ GAMES_DIR = ROOT / "games"
 # Where the installed package keeps the bundled games, as the tool reports them: this repository's games/
 # under an editable install, site-packages under `pip install .` (as CI installs it).
 BUNDLED_DIR = next(iter(bundled_games().values())).parent
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """`cardsmith serve` keeps its rooms in $XDG_STATE_HOME unless given --store, and one server at a time may
+    hold that file: each test process (each parallel worker) gets a state folder of its own, so servers started
+    side by side never meet there, and no test writes into the home folder of whoever runs the tests."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+        yield
+
 
 settings.register_profile(
     "ci",
