@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import json
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -288,6 +289,20 @@ def test_a_move_past_the_cap_stops_its_match_with_a_reason(tmp_path: Path) -> No
             assert app.state.table.rooms.get(d["room"]).over
 
 
+@contextlib.contextmanager
+def _watchdog(seconds: int) -> Iterator[None]:
+    """Fail, rather than wait forever, if the table stops sending: the test client's receive has no timeout."""
+    def expired(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"no message from the table within {seconds} s")
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 @pytest.mark.slow
 def test_a_bot_s_search_is_capped_in_seconds_whatever_its_iterations() -> None:
     app = create_app(catalog=CATALOG, bot_delay=0.0, bot_seconds=0.5)
@@ -296,7 +311,7 @@ def test_a_bot_s_search_is_capped_in_seconds_whatever_its_iterations() -> None:
                 "seats": [{"name": "Ann"}, {"bot": "ismcts(iterations=20000)"}, {"name": "Bo"}, {"name": "Cy"}]}
         d = c.post("/api/rooms", json=body).json()
         assert app.state.table.rooms.get(d["room"]).seats[1].bot.wall_cap == 0.5
-        with c.websocket_connect("/ws") as ann:
+        with c.websocket_connect("/ws") as ann, _watchdog(120):
             ann.send_json({"type": "hello", "room": d["room"], "token": d["seats"][0]["token"]})
             m = ann.receive_json()
             t = time.monotonic()

@@ -11,9 +11,11 @@ Nothing here knows about HTTP: `app.py` turns requests into these calls and `Roo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import secrets
 import time
+import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -233,7 +235,20 @@ class Room:
                 self.listeners.discard(ls)
 
     async def run_bots(self, delay: float = 0.0) -> None:
-        """Let the bots play until a person is to move or the match is over, each move sent to everyone."""
+        """Let the bots play until a person is to move or the match is over, each move sent to everyone. A task
+        of its own, whose exceptions nobody awaits: a failure that is no rule error stops the match with a
+        line every seat sees, never a table that silently waits for a bot forever."""
+        try:
+            await self._run_bots(delay)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # a bug: said to the seats and on the server's stderr
+            traceback.print_exc()
+            self.error = f"the bots stopped: {type(e).__name__}; the match cannot go on"
+            with contextlib.suppress(Exception):
+                await self.broadcast()
+
+    async def _run_bots(self, delay: float) -> None:
         while True:
             async with self.lock:
                 p = self.bot_to_move()
