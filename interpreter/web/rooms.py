@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from ..bots import BadBotSpec, BotSpec, SeatView, make_bot, parse_bots, seat_seed, strategy_names
-from ..bots.spec import check_bots
+from ..bots.spec import FILE_CAPS, check_bots
 from ..dsl.diagnostics import clipped
 from ..engine import seeds
 from ..engine.errors import GameError, RuleError
@@ -34,8 +34,9 @@ from .catalog import Entry, option_info, option_text
 MAX_NAME = 24
 MAX_SEED = 2**63 - 1
 # Bots a browser may put at a table: a search that thinks for minutes per move would hold a core for every
-# room that asks for it, so the parameters that buy time are capped below the command line's ranges.
-BOT_CAPS: dict[str, int] = {"iterations": 20_000, "seconds": 10, "worlds": 2_000, "carry": 2_000}
+# room that asks for it, so the parameters that buy time are capped below the command line's ranges: the same
+# caps as a save file's bots get (`play --resume`), one table in bots/spec.py.
+BOT_CAPS: dict[str, int] = FILE_CAPS
 
 
 class RoomRefused(GameError):
