@@ -14,14 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pybind11
+from cardsmith.native import build as pkg  # the chosen design, shipped in the package
 
 HERE = Path(__file__).resolve().parent
+HEADERS = Path(pkg.__file__).resolve().parent  # runtime.h, bind.h, abi.h, loader.cc
 BUILD = HERE / "build"
 FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden"]
 
 
 def _compile(src: Path, out: Path) -> float:
-    inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}", f"-I{HERE}"]
+    inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}", f"-I{HEADERS}"]
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     t = time.perf_counter()
     subprocess.run(["g++", *FLAGS, *inc, str(src), "-o", str(out.with_suffix(suffix))], check=True)
@@ -39,8 +41,8 @@ def _import(name: str, path: Path) -> Any:
 def build_a(name: str, players: int, options: dict[str, Any] | None = None,
             force: bool = False) -> tuple[Any, dict[str, float]]:
     """The module of design (a) for one game, and the times of its stages (s)."""
-    from emit_cpp import emit
-    from load import program
+    from cardsmith.native.build import program
+    from cardsmith.native.emit_cpp import emit
     t0 = time.perf_counter()
     prog = program(name, players, options)
     t1 = time.perf_counter()
@@ -69,8 +71,8 @@ def build_b(force: bool = False) -> tuple[Any, float]:
 
 
 def game_b(name: str, players: int, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, float]]:
+    from cardsmith.native.build import program
     from emit_prog import emit
-    from load import program
     mod, _ = build_b()
     t0 = time.perf_counter()
     prog = program(name, players, options)
@@ -82,40 +84,21 @@ def game_b(name: str, players: int, options: dict[str, Any] | None = None) -> tu
 
 
 def build_loader(force: bool = False) -> tuple[Any, float]:
-    """The chosen design's binding, built once: loads any game library of `build_split`."""
-    BUILD.mkdir(exist_ok=True)
-    so = BUILD / ("cs_loader" + sysconfig.get_config_var("EXT_SUFFIX"))
-    s = 0.0
-    if force or not so.exists():
-        s = _compile(HERE / "loader.cc", BUILD / "cs_loader")
-    return _import("cs_loader", so), s
-
-
-def split_source(text: str) -> str:
-    """Design (a)'s source for a game library: the rules and the engine, with the C ABI and no binding."""
-    lines = [ln for ln in text.splitlines() if not ln.startswith("PYBIND11_MODULE")]
-    return "\n".join(lines).replace('#include "bind.h"', '#include "abi.h"') + "\nCS_EXPORT(Rules)\n"
+    """The chosen design's binding, built once (the package's `cardsmith.native.build.loader`)."""
+    t = time.perf_counter()
+    mod = pkg.loader(force)
+    return mod, time.perf_counter() - t
 
 
 def build_split(name: str, players: int, options: dict[str, Any] | None = None,
                 force: bool = False) -> tuple[Any, dict[str, float]]:
-    """The chosen design: the game's library compiled alone (cached by hash) and loaded by `build_loader`'s."""
-    from emit_cpp import emit
-    from load import program
-    loader, _ = build_loader()
+    """The chosen design: the game's library compiled alone (cached by hash) and loaded by the binding."""
+    mod, _ = build_loader()
     t0 = time.perf_counter()
-    text = split_source(emit(program(name, players, options), "m"))
+    prog = pkg.program(name, players, options)
     t1 = time.perf_counter()
-    so = BUILD / f"cs_game_{hashlib.sha256(text.encode()).hexdigest()[:16]}.so"
-    c = 0.0
-    if force or not so.exists():
-        src = so.with_suffix(".cc")
-        src.write_text(text)
-        t = time.perf_counter()
-        subprocess.run(["g++", "-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", f"-I{HERE}", str(src),
-                        "-o", str(so)], check=True)
-        c = time.perf_counter() - t
-    return loader.Game(str(so)), {"lower+emit": t1 - t0, "compile": c}
+    so, _ = pkg.game_library(prog, force)
+    return mod.Game(str(so)), {"lower+emit": t1 - t0, "compile": time.perf_counter() - t1}
 
 
 if __name__ == "__main__":

@@ -19,8 +19,9 @@ sys.path.insert(0, str(HERE))
 
 from cardsmith.dsl.pipeline import compile_file  # noqa: E402
 from cardsmith.engine.game import Game  # noqa: E402
-from emit_cpp import emit  # noqa: E402
-from lower import lower  # noqa: E402
+from cardsmith.native.build import HERE as HEADERS  # noqa: E402
+from cardsmith.native.emit_cpp import emit  # noqa: E402
+from cardsmith.native.lower import lower  # noqa: E402
 
 ENTRY = """
 extern "C" long long cs_playouts(long long games, unsigned long long seed, double* sums) {
@@ -47,7 +48,8 @@ def gxx(src: str, opt: str) -> float:
         p = Path(d) / "rules.cc"
         p.write_text(src)
         t = _children()
-        subprocess.run(["g++", opt, "-std=c++17", "-shared", "-fPIC", f"-I{HERE}", str(p), "-o", str(Path(d) / "r.so")],
+        subprocess.run(["g++", opt, "-std=c++17", "-shared", "-fPIC", f"-I{HEADERS}", str(p),
+                        "-o", str(Path(d) / "r.so")],
                        check=True)
         return _children() - t
 

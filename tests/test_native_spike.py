@@ -42,8 +42,7 @@ def test_prototype_plays_as_python(design: str, name: str, players: int) -> None
 @pytest.mark.slow
 def test_unsupported_construct_is_refused() -> None:
     """A rule file using what the prototypes do not cover is refused by name, not run half understood."""
-    _native()
-    from load import program
-    from lower import Unsupported
+    from cardsmith.native.build import program
+    from cardsmith.native.lower import Unsupported
     with pytest.raises(Unsupported, match="per-player variables|teams|library function|statement|next_dealer"):
         program("spades", 4)

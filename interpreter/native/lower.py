@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardsmith.dsl import ast as A
-from cardsmith.dsl import refs as R
-from cardsmith.dsl import types as T
+from ..dsl import ast as A
+from ..dsl import refs as R
+from ..dsl import types as T
 
 NONE_V = -(2**62)  # the rules' `none` as an int
 NONE_CODE = -2
@@ -194,7 +194,7 @@ class Lowering:
         raise Unsupported("index")
 
     def x_Attr(self, e: A.Attr) -> IR:
-        if e.obj.ty != "card":
+        if e.obj.ty != T.CARD:
             raise Unsupported(f"attribute of {e.obj.ty}")
         return ("tab", "i", self.table(e.name), self.ex(e.obj))
 
@@ -230,7 +230,7 @@ class Lowering:
         return (e.op, "i", [self.ex(v) for v in e.values])
 
     def x_Compare(self, e: A.Compare) -> IR:
-        parts = []
+        parts: list[IR] = []
         left = self.ex(e.first)
         for op, r in e.rest:
             right = self.ex(r)
@@ -294,8 +294,8 @@ class Lowering:
         ref = e.ref
         if isinstance(ref, R.UserFunction):
             fi = self.func(ref.spec)
-            f = self.funcs[fi]
-            return ("call", f.ret, fi, [self.conv(self.ex(a), k) for a, (k, _) in zip(e.args, f.params)])
+            fn = self.funcs[fi]
+            return ("call", fn.ret, fi, [self.conv(self.ex(a), k) for a, (k, _) in zip(e.args, fn.params)])
         f, args = e.func, e.args
         if f in ("any", "all", "sum", "max", "min") and len(args) == 1:
             return self.fold(f, args[0])
@@ -387,7 +387,7 @@ class Lowering:
                     return ("set_" + ref.name, v)
                 raise Unsupported(f"assignment to {ref.name}")
             if isinstance(ref, R.Variable):
-                slot = ("ci", "i", self.ns["V_" + ref.spec.name])
+                slot: IR = ("ci", "i", self.ns["V_" + ref.spec.name])
                 if st.index is not None:
                     slot = ("add", "i", slot, self.ex(st.index))
                 return ("setvar", slot, v)
@@ -428,10 +428,10 @@ class Lowering:
         if isinstance(st, A.For):
             it = self.ex(st.iter)
             old = self.frame.scoped(st.var)
-            slot = self.frame.new(st.var, "i")
+            var_slot = self.frame.new(st.var, "i")
             body = self.block(st.body)
             self.frame.restore(st.var, old)
-            return ("for", slot, it, body)
+            return ("for", var_slot, it, body)
         raise Unsupported(f"statement {type(st).__name__}")
 
 
@@ -453,7 +453,7 @@ def lower(game: Any) -> Program:
     act_ix: dict[str, int] = {}
     for a in spec.actions:
         info = game.compiled.params[a.name]
-        params = []
+        params: list[Any] = []
         lo.frame = Frame()
         run_frame = lo.frame
         for p, pi in zip(a.params, info):

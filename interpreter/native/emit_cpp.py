@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from lower import NONE_CODE, Func, Program
+from .lower import NONE_CODE, Func, Program
 
 CT = {"i": "i64", "f": "double", "l": "List"}
 
