@@ -83,6 +83,11 @@ class Game:
 
     option_ranges: dict[str, tuple[int, int]]  # each int option's range at this player count (options.py)
 
+    # Which backend plays it ("python" here; "native" for cardsmith.native's NativeGame), and why a game asked
+    # for with backend="auto" runs in Python (None: it was not asked, or it did not fall back).
+    backend = "python"
+    backend_note: str | None = None
+
     def __init__(self, compiled: CompiledGame, num_players: int, options: dict[str, Any] | None = None,
                  budget: list[int] | None = None, *, constraints: bool = True, limits: Limits | None = None):
         # constraints=False: set up a table the rules' constraints refuse (to work out option ranges).

@@ -3,18 +3,26 @@ each cached by the hash of what it is built from, in the user's cache folder.
 
 The binding (`loader.cc`, pybind11) is game-independent and holds the costly headers; a game's library is
 the generated rules with the runtime's templates and a table of C functions (`abi.h`), ~1 s of the
-compiler. Both are named by a hash of their source and flags, so a cached one is never stale."""
+compiler. Both are named by a hash of their source and flags, so a cached one is never stale.
+
+Rule files are untrusted, and so is the C++ made from them: every compile runs within `BuildLimits` (time,
+memory through setrlimit in the child, and the size of the generated source), and a build past one is a
+`BuildError` saying which, never a hung or swapping machine. A build writes a temporary file and renames it
+into place, so two processes building the same library at once both end with a whole one."""
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
 import os
+import shutil
 import subprocess
 import sysconfig
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..dsl.limits import DEFAULT_LIMITS, Limits
 from ..dsl.pipeline import compile_file
 from ..engine.bundled import resolve
 from ..engine.game import Game
@@ -23,6 +31,27 @@ from .lower import Program, lower
 
 HERE = Path(__file__).resolve().parent
 FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden"]
+COMPILER = "g++"
+MB = 1 << 20
+
+
+class BuildError(Exception):
+    """The native backend cannot be had here: no compiler, no pybind11, a build past its limits or failing.
+    The message is one line, said after "native backend unavailable: " (backend.py)."""
+
+
+@dataclass(frozen=True)
+class BuildLimits:
+    """What one compile may take. `seconds`: wall time of a game's library (about 1 s of CPU idle, several on
+    a loaded machine); `binding_seconds`: the binding's, built once (10-30 s, pybind11's headers);
+    `memory`: the compiler's address space in bytes; `source`: the generated C++ of one game, in bytes."""
+    seconds: float = 120.0
+    binding_seconds: float = 600.0
+    memory: int = 4096 * MB
+    source: int = 8 * MB
+
+
+DEFAULT_BUILD_LIMITS = BuildLimits()
 
 
 def cache_dir() -> Path:
@@ -34,9 +63,19 @@ def cache_dir() -> Path:
     return Path(base) / "cardsmith" / "native"
 
 
-def plain_game(name: str, players: int, options: dict[str, Any] | None = None) -> Game:
+def missing() -> str | None:
+    """Why the native backend cannot be built on this machine (None: a compiler and pybind11 are here)."""
+    if shutil.which(COMPILER) is None:
+        return f"no C++ compiler ({COMPILER}) on this machine"
+    if importlib.util.find_spec("pybind11") is None:
+        return "pybind11 is not installed (pip install 'cardsmith[native]')"
+    return None
+
+
+def plain_game(name: str, players: int, options: dict[str, Any] | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> Game:
     """A bundled game or rule file compiled without the optimizer (its inlined bodies are Python-only)."""
-    r = compile_file(resolve(name), optimize=False)
+    r = compile_file(resolve(name), limits, optimize=False)
     assert r.game is not None, r.diagnostics
     return Game(r.game, players, dict(options or {}))
 
@@ -61,19 +100,46 @@ def _import(name: str, path: Path) -> Any:
     return mod
 
 
-def loader(force: bool = False) -> Any:
+def _compile(args: list[str], out: Path, seconds: float, memory: int, what: str) -> None:
+    """Run the compiler within the limits, writing `out` whole or not at all."""
+    tmp = out.with_name(out.name + f".{os.getpid()}.tmp")
+
+    def bounded() -> None:  # in the child, before exec: the compiler and what it runs inherit the cap
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    try:
+        r = subprocess.run([COMPILER, *args, "-o", str(tmp)], capture_output=True, text=True, timeout=seconds,
+                           preexec_fn=bounded)
+    except subprocess.TimeoutExpired:
+        tmp.unlink(missing_ok=True)
+        raise BuildError(f"the build of {what} passed its time limit of {seconds:g} s") from None
+    except OSError as e:
+        raise BuildError(f"the compiler ({COMPILER}) could not run: {e.strerror or e}") from None
+    if r.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        err = r.stderr
+        if "memory exhausted" in err or "out of memory" in err or "std::bad_alloc" in err or r.returncode < 0:
+            raise BuildError(f"the build of {what} passed its memory limit of {memory // MB:,} MB")
+        first = next((ln for ln in err.splitlines() if "error" in ln), err.strip().splitlines()[-1:] or [""])
+        raise BuildError(f"the build of {what} failed: {str(first).strip()[:200]}")
+    os.replace(tmp, out)  # whole or not at all, for another process building the same
+
+
+def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> Any:
     """The binding, built once (keyed by its sources, the flags and the Python it is for)."""
-    import pybind11
     sources = "".join((HERE / f).read_text() for f in ("loader.cc", "abi.h", "runtime.h"))
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     out = cache_dir() / f"cs_loader_{_digest(sources, ' '.join(FLAGS), suffix)}"
     so = out.with_suffix(suffix)
     if force or not so.exists():
+        why = missing()
+        if why is not None:
+            raise BuildError(why)
+        import pybind11
         so.parent.mkdir(parents=True, exist_ok=True)
         inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}", f"-I{HERE}"]
-        tmp = so.with_name(so.name + f".{os.getpid()}.tmp")
-        subprocess.run(["g++", *FLAGS, *inc, str(HERE / "loader.cc"), "-o", str(tmp)], check=True)
-        os.replace(tmp, so)  # whole or not at all, for another process building the same
+        _compile([*FLAGS, *inc, str(HERE / "loader.cc")], so, limits.binding_seconds, limits.memory, "the binding")
     # The module's name is the one PYBIND11_MODULE gives it, whatever its file is called.
     return _import("cs_loader", so)
 
@@ -85,19 +151,28 @@ def library_source(prog: Program) -> str:
     return "\n".join(lines).replace('#include "bind.h"', '#include "abi.h"') + "\nCS_EXPORT(Rules)\n"
 
 
-def game_library(prog: Program, force: bool = False) -> tuple[Path, bool]:
+def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS,
+                 what: str = "the game's library") -> tuple[Path, bool]:
     """The game's library (compiled unless cached) and whether it was compiled now."""
     text = library_source(prog)
+    size = len(text.encode())
+    if size > limits.source:
+        raise BuildError(f"the generated source of {what} ({size:,} bytes) passes its limit of "
+                         f"{limits.source:,} bytes")
     headers = "".join((HERE / f).read_text() for f in ("runtime.h", "abi.h"))
     so = cache_dir() / f"cs_game_{_digest(text, headers, ' '.join(FLAGS))}.so"
     if not force and so.exists():
         return so, False
+    why = missing()
+    if why is not None:
+        raise BuildError(why)
     so.parent.mkdir(parents=True, exist_ok=True)
-    src = so.with_suffix(".cc")
+    src = so.with_name(so.name + f".{os.getpid()}.cc")
     src.write_text(text)
-    tmp = so.with_name(so.name + f".{os.getpid()}.tmp")
-    subprocess.run(["g++", *FLAGS, f"-I{HERE}", str(src), "-o", str(tmp)], check=True)
-    os.replace(tmp, so)
+    try:
+        _compile([*FLAGS, f"-I{HERE}", str(src)], so, limits.seconds, limits.memory, what)
+    finally:
+        src.unlink(missing_ok=True)
     return so, True
 
 

@@ -1,5 +1,12 @@
 // The binding of the chosen design, built once (at install): it loads a game's library (abi.h) by path and
 // gives it the same Python interface as bind.h, through the library's table of C functions.
+//
+// A state also keeps its history here, (player, action) pairs with -1 for chance outcomes given and -2 for
+// those it drew itself, so that the Python side (wrapper.py) can rebuild the same position on the Python
+// backend. A state made with a seed is
+// a state without one whose chance nodes this binding resolves at once from its own generator, each outcome
+// recorded: the library's seeded mode draws inside a step and records nothing (until its draws are the Python
+// backend's, a seeded state could not otherwise be rebuilt there).
 #include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -7,6 +14,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "abi.h"
@@ -18,18 +26,67 @@ struct Lib {
   const CsApi* api;
   void* game;
 };
+using Entry = std::pair<int, int>;  // (player, or -1 for chance given, DRAWN for chance drawn; what)
+constexpr int DRAWN = -2;
+
+inline uint64_t splitmix(uint64_t& x) {
+  uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 struct NState {
   std::shared_ptr<Lib> lib;
   void* s;
+  std::vector<Entry> hist;
+  bool seeded = false;
+  uint64_t rng = 0;
+  long long moves = 0;   // player actions taken
+  long long limit = -1;  // player actions allowed (-1: no limit); past it apply refuses, the wrapper says why
   NState(std::shared_ptr<Lib> l, void* st) : lib(std::move(l)), s(st) {}
-  NState(const NState& o) : lib(o.lib), s(o.lib->api->state_clone(o.s)) {}
+  NState(const NState& o)
+      : lib(o.lib), s(o.lib->api->state_clone(o.s)), hist(o.hist), seeded(o.seeded), rng(o.rng), moves(o.moves),
+        limit(o.limit) {}
+  NState& operator=(const NState&) = delete;
   ~NState() { lib->api->state_free(s); }
+  bool terminal() const { return lib->api->is_terminal(s) != 0; }
+  bool chance() const { return lib->api->is_chance(s) != 0; }
   std::vector<int> legal() const {
+    if (terminal()) return {};
     std::vector<int> out(128);
     int n = lib->api->legal(s, out.data(), (int)out.size());
     if (n > (int)out.size()) { out.resize(n); lib->api->legal(s, out.data(), n); }
     out.resize(n);
     return out;
+  }
+  void raw_apply(int a) {
+    char err[256];
+    if (lib->api->apply(s, a, err, sizeof err)) throw std::runtime_error(err);
+  }
+  // A seeded state's chance nodes, resolved uniformly from its generator and recorded.
+  void draw() {
+    while (!terminal() && chance()) {
+      std::vector<int> o = legal();
+      if (o.empty()) throw std::runtime_error("a chance node without outcomes");
+      int a = o[(splitmix(rng) >> 11) % o.size()];
+      raw_apply(a);
+      hist.emplace_back(DRAWN, a);
+    }
+  }
+  void apply(int a) {
+    if (terminal()) throw std::runtime_error("the match is over");
+    if (chance()) {
+      raw_apply(a);
+      hist.emplace_back(-1, a);
+      return;
+    }
+    if (limit >= 0 && moves >= limit) throw std::runtime_error("the action limit");
+    int p = lib->api->current_player(s);
+    raw_apply(a);
+    hist.emplace_back(p, a);
+    moves++;
+    if (seeded) draw();
   }
 };
 struct NGame {
@@ -49,16 +106,14 @@ struct NGame {
 PYBIND11_MODULE(cs_loader, mod) {
   py::class_<NState>(mod, "State")
       .def("legal_actions", &NState::legal)
-      .def("apply_action", [](NState& st, int a) {
-        char err[256];
-        if (st.lib->api->apply(st.s, a, err, sizeof err)) throw std::runtime_error(err);
-      })
-      .def("is_chance_node", [](const NState& st) { return st.lib->api->is_chance(st.s) != 0; })
-      .def("is_terminal", [](const NState& st) { return st.lib->api->is_terminal(st.s) != 0; })
+      .def("apply_action", &NState::apply)
+      .def("is_chance_node", [](const NState& st) { return !st.terminal() && st.chance(); })
+      .def("is_terminal", &NState::terminal)
       .def("current_player", [](const NState& st) { return st.lib->api->current_player(st.s); })
       .def("chance_outcomes", [](const NState& st) {
-        std::vector<int> o = st.legal();
         std::vector<std::pair<int, double>> out;
+        if (st.terminal() || !st.chance()) return out;
+        std::vector<int> o = st.legal();
         out.reserve(o.size());
         for (int a : o) out.emplace_back(a, 1.0 / o.size());
         return out;
@@ -68,13 +123,37 @@ PYBIND11_MODULE(cs_loader, mod) {
         st.lib->api->returns(st.s, r.data());
         return r;
       })
-      .def("clone", [](const NState& st) { return NState(st); });
+      .def("clone", [](const NState& st) { return NState(st); })
+      .def("seeded", [](const NState& st) { return st.seeded; })
+      .def("moves", [](const NState& st) { return st.moves; })
+      .def("history", [](const NState& st) {  // as the Python backend's: no chance the state drew itself
+        std::vector<int> out;
+        out.reserve(st.hist.size());
+        for (auto& [who, what] : st.hist) if (who != DRAWN) out.push_back(what);
+        return out;
+      })
+      .def("reseed", [](NState& st, uint64_t seed) {  // from here it draws its chance from `seed`
+        st.seeded = true;
+        st.rng = seed * 2 + 1;
+        st.draw();
+      })
+      .def("full_history", [](const NState& st, size_t start) {  // every entry from `start`, chance included
+        return std::vector<Entry>(st.hist.begin() + std::min(start, st.hist.size()), st.hist.end());
+      }, py::arg("start") = 0)
+      .def("history_size", [](const NState& st) { return st.hist.size(); });
   py::class_<NGame>(mod, "Game")
       .def(py::init<std::string>())
-      .def("new_initial_state", [](NGame& g, py::object seed) {
-        uint64_t sd = seed.is_none() ? 0 : seed.cast<uint64_t>() * 2 + 1;
-        return NState(g.lib, g.lib->api->state_new(g.lib->game, sd));
-      }, py::arg("seed") = py::none())
+      .def("num_players", [](NGame& g) { return g.lib->api->num_players(g.lib->game); })
+      .def("new_initial_state", [](NGame& g, py::object seed, long long limit) {
+        NState st(g.lib, g.lib->api->state_new(g.lib->game, 0));
+        st.limit = limit;
+        if (!seed.is_none()) {
+          st.seeded = true;
+          st.rng = seed.cast<uint64_t>() * 2 + 1;
+          st.draw();
+        }
+        return st;
+      }, py::arg("seed") = py::none(), py::arg("limit") = -1)
       .def("random_playouts", [](NGame& g, long long games, uint64_t seed) {
         std::vector<double> sums(g.lib->api->num_players(g.lib->game), 0.0);
         long long moves;

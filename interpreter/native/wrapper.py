@@ -1,0 +1,238 @@
+"""The native backend's state: the Python `State`'s public interface over a native state of the binding.
+
+The native library answers what the hot loops ask: the player to act, legal actions, chance outcomes,
+apply, returns, clone and the history. Everything else (observations, information-state strings and
+tensors, serialization, resampling, zones and variables by name, the views, and the engine's fields read by
+other modules) comes from a Python *twin*: a Python-backend state of the same game at the same position,
+built by replaying the native state's history (chance outcomes included), made when first asked for and
+kept in step from then on (each later question replays only the entries since). So every answer is the
+Python backend's own, exactly; only the hot loop runs natively.
+
+A state made with a seed is, natively, a state without one whose chance nodes the binding resolves at once
+from its own generator and records (loader.cc), so its twin can be replayed; its `history()` holds the
+player actions only, as a seeded Python state's does. The generator is not the Python backend's: a seed gives
+another match on each backend (until the seeded draws of the native runtime are Python's).
+
+A native refusal (an illegal action, a rule failing, the action limit) is asked of a copy of the twin, which
+raises the Python backend's own error, word for word."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..engine.errors import GameError
+from ..engine.fields import SLOTS
+from ..engine.state import State
+
+DRAWN = -2  # loader.cc: a chance outcome the state drew itself (a seeded state), not in its history
+
+if TYPE_CHECKING:
+    from .backend import NativeGame
+
+
+class NativeState:
+    """A match on the native backend, with the interface of `cardsmith.State`."""
+
+    __slots__ = ("game", "_n", "_twin", "_synced")
+
+    game: NativeGame
+
+    def __init__(self, game: NativeGame, native: Any) -> None:
+        self.game = game
+        self._n = native  # the binding's State
+        self._twin: State | None = None  # the Python state at the same position, once asked for
+        self._synced = 0  # entries of the native history the twin has been given
+
+    # ------------------------------------------------------------ made
+    @classmethod
+    def initial(cls, game: Any, seed: int | None = None, log: bool = False, setup: Any = None,
+                lazy: bool = True) -> Any:
+        """As `State.initial`: a native state where the native backend plays it (a native game, no log, no setup,
+        dealt lazily), else the Python backend's state."""
+        if isinstance(game, _native_game_type()) and not log and setup is None and lazy:
+            return game.new_initial_state(seed)
+        return State.initial(game, seed, log, setup, lazy)
+
+    @classmethod
+    def blank(cls, game: Any, seed: int | None, lazy: bool = False, setup: Any = None) -> State:
+        """As `State.blank`: a state before the match starts, for a replay (the Python backend's)."""
+        return State.blank(game, seed, lazy, setup)
+
+    def clone(self) -> NativeState:
+        c = NativeState.__new__(NativeState)
+        c.game = self.game
+        c._n = self._n.clone()
+        t = self._twin
+        c._twin = t.clone() if t is not None else None
+        c._synced = self._synced
+        return c
+
+    # ------------------------------------------------------------ answered natively
+    def current_player(self) -> int:
+        return int(self._n.current_player())
+
+    def is_terminal(self) -> bool:
+        return bool(self._n.is_terminal())
+
+    def is_chance_node(self) -> bool:
+        return bool(self._n.is_chance_node())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        n = self._n
+        try:
+            legal: list[int] = n.legal_actions()
+        except RuntimeError as e:
+            return self._refused(e, lambda t: t.legal_actions(player))  # type: ignore[no-any-return]
+        if not legal:
+            if n.is_terminal():
+                return legal
+            # A player the rules leave stuck: the Python backend's located error says so.
+            return self._py().legal_actions(player)
+        if player is not None and player != n.current_player() and not n.is_chance_node():
+            return []
+        return legal
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._n.chance_outcomes()  # type: ignore[no-any-return]
+
+    def apply_action(self, action: int) -> None:
+        try:
+            self._n.apply_action(action)
+        except (RuntimeError, TypeError) as e:
+            self._refused(e, lambda t: t.apply_action(action))
+
+    def returns(self) -> list[float]:
+        return self._n.returns()  # type: ignore[no-any-return]
+
+    def rewards(self) -> list[float]:
+        """As `State.rewards`: 0 for every seat until the end, the returns there."""
+        return self._n.returns()  # type: ignore[no-any-return]
+
+    def history(self) -> list[int]:
+        return self._n.history()  # type: ignore[no-any-return]
+
+    def full_history(self) -> list[tuple[int, int]]:
+        """The history as (player, action) pairs, the player CHANCE (-1) for chance outcomes; a seeded state's
+        holds no chance outcome it drew itself, as the Python backend's."""
+        return [(who, what) for who, what in self._n.full_history() if who != DRAWN]
+
+    # ------------------------------------------------------------ the twin
+    def python_state(self) -> State:
+        """The Python backend's state at this position (a copy: changing it leaves this state as it is)."""
+        return self._py().clone()
+
+    def _py(self) -> State:
+        """The twin, made or brought up to date by replaying the native history since it was last asked for."""
+        t = self._twin
+        n = self._n
+        if t is None:
+            t = self._twin = State.initial(self.game, None)  # no seed: it takes the native chance outcomes
+            self._synced = 0
+        size = n.history_size()
+        if self._synced < size:
+            for _who, what in n.full_history(self._synced):
+                t.apply_action(what)
+            self._synced = size
+        return t
+
+    def _refused(self, e: BaseException, again: Any) -> Any:
+        """The native state refused: the Python backend says why, in its own words (on a copy of the twin)."""
+        again(self._py().clone())
+        raise GameError(f"the native backend refused what the Python backend does ({e}); please report it "
+                        f"with the game and this history: {self._n.full_history()!r}") from None
+
+    # ------------------------------------------------------------ answered by the twin
+    def chance_values(self) -> list[Any]:
+        return self._py().chance_values()
+
+    def action_to_string(self, player: int | None, action: int) -> str:
+        return self._py().action_to_string(player, action)
+
+    def action_from_string(self, text: str) -> int | None:
+        return self._py().action_from_string(text)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return self._py().observation(player)
+
+    def observation_string(self, player: int) -> str:
+        return self._py().observation_string(player)
+
+    def information_state_string(self, player: int) -> str:
+        return self._py().information_state_string(player)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        return self._py().observation_tensor(player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        return self._py().information_state_tensor(player)
+
+    def serialize(self) -> str:
+        """The Python backend's text of this position: a seeded native state is written with its chance
+        outcomes (its seed would deal otherwise on the Python backend)."""
+        return self._py().serialize()
+
+    def resample_from_infostate(self, player: int, rng: Any) -> State:
+        """A state `player` cannot tell from this one (the Python backend's resampler: a Python state)."""
+        return self._py().resample_from_infostate(player, rng)
+
+    def zone(self, name: str, player: int | None = None) -> list[str]:
+        return self._py().zone(name, player)
+
+    def zone_cards(self, name: str, player: int | None = None) -> list[int]:
+        return self._py().zone_cards(name, player)
+
+    def var(self, name: str, player: int | None = None) -> Any:
+        return self._py().var(name, player)
+
+    def evaluating_as(self, seat: int, fn: Any, *args: Any) -> Any:
+        return self._py().evaluating_as(seat, fn, *args)
+
+    def reading_copy(self) -> State:
+        return self._py().reading_copy()
+
+    def seeded_copy(self, seed: int) -> State:
+        return self._py().seeded_copy(seed)
+
+    def reseed(self, seed: int) -> None:
+        """From here the state draws its chance from `seed` (the native generator)."""
+        self._n.reseed(seed)  # its draws are recorded natively: the twin replays them when next asked
+
+    def cards_moved(self) -> None:
+        self._py().cards_moved()
+
+    def remember(self, key: Any, value: Any) -> None:
+        self._py().remember(key, value)
+
+    def n_active(self) -> int:
+        return self._py().n_active()
+
+    def where(self) -> str:
+        return self._py().where()
+
+    def public_view(self) -> str:
+        return self._py().public_view()
+
+    def designer_view(self) -> str:
+        return self._py().designer_view()
+
+    def __str__(self) -> str:
+        return str(self._py())
+
+
+def _field(name: str) -> property:
+    def get(self: NativeState) -> Any:
+        return getattr(self._py(), name)
+    get.__doc__ = f"The engine's field `{name}`, read from the Python twin (read only)."
+    return property(get)
+
+
+# The engine's fields (engine/fields.py), which other modules read (the phase, the winners, the log...): each
+# a read-only property from the twin, named one by one from the field table.
+for _name in SLOTS:
+    if _name != "game":
+        setattr(NativeState, _name, _field(_name))
+
+
+def _native_game_type() -> type:
+    from .backend import NativeGame
+    return NativeGame
