@@ -66,6 +66,15 @@ def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
                    help="a table option (repeat for several)")
 
 
+BACKENDS = ("python", "native", "auto")
+
+
+def backend_arg(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--backend", choices=BACKENDS, default="python",
+                   help="python (the default), native (the rule file compiled to C++, cached; an error where it "
+                        "cannot be built) or auto (native where it can be, else python, saying why in one line)")
+
+
 def bot_spec(text: str) -> str:
     """An argparse type: bot specs that parse (the names of the rule file's strategies are checked with the
     game). The bots are imported here, when a command that takes --bots reads its arguments, so that the

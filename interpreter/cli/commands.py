@@ -12,7 +12,7 @@ from typing import Any
 
 from ..dsl.diagnostics import clipped
 from ..dsl.limits import MAX_PLAYERS
-from .args import MAX_LIMIT, MAX_SEED, bot_args, bot_spec, game_args, limit_args, seconds, whole
+from .args import MAX_LIMIT, MAX_SEED, backend_arg, bot_args, bot_spec, game_args, limit_args, seconds, whole
 from .templates import DEFAULT, KINDS, NAME_RULE
 
 # The module of cli/ whose `cmd_<command>` runs each command, in the order they are added (argparse lists
@@ -121,6 +121,7 @@ def _run(sub: Any) -> None:
                    help="print one JSON record instead of the log (a match record: cardsmith replay reads it)")
     r.add_argument("--record", metavar="FILE", help="also write the match record to FILE (see cardsmith replay)")
     bot_args(r, "the bots, one spec per seat, the last filling the seats left (default random)")
+    backend_arg(r)
     limit_args(r)
 
 
@@ -186,6 +187,7 @@ def _bench(sub: Any) -> None:
     b.add_argument("--seed", type=whole(0, MAX_SEED), default=0,
                    help="the seed of the first playout (the next ones count up from it) and of the random moves "
                         "(default 0)")
+    backend_arg(b)
     limit_args(b)
 
 
@@ -241,6 +243,7 @@ def _simulate(sub: Any) -> None:
     s.add_argument("--score-order", choices=("auto", "high", "low"), default="auto",
                    help="whether a higher or a lower score is better (default auto: as the winners show)")
     s.set_defaults(sim_parser=s)
+    backend_arg(s)
     limit_args(s)
 
 

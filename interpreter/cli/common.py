@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 from collections.abc import Sequence
 
 from ..dsl.diagnostics import RuleFileError, count_of
@@ -10,6 +12,7 @@ from ..dsl.pipeline import compile_file
 from ..engine.bundled import resolve
 from ..engine.errors import GameError
 from ..engine.game import Game
+from ..engine.text import say
 
 
 def options(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -24,7 +27,8 @@ def options(pairs: Sequence[str] | None) -> dict[str, str]:
 
 
 def instance(args: argparse.Namespace) -> Game:
-    """The game a command's GAME, --players and --option name, within its --max-... limits."""
+    """The game a command's GAME, --players and --option name, within its --max-... limits, on its --backend
+    (python where the command has none). A game asked for with `auto` that runs in Python says why, once."""
     path = resolve(args.game)
     players: int | None = args.players
     table = options(args.option)
@@ -33,7 +37,17 @@ def instance(args: argparse.Namespace) -> Game:
         raise RuleFileError(loaded.diagnostics, loaded.sources)
     spec = loaded.game.spec
     n = players if players is not None else spec.min_players
-    return Game(loaded.game, n, table)
+    backend = getattr(args, "backend", "python")
+    if backend == "python":
+        return Game(loaded.game, n, table)
+    from ..native.backend import NativeFallback, load_backend
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NativeFallback)  # said below, once, as the command's own line
+        g = load_backend(path, loaded.game, n, table, args.limits, backend)
+    if g.backend_note is not None and not getattr(args, "backend_said", False):
+        say(f"cardsmith: {g.backend_note}", file=sys.stderr)
+        args.backend_said = True
+    return g
 
 
 def players(lo: int, hi: int) -> str:

@@ -24,7 +24,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     specs = parse_bots(args.bots, g.n, strategy_names(g))
     bots = [make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in enumerate(specs)]
-    s = State.initial(g, seed, log=True)
+    native = g.backend == "native"
+    # On the native backend the match is played natively, then told from its replay on a Python state that
+    # keeps the log (the draws of a seed are the native backend's, recorded in the native history).
+    s = State.initial(g, None if native else seed, log=True)
     out: list[str] = [header(g, seed)]
     records: list[dict[str, Any]] = []
 
@@ -35,8 +38,24 @@ def cmd_run(args: argparse.Namespace) -> int:
             s.apply_action(bots[p].choose(SeatView(s, p)))
             yield s
 
+    def replayed() -> Iterator[State]:
+        n = g.new_initial_state(seed)
+        failed: GameError | None = None
+        try:
+            while not n.is_terminal():
+                p = n.current_player()
+                n.apply_action(bots[p].choose(SeatView(n, p)))
+        except GameError as e:
+            failed = e  # told after the moves that were played
+        yield s
+        for _who, what in n.replay_entries():
+            s.apply_action(what)
+            yield s
+        if failed is not None:
+            raise failed
+
     try:
-        narrate(g, played(), out, records)
+        narrate(g, replayed() if native else played(), out, records)
     except GameError as e:
         if not args.json:
             say(*out)

@@ -72,6 +72,23 @@ def missing() -> str | None:
     return None
 
 
+def status() -> str:
+    """One line: whether the native backend can be built here, with what, or why not."""
+    why = missing()
+    if why is not None:
+        return f"native backend: unavailable here: {why}"
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        cc = subprocess.run([COMPILER, "-dumpfullversion"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        cc = ""
+    try:
+        pb = version("pybind11")
+    except PackageNotFoundError:
+        pb = "?"
+    return f"native backend: available here ({COMPILER} {cc or '?'}, pybind11 {pb})"
+
+
 def plain_game(name: str, players: int, options: dict[str, Any] | None = None,
                limits: Limits = DEFAULT_LIMITS) -> Game:
     """A bundled game or rule file compiled without the optimizer (its inlined bodies are Python-only)."""

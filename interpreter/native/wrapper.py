@@ -116,6 +116,11 @@ class NativeState:
         holds no chance outcome it drew itself, as the Python backend's."""
         return [(who, what) for who, what in self._n.full_history() if who != DRAWN]
 
+    def replay_entries(self) -> list[tuple[int, int]]:
+        """Every entry of the history, the chance outcomes a seeded state drew itself included (as player -2):
+        applied in order to a Python state made without a seed, they give this position."""
+        return self._n.full_history()  # type: ignore[no-any-return]
+
     # ------------------------------------------------------------ the twin
     def python_state(self) -> State:
         """The Python backend's state at this position (a copy: changing it leaves this state as it is)."""

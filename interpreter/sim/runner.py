@@ -145,7 +145,10 @@ class Player:
         self.done = 0
         seed = match_seed(cfg.seed, index)
         bots = [make_bot(self.specs[text], g, p, seat_seed(seed, p)) for p, text in enumerate(cfg.seat_bots(index))]
-        s = State.initial(g, seed, log=self.log)
+        # A native game plays natively unless the report lines' scores are wanted (they are read from the log);
+        # the phase, deals and winners then come from its Python twin (native/wrapper.py).
+        native = g.backend == "native" and not self.log
+        s = g.new_initial_state(seed) if native else State.initial(g, seed, log=self.log)
         name_of, legal_at, taken, phases = self.name_of, counts.legal_at, counts.taken, counts.phases
         actions = choices = forced = 0
         first = -1
