@@ -98,7 +98,7 @@ def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any],
         if plain.game is None:
             raise BuildError("the rule file did not compile without the optimizer")
         prog = lower(Game(plain.game, players, dict(options)))
-        so, _ = game_library(prog, limits=build_limits, what=f"{name}'s library")
+        so, _ = game_library(prog, limits=build_limits, what="its library")
         native = loader(limits=build_limits).Game(str(so))
     except Exception as e:  # noqa: BLE001 (Unsupported, BuildError, or a construct the lowering half knows)
         raise NativeUnavailable(name, _reason(e)) from None

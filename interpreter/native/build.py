@@ -67,9 +67,13 @@ def missing() -> str | None:
     """Why the native backend cannot be built on this machine (None: a compiler and pybind11 are here)."""
     if shutil.which(COMPILER) is None:
         return f"no C++ compiler ({COMPILER}) on this machine"
-    if importlib.util.find_spec("pybind11") is None:
+    if not _has_pybind11():
         return "pybind11 is not installed (pip install 'cardsmith[native]')"
     return None
+
+
+def _has_pybind11() -> bool:
+    return importlib.util.find_spec("pybind11") is not None
 
 
 def status() -> str:

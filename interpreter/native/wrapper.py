@@ -49,7 +49,7 @@ class NativeState:
                 lazy: bool = True) -> Any:
         """As `State.initial`: a native state where the native backend plays it (a native game, no log, no setup,
         dealt lazily), else the Python backend's state."""
-        if isinstance(game, _native_game_type()) and not log and setup is None and lazy:
+        if game.backend == "native" and not log and setup is None and lazy:
             return game.new_initial_state(seed)
         return State.initial(game, seed, log, setup, lazy)
 
@@ -236,8 +236,3 @@ def _field(name: str) -> property:
 for _name in SLOTS:
     if _name != "game":
         setattr(NativeState, _name, _field(_name))
-
-
-def _native_game_type() -> type:
-    from .backend import NativeGame
-    return NativeGame

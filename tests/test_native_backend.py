@@ -1,0 +1,344 @@
+"""The native backend behind one switch (issue 33): `cardsmith.load(..., backend=...)`, its errors and its
+fallback word for word, the native state's interface (every public name of the Python `State` and `Game`),
+the answers its Python twin gives (equal to the Python backend's on the same actions), the build limits, and
+the commands' `--backend`.
+
+The tests that build need g++ and pybind11 (CI has both) and are skipped cleanly without them. They build
+into a cache folder of the test session (shared by the parallel workers, whose concurrent builds of one
+library are safe), never the user's: the binding once per session, each game's library once."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cardsmith
+import pytest
+from cardsmith.dsl.pipeline import compile_file
+from cardsmith.engine.bundled import resolve
+from cardsmith.engine.errors import GameError, IllegalAction, RuleError
+from cardsmith.engine.game import Game
+from cardsmith.engine.state import State
+from cardsmith.native import build
+from cardsmith.native.backend import NativeFallback, NativeGame, NativeUnavailable, load_backend
+from cardsmith.native.build import BuildLimits
+from cardsmith.native.wrapper import NativeState
+from conftest import cli
+
+CAN_BUILD = build.missing() is None
+needs_build = pytest.mark.skipif(not CAN_BUILD, reason=f"{build.missing()}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One cache folder for the whole run: the parallel workers' base folders share a parent."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "native-cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CARDSMITH_NATIVE_CACHE", str(folder))
+        yield folder
+
+
+@pytest.fixture(scope="module")
+def hearts() -> Game:
+    return cardsmith.load("hearts", players=4, backend="native")
+
+
+@pytest.fixture(scope="module")
+def go_fish() -> Game:
+    return cardsmith.load("go-fish", players=2, backend="native")
+
+
+def _compiled(name: str) -> tuple[Path, Any]:
+    path = resolve(name)
+    r = compile_file(path)
+    assert r.game is not None
+    return path, r.game
+
+
+# ---------------------------------------------------------------- the switch, without building
+def test_python_is_the_default_backend() -> None:
+    g = cardsmith.load("kuhn-poker", players=2)
+    assert type(g) is Game and (g.backend, g.backend_note) == ("python", None)
+
+
+def test_an_unknown_backend_is_refused() -> None:
+    with pytest.raises(GameError) as e:
+        cardsmith.load("kuhn-poker", players=2, backend="fast")
+    assert str(e.value) == "backend must be 'python', 'native' or 'auto', not 'fast'"
+
+
+def test_native_refuses_what_the_lowering_does_not_cover() -> None:
+    with pytest.raises(NativeUnavailable) as e:
+        cardsmith.load("spades", players=4, backend="native")
+    assert str(e.value) == "Spades cannot run on the native backend: it does not cover per-player variables yet"
+    assert isinstance(e.value, GameError)
+
+
+def test_auto_falls_back_saying_why_in_one_line() -> None:
+    with pytest.warns(NativeFallback) as caught:
+        g = cardsmith.load("spades", players=4, backend="auto")
+    note = "Spades runs on the Python backend: it does not cover per-player variables yet"
+    assert type(g) is Game and g.backend == "python" and g.backend_note == note
+    assert [str(w.message) for w in caught] == [note]
+
+
+def test_a_bad_option_is_the_python_backends_error_not_a_fallback() -> None:
+    with pytest.raises(cardsmith.BadOption) as e:
+        cardsmith.load("hearts", players=9, backend="auto")
+    assert str(e.value) == "Hearts is for 4 players, not 9"
+
+
+def test_no_compiler(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CARDSMITH_NATIVE_CACHE", str(tmp_path))  # nothing built there
+    monkeypatch.setattr(build, "COMPILER", "cardsmith-no-such-compiler")
+    with pytest.raises(NativeUnavailable) as e:
+        cardsmith.load("hearts", players=4, backend="native")
+    assert str(e.value) == "Hearts cannot run on the native backend: no C++ compiler (cardsmith-no-such-compiler) " \
+                           "on this machine"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NativeFallback)
+        g = cardsmith.load("hearts", players=4, backend="auto")
+    assert g.backend_note == "Hearts runs on the Python backend: no C++ compiler (cardsmith-no-such-compiler) on " \
+                             "this machine"
+
+
+def test_no_pybind11(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CARDSMITH_NATIVE_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "COMPILER", "sh")  # a program that is there
+    monkeypatch.setattr(build, "_has_pybind11", lambda: False)
+    with pytest.raises(NativeUnavailable) as e:
+        cardsmith.load("go-fish", players=2, backend="native")
+    assert str(e.value) == "Go Fish cannot run on the native backend: pybind11 is not installed " \
+                           "(pip install 'cardsmith[native]')"
+    assert build.status() == "native backend: unavailable here: pybind11 is not installed " \
+                             "(pip install 'cardsmith[native]')"
+
+
+def test_the_generated_source_has_a_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDSMITH_NATIVE_CACHE", str(tmp_path))
+    path, compiled = _compiled("hearts")
+    size = len(build.library_source(build.program("hearts", 4)).encode())
+    with pytest.raises(NativeUnavailable) as e:
+        load_backend(path, compiled, 4, {}, compiled.limits, "native", BuildLimits(source=1000))
+    assert str(e.value) == f"Hearts cannot run on the native backend: the generated source of its library " \
+                           f"({size:,} bytes) passes its limit of 1,000 bytes"
+
+
+def test_the_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CARDSMITH_NATIVE_CACHE", str(tmp_path / "here"))
+    assert build.cache_dir() == tmp_path / "here"
+    monkeypatch.delenv("CARDSMITH_NATIVE_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert build.cache_dir() == tmp_path / "xdg" / "cardsmith" / "native"
+
+
+def test_the_native_state_has_every_public_name_of_the_python_state() -> None:
+    """Explicit methods and properties, one per public name of `State` (its methods and the engine's fields)."""
+    def public(cls: type) -> set[str]:
+        return {n for n in dir(cls) if not n.startswith("_")}
+    assert public(State) - public(NativeState) == set()
+    assert issubclass(NativeGame, Game)
+
+
+# ---------------------------------------------------------------- limits of a build
+@needs_build
+@pytest.mark.slow
+@pytest.mark.parametrize(("limits", "said"), [
+    (BuildLimits(seconds=0.001), "the build of its library passed its time limit of 0.001 s"),
+    (BuildLimits(memory=64 << 20), "the build of its library passed its memory limit of 64 MB"),
+])
+def test_a_build_past_its_limits(limits: BuildLimits, said: str, tmp_path: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDSMITH_NATIVE_CACHE", str(tmp_path))  # nothing cached: it compiles
+    path, compiled = _compiled("hearts")
+    with pytest.raises(NativeUnavailable) as e:
+        load_backend(path, compiled, 4, {}, compiled.limits, "native", limits)
+    assert str(e.value) == f"Hearts cannot run on the native backend: {said}"
+    with pytest.warns(NativeFallback) as caught:
+        g = load_backend(path, compiled, 4, {}, compiled.limits, "auto", limits)
+    assert g.backend == "python" and str(caught[0].message) == f"Hearts runs on the Python backend: {said}"
+    assert list(tmp_path.iterdir()) == []  # no half-built library left behind
+
+
+# ---------------------------------------------------------------- the native game and state
+@needs_build
+@pytest.mark.slow
+def test_the_native_game_is_the_python_game_with_native_states(hearts: Game) -> None:
+    py = cardsmith.load("hearts", players=4)
+    assert isinstance(hearts, NativeGame) and hearts.backend == "native" and hearts.backend_note is None
+    own = {n for n in vars(py) if not n.startswith("_")}
+    assert own - set(vars(hearts)) == set()
+    assert {n for n in dir(py) if not n.startswith("_")} - set(dir(hearts)) == set()
+    assert isinstance(hearts.new_initial_state(), NativeState)
+    assert isinstance(hearts.new_initial_state(seed=1), NativeState)
+    assert Path(hearts.native_library).parent == build.cache_dir()  # type: ignore[attr-defined]
+
+
+def _same_views(nat: Any, py: State, n: int) -> None:
+    for p in range(n):
+        assert nat.observation_string(p) == py.observation_string(p)
+        assert nat.information_state_string(p) == py.information_state_string(p)
+        assert nat.observation_tensor(p) == py.observation_tensor(p)
+        assert nat.information_state_tensor(p) == py.information_state_tensor(p)
+        assert nat.observation(p) == py.observation(p)
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["hearts", "go_fish"])
+def test_every_view_of_a_native_match_is_the_python_backends(name: str, request: pytest.FixtureRequest) -> None:
+    """A match played on both backends with the same actions (chance drawn by the test): the same player,
+    legal actions and chance outcomes at every node; every observation, information-state string and tensor
+    of every seat the same; the same returns, history and serialization at the end."""
+    g: Game = request.getfixturevalue(name)
+    n = g.num_players()
+    py_game = cardsmith.load(g.name.lower().replace(" ", "-"), players=n)
+    rng = random.Random(5)
+    nat, py = g.new_initial_state(), py_game.new_initial_state()
+    nodes = 0
+    while not py.is_terminal():
+        assert (nat.current_player(), nat.is_chance_node(), nat.is_terminal()) == \
+            (py.current_player(), py.is_chance_node(), False)
+        assert nat.legal_actions() == py.legal_actions()
+        assert nat.chance_outcomes() == py.chance_outcomes()
+        if nodes % 3 == 0 or not py.is_chance_node():
+            _same_views(nat, py, n)
+        a = rng.choice(py.legal_actions())
+        assert nat.action_to_string(nat.current_player(), a) == py.action_to_string(py.current_player(), a)
+        nat.apply_action(a)
+        py.apply_action(a)
+        nodes += 1
+    assert nat.is_terminal() and nat.returns() == py.returns() and nat.rewards() == py.rewards()
+    assert nat.history() == py.history() and nat.full_history() == py.full_history()
+    _same_views(nat, py, n)
+    assert nat.serialize() == py.serialize() and str(nat) == str(py)
+    back = g.deserialize_state(nat.serialize())
+    assert isinstance(back, NativeState) and back.history() == nat.history() and back.returns() == nat.returns()
+
+
+@needs_build
+@pytest.mark.slow
+def test_a_seeded_native_state_records_its_draws(go_fish: Game) -> None:
+    """A seeded native state draws its own chance: its history holds the player actions only (as a seeded
+    Python state's), and what it drew is recorded so that its twin replays the same match. Its clone draws
+    the same; another seed draws otherwise."""
+    s = go_fish.new_initial_state(seed=11)
+    rng = random.Random(2)
+    assert not s.is_chance_node()
+    played = []
+    while not s.is_terminal():
+        if len(played) == 10:
+            c = s.clone()
+            a = rng.choice(s.legal_actions())
+            c.apply_action(a)
+            assert len(c.history()) == len(s.history()) + 1  # the clone alone moved
+        a = rng.choice(s.legal_actions())
+        played.append(a)
+        s.apply_action(a)
+        assert not s.is_chance_node()
+    assert s.history() == played and s.full_history() == [(p, a) for p, a in s.full_history() if p >= 0]
+    twin = s.python_state()
+    assert twin.is_terminal() and twin.returns() == s.returns()
+    replay = State.initial(go_fish, None)
+    for _who, what in s.replay_entries():
+        replay.apply_action(what)
+    _same_views(s, replay, 2)
+    again = go_fish.new_initial_state(seed=11)
+    assert again.legal_actions() == go_fish.new_initial_state(seed=11).legal_actions()
+    assert again.replay_entries() == go_fish.new_initial_state(seed=11).replay_entries()
+
+
+@needs_build
+@pytest.mark.slow
+def test_refusals_are_the_python_backends_word_for_word(hearts: Game) -> None:
+    s = hearts.new_initial_state(seed=3)
+    py = s.python_state()
+    bad = next(a for a in range(hearts.num_distinct_actions()) if a not in s.legal_actions())
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(bad)
+    with pytest.raises(IllegalAction) as e_py:
+        py.apply_action(bad)
+    assert str(e.value) == str(e_py.value)
+    assert re.fullmatch(r"action \d+ \(.+\) is not legal for P\d in phase '\w+'", str(e.value))
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(0)
+    assert str(e.value) == "the game is over; no action can be taken"
+
+
+@needs_build
+@pytest.mark.slow
+def test_the_action_limit_holds_natively() -> None:
+    g = cardsmith.load("hearts", players=4, backend="native", limits=cardsmith.Limits(actions=5))
+    py = cardsmith.load("hearts", players=4, limits=cardsmith.Limits(actions=5))
+    s, p = g.new_initial_state(), py.new_initial_state()
+    with pytest.raises(RuleError) as e:
+        while True:
+            s.apply_action(s.legal_actions()[0])
+    for _who, what in s.replay_entries():
+        p.apply_action(what)
+    with pytest.raises(RuleError) as e_py:
+        p.apply_action(p.legal_actions()[0])
+    assert e.value.code == e_py.value.code == "R003"
+    assert str(e.value) == str(e_py.value)
+
+
+# ---------------------------------------------------------------- the commands
+def test_backend_is_a_flag_of_the_commands_that_play_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    for cmd in ("run", "bench", "simulate"):
+        code, out, _ = cli([cmd, "--help"], capsys)
+        assert code == 0 and "--backend {python,native,auto}" in out
+    for cmd in ("validate", "explain"):
+        code, out, _ = cli([cmd, "--help"], capsys)
+        assert code == 0 and "--backend" not in out
+    code, _, err = cli(["run", "hearts", "--backend", "fast"], capsys)
+    assert code == 2 and "argument --backend: invalid choice: 'fast'" in err
+
+
+def test_auto_says_once_why_a_command_runs_in_python(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["run", "spades", "--players", "4", "--seed", "1", "--backend", "auto"], capsys)
+    assert code == 0
+    assert err == "cardsmith: Spades runs on the Python backend: it does not cover per-player variables yet\n"
+    code, out, err = cli(["run", "spades", "--players", "4", "--backend", "native"], capsys)
+    assert (code, out) == (1, "")
+    assert err == "cardsmith: error: Spades cannot run on the native backend: it does not cover per-player " \
+                  "variables yet\n"
+
+
+@needs_build
+@pytest.mark.slow
+def test_run_and_simulate_on_the_native_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["run", "hearts", "--players", "4", "--seed", "3", "--backend", "native"], capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith("Hearts, 4 players, seed 3") and out.endswith("(64 actions, 1 deal)\n")
+    code, out, err = cli(["simulate", "go-fish", "--players", "2", "--games", "20", "--backend", "native",
+                          "--workers", "1", "--no-progress"], capsys)
+    assert code == 0 and "20 matches" in err
+
+
+@needs_build
+@pytest.mark.slow
+def test_bench_runs_the_native_loop_beside_the_python_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["bench", "go-fish", "--players", "2", "--backend", "native", "--seconds", "0.4",
+                          "--rounds", "2"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert re.fullmatch(r"native backend: available here \(g\+\+ [\d.]+, pybind11 [\d.]+\)", lines[0])
+    assert lines[1] == "Go Fish, 2 players: 2 rounds of 0.10 s of random playouts on each backend, alternated, " \
+                       "after a warm-up match"
+    assert [ln.split(":")[0] for ln in lines[2:6]] == ["  round 1, native loop", "  round 1, Python backend",
+                                                       "  round 2, Python backend", "  round 2, native loop"]
+    assert re.fullmatch(r"median: native loop [\d,.]+ games/s \([\d,.]+\.\.[\d,.]+\), Python backend [\d,.]+ "
+                        r"games/s \([\d,.]+\.\.[\d,.]+\); native/Python [\d,.]+x \([\d,.]+\.\.[\d,.]+\)", lines[6])
+    code, out, err = cli(["bench", "go-fish", "--backend", "native", "--profile", "--seconds", "0.1"], capsys)
+    assert (code, out) == (1, "")
+    assert err == "cardsmith: error: --profile shows the Python backend's rule-file lines: use it without " \
+                  "--backend native\n"
