@@ -1,6 +1,7 @@
 """cardsmith against OpenSpiel's own C++ games, driven from the same Python loop, alternated in one process.
 
-    python benchmarks/openspiel.py playouts [GAME ...] [--rounds R] [--seconds T]
+    python benchmarks/openspiel.py playouts [GAME ...] [--rounds R] [--seconds T] [--backend python|native]
+    python benchmarks/openspiel.py native-loop [GAME ...] [--rounds R] [--seconds T]
     python benchmarks/openspiel.py cfr [--rounds R] [--iterations N]
     python benchmarks/openspiel.py adapters [--rounds R] [--seconds T]
     python benchmarks/openspiel.py import [--rounds R]
@@ -14,6 +15,13 @@ affects both alike. Two loops:
   simulations and the bots' own playouts run it); pyspiel's chance nodes are drawn by the loop.
 - `chance`: both states are made without a seed and every chance outcome is drawn by the loop (as the
   OpenSpiel adapter, CFR and ISMCTS over `chance_outcomes` run it).
+
+`--backend native`: cardsmith's side is the native backend (`cardsmith.load(..., backend="native")`) through the
+same Python loop; a classic the native backend does not cover yet is left out, saying why.
+
+`native-loop`: the native backend's own playout loop (`game.native.random_playouts`, the whole match in C++,
+its chance drawn by itself, uniform random moves) against OpenSpiel's C++ loop, `pyspiel.evaluate_bots` with
+uniform random bots, one call per match; games/s of CPU time, alternated as above.
 
 `cfr`: seconds per iteration of OpenSpiel's Python `CFRSolver` on cardsmith's Kuhn and Leduc poker
 (through `cardsmith.openspiel`) and on pyspiel's `kuhn_poker` and `leduc_poker`, and of outcome-sampling
@@ -176,15 +184,37 @@ def _median(xs: list[float]) -> str:
     return f"{statistics.median(xs):,.0f}"
 
 
-def playouts(names: list[str], rounds: int, seconds: float, seed: int) -> list[list[str]]:
-    rows = [["game", "players", "loop", "cardsmith games/s", "pyspiel games/s", "cardsmith/pyspiel"]]
+def _chosen(names: list[str]) -> list[Classic]:
+    out = []
     for c in CLASSICS:
         if names and c.rule_file not in names and c.openspiel not in names:
             continue
         if not _bundled(c.rule_file):
             print(f"{c.title}: not bundled, left out", file=sys.stderr)
             continue
-        mine = cardsmith.load(c.rule_file, c.players)
+        out.append(c)
+    return out
+
+
+def _load(c: Classic, backend: str) -> cardsmith.Game | None:
+    """The classic on the backend asked for, or None (said on stderr) where the native backend cannot run it."""
+    try:
+        return cardsmith.load(c.rule_file, c.players, backend=backend)
+    except cardsmith.GameError as e:
+        if backend == "python":
+            raise
+        print(f"{c.title}: left out: {e}", file=sys.stderr)
+        return None
+
+
+def playouts(names: list[str], rounds: int, seconds: float, seed: int,
+             backend: str = "python") -> list[list[str]]:
+    side = "cardsmith" if backend == "python" else f"cardsmith {backend}"
+    rows = [["game", "players", "loop", f"{side} games/s", "pyspiel games/s", f"{side}/pyspiel"]]
+    for c in _chosen(names):
+        mine = _load(c, backend)
+        if mine is None:
+            continue
         ref = pyspiel.load_game(c.openspiel, _params(c))
         for loop, make in (("seeded", seeded_play), ("chance", chance_play)):
             rng = random.Random(seed)
@@ -194,6 +224,47 @@ def playouts(names: list[str], rounds: int, seconds: float, seed: int) -> list[l
             row = [c.title, str(c.players), loop, _median(res.mine), _median(res.theirs), res.text()]
             print(" | ".join(row), file=sys.stderr)
             rows.append(row)
+    return rows
+
+
+def evaluate_bots_rate(game: Any, seconds: float, seed: int) -> float:
+    """Games/s of OpenSpiel's C++ loop with uniform random bots (CPU time), one `evaluate_bots` call per match."""
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    k = 0
+    c0 = time.process_time()
+    while True:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + k)
+        k += 1
+        now = time.process_time()
+        if now - c0 >= seconds:
+            return k / (now - c0)
+
+
+def native_loop_rate(game: Any, seconds: float, seed: int) -> float:
+    """Games/s of the native backend's playout loop (CPU time), in batches of 50 matches per call."""
+    k, batch = 0, 50
+    c0 = time.process_time()
+    while True:
+        game.native.random_playouts(batch, seed + k)
+        k += batch
+        now = time.process_time()
+        if now - c0 >= seconds:
+            return k / (now - c0)
+
+
+def native_loop(names: list[str], rounds: int, seconds: float, seed: int) -> list[list[str]]:
+    rows = [["game", "players", "native loop games/s", "evaluate_bots games/s", "native/evaluate_bots"]]
+    for c in _chosen(names):
+        mine = _load(c, "native")
+        if mine is None:
+            continue
+        ref = pyspiel.load_game(c.openspiel, _params(c))
+        native_loop_rate(mine, 0.05, seed), evaluate_bots_rate(ref, 0.05, seed)  # warm up
+        res = alternate(partial(native_loop_rate, mine, seconds, seed), partial(evaluate_bots_rate, ref, seconds, seed),
+                        rounds)
+        row = [c.title, str(c.players), _median(res.mine), _median(res.theirs), res.text()]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
     return rows
 
 
@@ -446,13 +517,15 @@ def markdown(rows: list[list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["playouts", "cfr", "adapters", "seeding", "import", "all"])
+    ap.add_argument("what", choices=["playouts", "native-loop", "cfr", "adapters", "seeding", "import", "all"])
     ap.add_argument("games", nargs="*", help="playouts: the games to play (default: every classic)")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each side in a round (default 2)")
     ap.add_argument("--iterations", type=int, default=20,
                     help="cfr: CFR iterations on Kuhn poker per round, a tenth of them on Leduc (default 20)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--backend", choices=["python", "native"], default="python",
+                    help="playouts: cardsmith's backend (default python)")
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     ap.add_argument("--write", metavar="FILE",
                     help="also put the tables, as Markdown, in FILE between the lines BEGIN and END (the table of "
@@ -466,7 +539,9 @@ def main(argv: list[str] | None = None) -> int:
     print(heading, file=sys.stderr)
     tables = []
     if args.what in ("playouts", "all"):
-        tables.append(playouts(args.games, args.rounds, args.seconds, args.seed))
+        tables.append(playouts(args.games, args.rounds, args.seconds, args.seed, args.backend))
+    if args.what == "native-loop":
+        tables.append(native_loop(args.games, args.rounds, args.seconds, args.seed))
     if args.what in ("cfr", "all"):
         tables.append(cfr(args.rounds, args.iterations))
     if args.what in ("adapters", "all"):
