@@ -27,7 +27,7 @@ from cardsmith.engine.state import State
 from cardsmith.native import build
 from cardsmith.native.backend import NativeFallback, NativeGame, NativeUnavailable, load_backend
 from cardsmith.native.build import BuildLimits
-from cardsmith.native.wrapper import NativeState
+from cardsmith.native.wrapper import NATIVE, NativeState
 from conftest import cli
 
 CAN_BUILD = build.missing() is None
@@ -60,6 +60,10 @@ def _compiled(name: str) -> tuple[Path, Any]:
     r = compile_file(path)
     assert r.game is not None
     return path, r.game
+
+
+def _public(cls: type) -> set[str]:
+    return {n for n in dir(cls) if not n.startswith("_")}
 
 
 # ---------------------------------------------------------------- the switch, without building
@@ -140,10 +144,9 @@ def test_the_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
 
 
 def test_the_native_state_has_every_public_name_of_the_python_state() -> None:
-    """Explicit methods and properties, one per public name of `State` (its methods and the engine's fields)."""
-    def public(cls: type) -> set[str]:
-        return {n for n in dir(cls) if not n.startswith("_")}
-    assert public(State) - public(NativeState) == set()
+    """Explicit methods and properties, one per public name of `State` (its methods and the engine's fields):
+    the binding answers the hot loop's (NATIVE), the Python class the rest, and each state has its `game`."""
+    assert _public(State) - _public(NativeState) == {*NATIVE, "game"}
     assert issubclass(NativeGame, Game)
 
 
@@ -178,6 +181,7 @@ def test_the_native_game_is_the_python_game_with_native_states(hearts: Game) -> 
     assert {n for n in dir(py) if not n.startswith("_")} - set(dir(hearts)) == set()
     assert isinstance(hearts.new_initial_state(), NativeState)
     assert isinstance(hearts.new_initial_state(seed=1), NativeState)
+    assert _public(State) - set(dir(hearts.new_initial_state())) == set()
     assert Path(hearts.native_library).parent == build.cache_dir()  # type: ignore[attr-defined]
 
 

@@ -23,10 +23,9 @@ from ..engine.setup import Setup
 from ..engine.state import State
 from .build import DEFAULT_BUILD_LIMITS, BuildError, BuildLimits, game_library, loader
 from .lower import Unsupported, lower
-from .wrapper import NativeState
+from .wrapper import SEED_SPACE, state_class
 
 BACKENDS = ("python", "native", "auto")
-SEED_SPACE = 1 << 62  # the binding's seeds are unsigned 64-bit: any Python int is taken modulo this
 
 
 class NativeUnavailable(GameError):
@@ -53,6 +52,7 @@ class NativeGame(Game):
     backend = "native"
     native: Any  # the binding's Game: `random_playouts(games, seed)` is the native loop
     native_library: str  # the path of the compiled library, in the cache folder
+    state_class: Any  # the class of its states: wrapper.NativeState over the binding's State
 
     def new_initial_state(self, seed: int | None = None, setup: Setup | None = None) -> Any:
         """A new match on the native backend. With a `setup` (a position to start from), the Python backend's
@@ -60,11 +60,12 @@ class NativeGame(Game):
         if setup is not None:
             return State.initial(self, seed, setup=setup)
         try:
-            n = self.native.new_initial_state(None if seed is None else seed % SEED_SPACE, self.action_limit)
+            s = self.state_class(self.native, None if seed is None else seed % SEED_SPACE, self.action_limit)
         except RuntimeError as e:
             State.initial(self, seed)  # the rules fail at the start: the Python backend's error says where
             raise GameError(f"the native backend failed to start a match ({e}); please report it") from None
-        return NativeState(self, n)
+        s.game = self
+        return s
 
     def deserialize_state(self, text: str) -> Any:
         """The state `serialize` wrote: native when it was played without a seed or a setup (its history is all
@@ -99,11 +100,13 @@ def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any],
             raise BuildError("the rule file did not compile without the optimizer")
         prog = lower(Game(plain.game, players, dict(options)))
         so, _ = game_library(prog, limits=build_limits, what="its library")
-        native = loader(limits=build_limits).Game(str(so))
+        binding = loader(limits=build_limits)
+        native = binding.Game(str(so))
     except Exception as e:  # noqa: BLE001 (Unsupported, BuildError, or a construct the lowering half knows)
         raise NativeUnavailable(name, _reason(e)) from None
     game.native = native
     game.native_library = str(so)
+    game.state_class = state_class(binding)
     return game
 
 

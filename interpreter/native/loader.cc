@@ -11,6 +11,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <climits>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -103,10 +105,57 @@ struct NGame {
 };
 }  // namespace
 
+// What a state refused (an illegal action, a rule failing, the action limit, a player left stuck) is said by
+// the Python subclass (wrapper.py) through its method `hook`, in the Python backend's words; a plain State of
+// this module (the spike's scripts) raises the native message.
+py::object refused(py::object self, const char* hook, py::object what, const char* message) {
+  if (!py::hasattr(self, hook)) throw std::runtime_error(message);
+  return self.attr(hook)(what, message);
+}
+
 PYBIND11_MODULE(cs_loader, mod) {
   py::class_<NState>(mod, "State")
-      .def("legal_actions", &NState::legal)
-      .def("apply_action", &NState::apply)
+      .def(py::init([](NGame& g, py::object seed, long long limit) {
+        auto* st = new NState(g.lib, g.lib->api->state_new(g.lib->game, 0));
+        st->limit = limit;
+        if (!seed.is_none()) {
+          st->seeded = true;
+          st->rng = seed.cast<uint64_t>() * 2 + 1;
+          try { st->draw(); } catch (...) { delete st; throw; }
+        }
+        return st;
+      }), py::arg("game"), py::arg("seed") = py::none(), py::arg("limit") = -1)
+      .def(py::init<const NState&>())  // a copy (clone)
+      .def("legal_actions", [](py::object self, py::object player) -> py::object {
+        NState& st = self.cast<NState&>();
+        if (st.terminal()) return py::list();
+        std::vector<int> la;
+        try {
+          la = st.legal();
+        } catch (const std::exception& e) {
+          return refused(self, "_refused_legal", player, e.what());
+        }
+        if (la.empty()) return refused(self, "_refused_legal", player, "no legal action");
+        if (!player.is_none() && !st.chance() && player.cast<int>() != st.lib->api->current_player(st.s))
+          return py::list();
+        return py::cast(la);
+      }, py::arg("player") = py::none())
+      .def("apply_action", [](py::object self, py::object action) {
+        NState& st = self.cast<NState&>();
+        long long a;
+        try {
+          a = action.cast<long long>();  // an int, or what has __index__ (numpy's integers)
+        } catch (const py::cast_error&) {
+          refused(self, "_refused_apply", action, "not an action id");  // the Python backend says what it is
+          return;
+        }
+        try {
+          if (a < INT32_MIN || a > INT32_MAX) throw std::runtime_error("illegal action");
+          st.apply((int)a);
+        } catch (const std::exception& e) {
+          refused(self, "_refused_apply", action, e.what());
+        }
+      })
       .def("is_chance_node", [](const NState& st) { return !st.terminal() && st.chance(); })
       .def("is_terminal", &NState::terminal)
       .def("current_player", [](const NState& st) { return st.lib->api->current_player(st.s); })
@@ -123,9 +172,13 @@ PYBIND11_MODULE(cs_loader, mod) {
         st.lib->api->returns(st.s, r.data());
         return r;
       })
+      .def("rewards", [](const NState& st) {  // OpenSpiel's: a match pays only at its end
+        std::vector<double> r(st.lib->api->num_players(st.lib->game));
+        st.lib->api->returns(st.s, r.data());
+        return r;
+      })
       .def("clone", [](const NState& st) { return NState(st); })
       .def("seeded", [](const NState& st) { return st.seeded; })
-      .def("moves", [](const NState& st) { return st.moves; })
       .def("history", [](const NState& st) {  // as the Python backend's: no chance the state drew itself
         std::vector<int> out;
         out.reserve(st.hist.size());
@@ -137,23 +190,17 @@ PYBIND11_MODULE(cs_loader, mod) {
         st.rng = seed * 2 + 1;
         st.draw();
       })
-      .def("full_history", [](const NState& st, size_t start) {  // every entry from `start`, chance included
+      .def("entries", [](const NState& st, size_t start) {  // the history from `start`, every chance outcome
         return std::vector<Entry>(st.hist.begin() + std::min(start, st.hist.size()), st.hist.end());
       }, py::arg("start") = 0)
-      .def("history_size", [](const NState& st) { return st.hist.size(); });
+      .def("entry_count", [](const NState& st) { return st.hist.size(); });
+  py::handle state_cls = mod.attr("State");  // kept alive by the module
   py::class_<NGame>(mod, "Game")
       .def(py::init<std::string>())
       .def("num_players", [](NGame& g) { return g.lib->api->num_players(g.lib->game); })
-      .def("new_initial_state", [](NGame& g, py::object seed, long long limit) {
-        NState st(g.lib, g.lib->api->state_new(g.lib->game, 0));
-        st.limit = limit;
-        if (!seed.is_none()) {
-          st.seeded = true;
-          st.rng = seed.cast<uint64_t>() * 2 + 1;
-          st.draw();
-        }
-        return st;
-      }, py::arg("seed") = py::none(), py::arg("limit") = -1)
+      .def("new_initial_state", [state_cls](py::object g, py::object seed) {  // the spike's scripts' way
+        return state_cls(g, seed);
+      }, py::arg("seed") = py::none())
       .def("random_playouts", [](NGame& g, long long games, uint64_t seed) {
         std::vector<double> sums(g.lib->api->num_players(g.lib->game), 0.0);
         long long moves;

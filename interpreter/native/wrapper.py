@@ -24,24 +24,41 @@ from ..engine.errors import GameError
 from ..engine.fields import SLOTS
 from ..engine.state import State
 
+SEED_SPACE = 1 << 62  # the binding's seeds are unsigned 64-bit: any Python int is taken modulo this
+
 DRAWN = -2  # loader.cc: a chance outcome the state drew itself (a seeded state), not in its history
 
 if TYPE_CHECKING:
     from .backend import NativeGame
 
 
-class NativeState:
-    """A match on the native backend, with the interface of `cardsmith.State`."""
+# Answered by the binding's own methods (loader.cc), with the Python backend's semantics: the hot loop calls
+# them with no Python frame in between.
+NATIVE = ("current_player", "is_terminal", "is_chance_node", "legal_actions", "apply_action", "chance_outcomes",
+          "returns", "rewards", "history")
 
-    __slots__ = ("game", "_n", "_twin", "_synced")
+
+class NativeState:
+    """A match on the native backend, with the interface of `cardsmith.State`. The class of its states is this
+    one over the binding's `State` (`state_class`), which answers the names in NATIVE itself."""
 
     game: NativeGame
+    _twin: State | None = None  # the Python state at the same position, once asked for
+    _synced: int = 0  # entries of the native history the twin has been given
 
-    def __init__(self, game: NativeGame, native: Any) -> None:
-        self.game = game
-        self._n = native  # the binding's State
-        self._twin: State | None = None  # the Python state at the same position, once asked for
-        self._synced = 0  # entries of the native history the twin has been given
+    # The binding's methods this class calls (loader.cc), for the type checker.
+    if TYPE_CHECKING:
+        def entries(self, start: int = 0) -> list[tuple[int, int]]: ...
+        def entry_count(self) -> int: ...
+        def current_player(self) -> int: ...
+        def is_terminal(self) -> bool: ...
+        def is_chance_node(self) -> bool: ...
+        def legal_actions(self, player: int | None = None) -> list[int]: ...
+        def apply_action(self, action: int) -> None: ...
+        def chance_outcomes(self) -> list[tuple[int, float]]: ...
+        def returns(self) -> list[float]: ...
+        def rewards(self) -> list[float]: ...
+        def history(self) -> list[int]: ...
 
     # ------------------------------------------------------------ made
     @classmethod
@@ -59,67 +76,27 @@ class NativeState:
         return State.blank(game, seed, lazy, setup)
 
     def clone(self) -> NativeState:
-        c = NativeState.__new__(NativeState)
+        c = type(self)(self)  # type: ignore[call-arg]  # the binding's copy
         c.game = self.game
-        c._n = self._n.clone()
         t = self._twin
         c._twin = t.clone() if t is not None else None
         c._synced = self._synced
         return c
 
-    # ------------------------------------------------------------ answered natively
-    def current_player(self) -> int:
-        return int(self._n.current_player())
-
-    def is_terminal(self) -> bool:
-        return bool(self._n.is_terminal())
-
-    def is_chance_node(self) -> bool:
-        return bool(self._n.is_chance_node())
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        n = self._n
-        try:
-            legal: list[int] = n.legal_actions()
-        except RuntimeError as e:
-            return self._refused(e, lambda t: t.legal_actions(player))  # type: ignore[no-any-return]
-        if not legal:
-            if n.is_terminal():
-                return legal
-            # A player the rules leave stuck: the Python backend's located error says so.
-            return self._py().legal_actions(player)
-        if player is not None and player != n.current_player() and not n.is_chance_node():
-            return []
-        return legal
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._n.chance_outcomes()  # type: ignore[no-any-return]
-
-    def apply_action(self, action: int) -> None:
-        try:
-            self._n.apply_action(action)
-        except (RuntimeError, TypeError) as e:
-            self._refused(e, lambda t: t.apply_action(action))
-
-    def returns(self) -> list[float]:
-        return self._n.returns()  # type: ignore[no-any-return]
-
-    def rewards(self) -> list[float]:
-        """As `State.rewards`: 0 for every seat until the end, the returns there."""
-        return self._n.returns()  # type: ignore[no-any-return]
-
-    def history(self) -> list[int]:
-        return self._n.history()  # type: ignore[no-any-return]
-
     def full_history(self) -> list[tuple[int, int]]:
         """The history as (player, action) pairs, the player CHANCE (-1) for chance outcomes; a seeded state's
         holds no chance outcome it drew itself, as the Python backend's."""
-        return [(who, what) for who, what in self._n.full_history() if who != DRAWN]
+        return [(who, what) for who, what in self.entries() if who != DRAWN]
 
     def replay_entries(self) -> list[tuple[int, int]]:
         """Every entry of the history, the chance outcomes a seeded state drew itself included (as player -2):
         applied in order to a Python state made without a seed, they give this position."""
-        return self._n.full_history()  # type: ignore[no-any-return]
+        return self.entries()
+
+    def reseed(self, seed: int) -> None:
+        """From here the state draws its chance from `seed` (the native generator; its draws are recorded, and
+        the twin replays them when next asked)."""
+        super().reseed(seed % SEED_SPACE)  # type: ignore[misc]  # the binding's
 
     # ------------------------------------------------------------ the twin
     def python_state(self) -> State:
@@ -129,22 +106,28 @@ class NativeState:
     def _py(self) -> State:
         """The twin, made or brought up to date by replaying the native history since it was last asked for."""
         t = self._twin
-        n = self._n
         if t is None:
             t = self._twin = State.initial(self.game, None)  # no seed: it takes the native chance outcomes
             self._synced = 0
-        size = n.history_size()
+        size = self.entry_count()
         if self._synced < size:
-            for _who, what in n.full_history(self._synced):
+            for _who, what in self.entries(self._synced):
                 t.apply_action(what)
             self._synced = size
         return t
 
-    def _refused(self, e: BaseException, again: Any) -> Any:
-        """The native state refused: the Python backend says why, in its own words (on a copy of the twin)."""
-        again(self._py().clone())
-        raise GameError(f"the native backend refused what the Python backend does ({e}); please report it "
-                        f"with the game and this history: {self._n.full_history()!r}") from None
+    def _refused_apply(self, action: Any, message: str) -> None:
+        """The binding refused an action: the Python backend raises its own error for it (on a copy of the twin)."""
+        self._py().clone().apply_action(action)
+        raise GameError(f"the native backend refused action {action!r} that the Python backend takes ({message}); "
+                        f"please report it with the game and this history: {self.entries()!r}")
+
+    def _refused_legal(self, player: int | None, message: str) -> list[int]:
+        """No legal action natively (a player the rules leave stuck, or a rule failing): the Python backend's
+        answer, or its located error."""
+        legal = self._py().clone().legal_actions(player)
+        raise GameError(f"the native backend found no legal action where the Python backend finds {legal!r} "
+                        f"({message}); please report it with the game and this history: {self.entries()!r}")
 
     # ------------------------------------------------------------ answered by the twin
     def chance_values(self) -> list[Any]:
@@ -198,10 +181,6 @@ class NativeState:
     def seeded_copy(self, seed: int) -> State:
         return self._py().seeded_copy(seed)
 
-    def reseed(self, seed: int) -> None:
-        """From here the state draws its chance from `seed` (the native generator)."""
-        self._n.reseed(seed)  # its draws are recorded natively: the twin replays them when next asked
-
     def cards_moved(self) -> None:
         self._py().cards_moved()
 
@@ -236,3 +215,14 @@ def _field(name: str) -> property:
 for _name in SLOTS:
     if _name != "game":
         setattr(NativeState, _name, _field(_name))
+
+
+def state_class(binding: Any) -> type[NativeState]:
+    """The class of the native states of a binding module: NativeState over its `State` (made once a module)."""
+    cls: type[NativeState] | None = getattr(binding, "cardsmith_state", None)
+    if cls is None:
+        # The binding's metaclass makes the class (pybind11's, the most derived of the two bases').
+        made = {"__module__": __name__, "__doc__": NativeState.__doc__}
+        cls = type("NativeState", (NativeState, binding.State), made)
+        binding.cardsmith_state = cls
+    return cls
