@@ -39,7 +39,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             yield s
 
     def replayed() -> Iterator[State]:
-        n = g.new_initial_state(seed)
+        n: Any = g.new_initial_state(seed)  # a native state (native/wrapper.py)
         failed: GameError | None = None
         try:
             while not n.is_terminal():
