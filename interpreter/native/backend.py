@@ -60,11 +60,10 @@ class NativeGame(Game):
         if setup is not None:
             return State.initial(self, seed, setup=setup)
         try:
-            s = self.state_class(self.native, None if seed is None else seed % SEED_SPACE, self.action_limit)
+            s = self.state_class.start(self, None if seed is None else seed % SEED_SPACE, self.action_limit)
         except RuntimeError as e:
             State.initial(self, seed)  # the rules fail at the start: the Python backend's error says where
             raise GameError(f"the native backend failed to start a match ({e}); please report it") from None
-        s.game = self
         return s
 
     def deserialize_state(self, text: str) -> Any:

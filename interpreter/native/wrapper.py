@@ -42,7 +42,7 @@ class NativeState:
     """A match on the native backend, with the interface of `cardsmith.State`. The class of its states is this
     one over the binding's `State` (`state_class`), which answers the names in NATIVE itself."""
 
-    game: NativeGame
+    _game: NativeGame
     _twin: State | None = None  # the Python state at the same position, once asked for
     _synced: int = 0  # entries of the native history the twin has been given
 
@@ -62,6 +62,17 @@ class NativeState:
 
     # ------------------------------------------------------------ made
     @classmethod
+    def start(cls, game: NativeGame, seed: int | None, limit: int) -> NativeState:
+        """A new match of `game` (a class of `state_class`): `seed` None for chance nodes, `limit` the actions."""
+        s = cls(game.native, seed, limit)  # type: ignore[call-arg]  # the binding's constructor
+        s._game = game
+        return s
+
+    @property
+    def game(self) -> NativeGame:
+        return self._game
+
+    @classmethod
     def initial(cls, game: Any, seed: int | None = None, log: bool = False, setup: Any = None,
                 lazy: bool = True) -> Any:
         """As `State.initial`: a native state where the native backend plays it (a native game, no log, no setup,
@@ -77,7 +88,7 @@ class NativeState:
 
     def clone(self) -> NativeState:
         c = type(self)(self)  # type: ignore[call-arg]  # the binding's copy
-        c.game = self.game
+        c._game = self._game
         t = self._twin
         c._twin = t.clone() if t is not None else None
         c._synced = self._synced
