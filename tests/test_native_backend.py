@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import random
 import re
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -346,3 +348,27 @@ def test_bench_runs_the_native_loop_beside_the_python_backend(capsys: pytest.Cap
     assert (code, out) == (1, "")
     assert err == "cardsmith: error: --profile shows the Python backend's rule-file lines: use it without " \
                   "--backend native\n"
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.rl
+def test_the_openspiel_benchmark_measures_the_native_backend(_session_cache: Path) -> None:
+    """`benchmarks/openspiel.py playouts --backend native` and `native-loop`, with a tiny budget: their tables."""
+    pytest.importorskip("pyspiel")
+    bench = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel.py"
+    env = {**os.environ, "CARDSMITH_NATIVE_CACHE": str(_session_cache)}
+    for args, head in ((["playouts", "go-fish", "spades", "--backend", "native"],
+                        "game  players  loop  cardsmith native games/s  pyspiel games/s  cardsmith native/pyspiel"),
+                       (["native-loop", "go-fish"],
+                        "game  players  native loop games/s  evaluate_bots games/s  native/evaluate_bots")):
+        out = subprocess.run([sys.executable, str(bench), *args, "--rounds", "1", "--seconds", "0.05"],
+                             capture_output=True, text=True, timeout=600, env=env)
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.splitlines()
+        assert lines[0] == head
+        assert all(ln.startswith("Go Fish  2  ") for ln in lines[1:] if ln), lines
+    assert "Spades: left out: Spades cannot run on the native backend: it does not cover per-player variables " \
+           "yet" in subprocess.run([sys.executable, str(bench), "playouts", "spades", "--backend", "native",
+                                    "--rounds", "1", "--seconds", "0.05"], capture_output=True, text=True,
+                                   timeout=600, env=env).stderr
