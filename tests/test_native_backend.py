@@ -273,6 +273,12 @@ def test_refusals_are_the_python_backends_word_for_word(hearts: Game) -> None:
         py.apply_action(bad)
     assert str(e.value) == str(e_py.value)
     assert re.fullmatch(r"action \d+ \(.+\) is not legal for P\d in phase '\w+'", str(e.value))
+    cur = s.current_player()
+    assert s.legal_actions(cur) == py.legal_actions(cur) == s.legal_actions()
+    assert s.legal_actions((cur + 1) % 4) == py.legal_actions((cur + 1) % 4) == []
+    numpy = pytest.importorskip("numpy")
+    s.apply_action(numpy.int64(s.legal_actions()[0]))  # an integer of numpy's is an action id, as in Python
+    assert len(s.history()) == 1
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])
     with pytest.raises(IllegalAction) as e:

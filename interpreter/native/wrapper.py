@@ -134,9 +134,11 @@ class NativeState:
                         f"please report it with the game and this history: {self.entries()!r}")
 
     def _refused_legal(self, player: int | None, message: str) -> list[int]:
-        """No legal action natively (a player the rules leave stuck, or a rule failing): the Python backend's
-        answer, or its located error."""
+        """No legal action natively (a player the rules leave stuck, a rule failing, or a seat asked about out
+        of turn): the Python backend's answer, or its located error."""
         legal = self._py().clone().legal_actions(player)
+        if not legal:  # a seat asked about out of turn: no actions on either backend
+            return legal
         raise GameError(f"the native backend found no legal action where the Python backend finds {legal!r} "
                         f"({message}); please report it with the game and this history: {self.entries()!r}")
 
