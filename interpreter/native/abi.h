@@ -44,7 +44,7 @@ const CsApi* make_api() {
         sd.n = (uint8_t)words;
         sd.wide = wide != 0;
         auto* s = new S();
-        init_state(*s, &static_cast<G*>(g)->eng, sd);
+        init_state(*s, &static_cast<G*>(g)->eng, 0, sd);
         return s;
       },
       [](void* s) -> void* { return new S(*static_cast<S*>(s)); },
@@ -75,7 +75,7 @@ const CsApi* make_api() {
         return random_playouts(&static_cast<G*>(g)->eng, games, seed, sums);
       },
       [](void* s, uint32_t* out, int cap, int* wide) {
-        const PySeed& sd = static_cast<S*>(s)->s.rng;
+        const PySeed& sd = static_cast<S*>(s)->s.py;
         std::copy(sd.w, sd.w + std::min<int>(sd.n, cap), out);
         *wide = sd.wide;
         return (int)sd.n;

@@ -21,7 +21,7 @@ struct PySeed {
   explicit operator bool() const { return n > 0; }
 };
 
-// A seed below 2^64 (the native playout loop's). CPython keys the generator with the significant words only.
+// A seed below 2^64 (the prototypes' binding, bind.h). CPython keys the generator with its significant words only.
 inline PySeed narrow_seed(uint64_t v) {
   PySeed s{};
   s.w[0] = (uint32_t)v;
@@ -38,12 +38,16 @@ struct PyRandom {
 
   explicit PyRandom(const PySeed& s) { init_by_array(s.w, s.n); }
 
-  void init_genrand(uint32_t s) {
-    mt[0] = s;
-    for (mti = 1; mti < N; mti++) mt[mti] = 1812433253U * (mt[mti - 1] ^ (mt[mti - 1] >> 30)) + (uint32_t)mti;
-  }
+  struct Base {  // init_genrand(19650218), where every init_by_array starts: worked out once
+    uint32_t mt[N];
+    Base() {
+      mt[0] = 19650218U;
+      for (int i = 1; i < N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    }
+  };
   void init_by_array(const uint32_t* key, int len) {
-    init_genrand(19650218U);
+    static const Base base;
+    std::copy(base.mt, base.mt + N, mt);
     int i = 1, j = 0;
     for (int k = std::max(N, len); k; k--) {
       mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
@@ -58,25 +62,17 @@ struct PyRandom {
       if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
     }
     mt[0] = 0x80000000U;  // assures a non-zero initial array
-    mti = N;
+    mti = 0;
   }
-  uint32_t next() {  // genrand_uint32
-    static constexpr uint32_t MAG[2] = {0x0U, 0x9908b0dfU};
-    if (mti >= N) {
-      int kk = 0;
-      for (; kk < N - M; kk++) {
-        uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-        mt[kk] = mt[kk + M] ^ (y >> 1) ^ MAG[y & 1U];
-      }
-      for (; kk < N - 1; kk++) {
-        uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-        mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ MAG[y & 1U];
-      }
-      uint32_t y = (mt[N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-      mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ MAG[y & 1U];
-      mti = 0;
-    }
-    uint32_t y = mt[mti++];
+  // genrand_uint32. The reference twists all 624 words when it runs out; here each word is twisted when it is
+  // drawn, the same words in the same order (word kk reads words kk + 1 and kk + M - N or kk + M, which are
+  // not yet twisted, or were, as in the reference): a shuffle or pick draws ~110 of them, then is reseeded.
+  uint32_t next() {
+    int kk = mti;
+    uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1 < N ? kk + 1 : 0] & 0x7fffffffU);
+    mt[kk] = mt[kk < N - M ? kk + M : kk + M - N] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+    mti = kk + 1 < N ? kk + 1 : 0;
+    y = mt[kk];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;

@@ -55,7 +55,10 @@ struct State {
   int cur, actor, phase, turns, dealer, moves;
   bool terminal;
   double rets[MAXP];
-  PySeed rng;  // none: chance nodes; else a seeded state drawing its own chance as Python does (pyrandom.h)
+  // A state with either draws its own chance, else it stops at chance nodes. rng: the native playout loop's
+  // (splitmix64, lazy dealing); py: a seeded state's, drawn exactly as the Python backend's (pyrandom.h).
+  uint64_t rng;
+  PySeed py;
 };
 
 // One run of a step: the outcomes given per key (a zone, or PICK), how many it used, and its guesses.
@@ -68,14 +71,13 @@ struct Draws {
   void reset() { for (auto& g : given) g.clear(); std::memset(used, 0, sizeof used); guessed.clear(); picks_open = true; }
 };
 
-// The native playout loop's own moves (not the state's chance, which is Python's): splitmix64.
-inline uint64_t next_rng(uint64_t& r) {
-  uint64_t z = (r += 0x9E3779B97F4A7C15ULL);
+inline uint64_t next_rng(State& s) {  // splitmix64
+  uint64_t z = (s.rng += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
-inline int uniform(uint64_t& r, int n) { return (int)((next_rng(r) >> 11) % (uint64_t)n); }
+inline int uniform(State& s, int n) { return (int)((next_rng(s) >> 11) % (uint64_t)n); }
 
 struct Meta {
   int n = 0, nc = 0, nz = 0, nv = 0, num_actions = 0;
@@ -102,8 +104,8 @@ inline uint64_t mask_of(const State& s, int zi, int k) {
   return m;
 }
 
-// Decide the top n cards of zone zi, top down: each the next given outcome, else a guess, the card there now
-// (chance.py fix_upto). A seeded state has no undecided zone: its shuffles decide the order at once.
+// Decide the top n cards of zone zi, top down: each the next given outcome, else (seeded) a random one,
+// else a guess, the card there now (chance.py fix_upto).
 inline void decide_upto(Ctx& x, int zi, int n) {
   State& s = x.s;
   int k = s.unfixed[zi];
@@ -113,16 +115,20 @@ inline void decide_upto(Ctx& x, int zi, int n) {
   Draws* d = x.d;
   while (k > low) {
     int j = -1;
-    if (!d) fail("an undecided zone read outside a step");
-    auto& g = d->given[zi];
-    while (j < 0 && d->used[zi] < (int)g.size()) {
-      int c = g[d->used[zi]++];
-      for (int i = 0; i < k; i++) if (s.z[zi][i] == c) { j = i; break; }
-    }
-    if (j < 0) {
-      j = k - 1;
-      d->guessed.push_back({zi, mask_of(s, zi, k), 0, s.z[zi][k - 1]});
-      d->picks_open = false;
+    if (s.rng) {
+      j = uniform(s, k);
+    } else {
+      if (!d) fail("an undecided zone read outside a step");
+      auto& g = d->given[zi];
+      while (j < 0 && d->used[zi] < (int)g.size()) {
+        int c = g[d->used[zi]++];
+        for (int i = 0; i < k; i++) if (s.z[zi][i] == c) { j = i; break; }
+      }
+      if (j < 0) {
+        j = k - 1;
+        d->guessed.push_back({zi, mask_of(s, zi, k), 0, s.z[zi][k - 1]});
+        d->picks_open = false;
+      }
     }
     std::swap(s.z[zi][k - 1], s.z[zi][j]);
     k--;
@@ -205,8 +211,8 @@ inline void move_pack(Ctx& x, i64 dest_) {  // runtime._move of the whole pack: 
 }
 inline void shuffle(Ctx& x, i64 zi_) {
   int zi = zi_of(x, zi_);
-  if (x.s.rng) {  // eagerly, as a seeded Python state (chance.py shuffle): the same seed, the same order
-    py_shuffle<MAXC>(x.s.rng, x.s.z[zi], x.s.zlen[zi]);
+  if (x.s.py) {  // eagerly, as a seeded Python state (chance.py shuffle): the same seed, the same order
+    py_shuffle<MAXC>(x.s.py, x.s.z[zi], x.s.zlen[zi]);
     x.s.unfixed[zi] = 0;
     return;
   }
@@ -242,7 +248,8 @@ inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {
 inline int pick_index(Ctx& x, int n) {
   if (n == 0) fail("'pick' from an empty list");
   State& s = x.s;
-  if (s.rng) return py_pick(s.rng, n);
+  if (s.rng) return uniform(s, n);
+  if (s.py) return py_pick(s.py, n);
   Draws* d = x.d;
   auto& g = d->given[PICK];
   if (d->used[PICK] < (int)g.size()) {
@@ -422,7 +429,7 @@ struct PyState {
   }
   void step(int a) {
     legal_ok = false;
-    if (s.rng) {
+    if (s.rng || s.py) {
       Ctx x{s, nullptr, eng->m};
       if (a < 0) eng->start_match(x); else eng->take_action(x, a);
       return;
@@ -469,7 +476,7 @@ struct PyState {
 };
 
 template <class R>
-inline void init_state(PyState<R>& ps, Engine<R>* eng, const PySeed& seed) {
+inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySeed& py = PySeed{}) {
   ps.eng = eng;
   State& s = ps.s;
   std::memset(&s, 0, sizeof s);
@@ -477,21 +484,25 @@ inline void init_state(PyState<R>& ps, Engine<R>* eng, const PySeed& seed) {
   for (int c = 0; c < m.nc; c++) { s.z[0][c] = (int16_t)c; s.loc[c] = 0; }
   s.zlen[0] = (int16_t)m.nc;
   s.rng = seed;
+  s.py = py;
   ps.step(-1);
 }
 
-// Random playouts in the native loop: seeded states (each draws its own chance), uniform random moves.
+// Random playouts in the native loop: states drawing their own chance, uniform random moves. Its matches are
+// its own (its moves are), so its chance is the fast splitmix64 and lazy dealing, not Python's generator,
+// which reseeds a Mersenne Twister for every shuffle and pick (~1,250 dependent steps each: Go Fish, which
+// picks every card fished, plays several times slower with it).
 template <class R>
 inline long long random_playouts(Engine<R>* eng, long long games, uint64_t seed, double* ret_sum) {
   PyState<R> ps;
   long long moves = 0;
-  uint64_t r = seed, moves_rng = seed ^ 0x5DEECE66DULL;  // each game's seed, and the moves' own stream
+  uint64_t r = seed ? seed : 1;
   std::vector<int> la;
   for (long long g = 0; g < games; g++) {
-    init_state(ps, eng, narrow_seed(next_rng(r) >> 1));  // below 2^63, as the seeds people give
+    init_state(ps, eng, ++r * 0x9E3779B97F4A7C15ULL | 1);
     while (!ps.s.terminal) {
       eng->legal(ps.s, la);
-      int a = la[uniform(moves_rng, (int)la.size())];
+      int a = la[uniform(ps.s, (int)la.size())];
       Ctx x{ps.s, nullptr, eng->m};
       eng->take_action(x, a);
       moves++;
