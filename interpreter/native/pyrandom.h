@@ -45,21 +45,24 @@ struct PyRandom {
       for (int i = 1; i < N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
     }
   };
+  // The reference's loops, with the word before kept in a register (each step waits on the one before: this
+  // chain of ~1,250 multiplies is most of a draw's cost).
   void init_by_array(const uint32_t* key, int len) {
     static const Base base;
     std::copy(base.mt, base.mt + N, mt);
     int i = 1, j = 0;
+    uint32_t prev = mt[0];
     for (int k = std::max(N, len); k; k--) {
-      mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+      prev = mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
       i++;
       j++;
-      if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
+      if (i >= N) { mt[0] = prev; i = 1; }
       if (j >= len) j = 0;
     }
     for (int k = N - 1; k; k--) {
-      mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+      prev = mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - (uint32_t)i;
       i++;
-      if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
+      if (i >= N) { mt[0] = prev; i = 1; }
     }
     mt[0] = 0x80000000U;  // assures a non-zero initial array
     mti = 0;
@@ -121,16 +124,22 @@ inline int py_pick(PySeed& seed, int n) {
 }
 
 // chance.py shuffle of the n <= CAP cards a[0..n), bottom first: a key per card from random(), then a stable
-// sort by key (ties, which need two equal 53-bit draws, keep their order). Zones of 0 or 1 card draw a new
-// seed all the same.
+// sort by key (ties, which need two equal 53-bit draws, keep their order). random() is the 53-bit integer
+// a * 2^26 + b over 2^53, exact in a double, so sorting the integers with the card's place in the low 6 bits
+// is that stable sort, on plain words. Zones of 0 or 1 card draw a new seed all the same.
 template <int CAP, class Card>
 inline void py_shuffle(PySeed& seed, Card* a, int n) {
+  static_assert(CAP <= 64, "a card's place takes 6 bits of its key");
   PyRandom r(seed);
-  struct Keyed { double key; int at; Card card; };
-  Keyed ks[CAP];
-  for (int i = 0; i < n; i++) ks[i] = {r.random(), i, a[i]};
-  std::sort(ks, ks + n, [](const Keyed& x, const Keyed& y) { return x.key < y.key || (x.key == y.key && x.at < y.at); });
-  for (int i = 0; i < n; i++) a[i] = ks[i].card;
+  uint64_t ks[CAP];
+  Card was[CAP];
+  for (int i = 0; i < n; i++) {
+    uint64_t hi = r.next() >> 5, lo = r.next() >> 6;
+    ks[i] = ((hi << 26 | lo) << 6) | (uint64_t)i;
+    was[i] = a[i];
+  }
+  std::sort(ks, ks + n);
+  for (int i = 0; i < n; i++) a[i] = was[ks[i] & 63];
   seed = r.passed_on(seed.wide);
 }
 }  // namespace cs
