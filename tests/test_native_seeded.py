@@ -161,7 +161,7 @@ def test_shuffle_and_pick_chain_as_chance_py(probe: Any) -> None:
 def lockstep(name: str, players: int, seed_list: list[int], options: dict[str, Any] | None = None) -> int:
     """Play each seeded match on both backends with the same random actions: the player to act, the legal
     actions, the seed of the next draw (which a draw's chance decides, so the chance drawn) and the returns
-    agree at every step. The number of steps played."""
+    agree at every step, and clones on both sides play on alike. The number of steps played."""
     from cardsmith.native.build import native_game
     py = cardsmith.load(name, players=players, options=options)
     nat = native_game(name, players, options)
@@ -181,6 +181,8 @@ def lockstep(name: str, players: int, seed_list: list[int], options: dict[str, A
             la = a.legal_actions()
             assert la == b.legal_actions(), where
             x = la[rng.randrange(len(la))]
+            if steps % 7 == 0:  # a clone draws on from the same seed
+                a, b = a.clone(), b.clone()
             a.apply_action(x)
             b.apply_action(x)
             steps += 1
