@@ -3,7 +3,8 @@
 // replaces its seed with a number drawn from that generator (engine/chance.py, engine/seeds.py). So this is
 // CPython's generator, word for word: MT19937 seeded by init_by_array from the seed's 32-bit words
 // (Modules/_randommodule.c), `random()`, `getrandbits`, `randrange` (Lib/random.py), and the seed passed on.
-// Reseeding costs a whole MT state (~2,500 word operations) per shuffle or pick, as it does in Python.
+// Reseeding keys a whole MT state, ~1,250 steps each waiting on the one before, per shuffle or pick, as in
+// Python: it is most of a seeded draw's cost.
 #pragma once
 #include <algorithm>
 #include <cstdint>
