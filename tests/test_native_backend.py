@@ -231,34 +231,34 @@ def test_every_view_of_a_native_match_is_the_python_backends(name: str, request:
 
 @needs_build
 @pytest.mark.slow
-def test_a_seeded_native_state_records_its_draws(go_fish: Game) -> None:
-    """A seeded native state draws its own chance: its history holds the player actions only (as a seeded
-    Python state's), and what it drew is recorded so that its twin replays the same match. Its clone draws
-    the same; another seed draws otherwise."""
-    s = go_fish.new_initial_state(seed=11)
+def test_a_seeded_native_match_is_the_python_backends(go_fish: Game) -> None:
+    """A seed deals the same match on both backends: with the same moves, the same legal actions, returns,
+    history and every view; a clone draws on as its original; the twin is the Python state of the same seed."""
+    py_game = cardsmith.load("go-fish", players=2)
     rng = random.Random(2)
-    assert not s.is_chance_node()
-    played = []
-    while not s.is_terminal():
-        if len(played) == 10:
-            c = s.clone()
-            a = rng.choice(s.legal_actions())
-            c.apply_action(a)
-            assert len(c.history()) == len(s.history()) + 1  # the clone alone moved
-        a = rng.choice(s.legal_actions())
-        played.append(a)
-        s.apply_action(a)
-        assert not s.is_chance_node()
-    assert s.history() == played and s.full_history() == [(p, a) for p, a in s.full_history() if p >= 0]
-    twin = s.python_state()
-    assert twin.is_terminal() and twin.returns() == s.returns()
-    replay = State.initial(go_fish, None)
-    for _who, what in s.replay_entries():
-        replay.apply_action(what)
-    _same_views(s, replay, 2)
-    again = go_fish.new_initial_state(seed=11)
-    assert again.legal_actions() == go_fish.new_initial_state(seed=11).legal_actions()
-    assert again.replay_entries() == go_fish.new_initial_state(seed=11).replay_entries()
+    for seed in (11, 2**70 + 3):
+        s, py = go_fish.new_initial_state(seed=seed), py_game.new_initial_state(seed=seed)
+        while not py.is_terminal():
+            assert not s.is_chance_node() and s.legal_actions() == py.legal_actions()
+            if len(py.history()) == 10:
+                c = s.clone()
+                c.apply_action(c.legal_actions()[0])
+                assert len(c.history()) == len(s.history()) + 1  # the clone alone moved
+            a = rng.choice(py.legal_actions())
+            s.apply_action(a)
+            py.apply_action(a)
+        assert s.is_terminal() and s.returns() == py.returns()
+        assert s.history() == py.history() and s.full_history() == py.full_history()
+        _same_views(s, py, 2)
+        assert s.serialize() == py.serialize() and s.rng == py.rng
+        back = go_fish.deserialize_state(py.serialize())
+        assert isinstance(back, NativeState) and back.history() == py.history()
+    with pytest.raises(GameError) as e:
+        go_fish.new_initial_state(seed=2**256)
+    assert str(e.value) == "the native backend takes seeds below 2**256 in size"
+    with pytest.raises(GameError) as e:
+        go_fish.new_initial_state(seed=1).reseed(3)
+    assert str(e.value) == "a native state cannot be reseeded yet: reseed its python_state()"
 
 
 @needs_build
@@ -295,7 +295,7 @@ def test_the_action_limit_holds_natively() -> None:
     with pytest.raises(RuleError) as e:
         while True:
             s.apply_action(s.legal_actions()[0])
-    for _who, what in s.replay_entries():
+    for _who, what in s.full_history():
         p.apply_action(what)
     with pytest.raises(RuleError) as e_py:
         p.apply_action(p.legal_actions()[0])

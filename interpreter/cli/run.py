@@ -26,8 +26,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     bots = [make_bot(spec, g, p, seat_seed(seed, p)) for p, spec in enumerate(specs)]
     native = g.backend == "native"
     # On the native backend the match is played natively, then told from its replay on a Python state that
-    # keeps the log (the draws of a seed are the native backend's, recorded in the native history).
-    s = State.initial(g, None if native else seed, log=True)
+    # keeps the log (the same seed draws the same chance on both backends).
+    s = State.initial(g, seed, log=True)
     out: list[str] = [header(g, seed)]
     records: list[dict[str, Any]] = []
 
@@ -48,7 +48,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         except GameError as e:
             failed = e  # told after the moves that were played
         yield s
-        for _who, what in n.replay_entries():
+        for what in n.history():
             s.apply_action(what)
             yield s
         if failed is not None:

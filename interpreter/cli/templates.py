@@ -6,8 +6,10 @@ Kept apart from new.py, which writes the files, because `cardsmith new --help` s
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from importlib import resources
 
 
 @dataclass(frozen=True)
@@ -19,16 +21,13 @@ class Kind:
     seats: int  # the player count of its scenarios and of the commands suggested, without --players
 
 
-KINDS: dict[str, Kind] = {
-    "trick": Kind("a trick-taking game", "follow suit, the highest card of the suit led wins, a point a trick",
-                  3, 6, 4),
-    "shedding": Kind("a shedding game", "match the top card's suit or rank or draw; first to empty the hand wins",
-                     2, 6, 3),
-    "exchange": Kind("a commerce game", "swap with a face-up centre for the best hand in one suit; knock to end",
-                     2, 6, 3),
-    "rummy": Kind("a rummy game", "draw, lay down sets and runs, discard; first to empty the hand wins", 2, 4, 2),
-    "fishing": Kind("a fishing game", "ask a player for a rank, take their cards or draw; books of four", 2, 6, 3),
-}
-DEFAULT = "trick"
+def _kinds() -> tuple[dict[str, Kind], str]:
+    """The templates' table (templates/kinds.json, package data beside the templates): which kinds there are is
+    data, like the templates themselves, so the command names none."""
+    data = json.loads(resources.files(__package__.rpartition(".")[0]).joinpath("templates", "kinds.json").read_text())
+    return {name: Kind(**k) for name, k in data["kinds"].items()}, data["default"]
+
+
+KINDS, DEFAULT = _kinds()
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 NAME_RULE = "a letter, then letters, digits, '-' or '_' (at most 40 in all)"

@@ -11,7 +11,8 @@ struct CsApi {
   int version;
   void* (*game_new)();
   int (*num_players)(void* g);
-  void* (*state_new)(void* g, uint64_t seed);
+  // seed: |seed|'s 32-bit words, least significant first (words 0: no seed, chance nodes); wide: seed >= 2^128
+  void* (*state_new)(void* g, const uint32_t* seed, int words, int wide);
   void* (*state_clone)(void* s);
   void (*state_free)(void* s);
   int (*legal)(void* s, int* out, int cap);  // the legal actions, or the chance outcomes at a chance node
@@ -21,7 +22,10 @@ struct CsApi {
   int (*current_player)(void* s);
   void (*returns)(void* s, double* out);
   long long (*playouts)(void* g, long long games, uint64_t seed, double* sums);
+  // the seed of the state's next draw: its words (as state_new's) into out[0..cap), how many, 0 if none
+  int (*state_seed)(void* s, uint32_t* out, int cap, int* wide);
 };
+#define CS_ABI_VERSION 2
 }
 
 namespace cs {
@@ -30,12 +34,17 @@ const CsApi* make_api() {
   using G = Game<R>;
   using S = PyState<R>;
   static const CsApi api = {
-      1,
+      CS_ABI_VERSION,
       []() -> void* { return new G(); },
       [](void* g) { return static_cast<G*>(g)->eng.m.n; },
-      [](void* g, uint64_t seed) -> void* {
+      [](void* g, const uint32_t* seed, int words, int wide) -> void* {
+        PySeed sd{};  // the binding gives at most SEED_WORDS words
+        words = std::max(0, std::min(words, SEED_WORDS));
+        std::copy(seed, seed + words, sd.w);
+        sd.n = (uint8_t)words;
+        sd.wide = wide != 0;
         auto* s = new S();
-        init_state(*s, &static_cast<G*>(g)->eng, seed);
+        init_state(*s, &static_cast<G*>(g)->eng, 0, sd);
         return s;
       },
       [](void* s) -> void* { return new S(*static_cast<S*>(s)); },
@@ -64,6 +73,12 @@ const CsApi* make_api() {
       },
       [](void* g, long long games, uint64_t seed, double* sums) {
         return random_playouts(&static_cast<G*>(g)->eng, games, seed, sums);
+      },
+      [](void* s, uint32_t* out, int cap, int* wide) {
+        const PySeed& sd = static_cast<S*>(s)->s.py;
+        std::copy(sd.w, sd.w + std::min<int>(sd.n, cap), out);
+        *wide = sd.wide;
+        return (int)sd.n;
       },
   };
   return &api;

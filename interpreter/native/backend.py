@@ -19,11 +19,12 @@ from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
 from ..engine.errors import GameError
 from ..engine.game import Game
+from ..engine.history import RESEED, entries
 from ..engine.setup import Setup
 from ..engine.state import State
 from .build import DEFAULT_BUILD_LIMITS, BuildError, BuildLimits, game_library, loader
 from .lower import Unsupported, lower
-from .wrapper import SEED_SPACE, state_class
+from .wrapper import state_class
 
 BACKENDS = ("python", "native", "auto")
 
@@ -60,19 +61,22 @@ class NativeGame(Game):
         if setup is not None:
             return State.initial(self, seed, setup=setup)
         try:
-            s = self.state_class.start(self, None if seed is None else seed % SEED_SPACE, self.action_limit)
+            s = self.state_class.start(self, seed, self.action_limit)
+        except (TypeError, ValueError) as e:  # a seed the binding cannot pass (2**256 or more)
+            raise GameError(str(e)) from None
         except RuntimeError as e:
             State.initial(self, seed)  # the rules fail at the start: the Python backend's error says where
             raise GameError(f"the native backend failed to start a match ({e}); please report it") from None
         return s
 
     def deserialize_state(self, text: str) -> Any:
-        """The state `serialize` wrote: native when it was played without a seed or a setup (its history is all
-        its moves and chance outcomes), else the Python backend's."""
+        """The state `serialize` wrote: native when the native backend can play it again (a seed, or a state
+        without one that deals lazily; no setup, never reseeded), else the Python backend's."""
         p = Game.deserialize_state(self, text)
-        if p.seed0 is not None or p.setup is not None or p.unfixed is None:
+        if p.setup is not None or (p.seed0 is None and p.unfixed is None) or \
+                any(who == RESEED for who, _ in entries(p.trail)):
             return p
-        s = self.new_initial_state()
+        s = self.new_initial_state(p.seed0)
         for _who, what in p.full_history():
             s.apply_action(what)
         return s

@@ -36,7 +36,7 @@ void bind_game(py::module_& mod) {
       .def(py::init<Args...>())
       .def("new_initial_state", [](G& g, py::object seed) {
         S s;
-        cs::init_state(s, &g.eng, seed.is_none() ? 0 : (seed.cast<uint64_t>() * 2 + 1));
+        cs::init_state(s, &g.eng, 0, seed.is_none() ? cs::PySeed{} : cs::narrow_seed(seed.cast<uint64_t>()));
         return s;
       }, py::arg("seed") = py::none())
       .def("random_playouts", [](G& g, long long games, uint64_t seed) {

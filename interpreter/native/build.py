@@ -149,7 +149,7 @@ def _compile(args: list[str], out: Path, seconds: float, memory: int, what: str)
 
 def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> Any:
     """The binding, built once (keyed by its sources, the flags and the Python it is for)."""
-    sources = "".join((HERE / f).read_text() for f in ("loader.cc", "abi.h", "runtime.h"))
+    sources = "".join((HERE / f).read_text() for f in ("loader.cc", "abi.h", "runtime.h", "pyrandom.h"))
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     out = cache_dir() / f"cs_loader_{_digest(sources, ' '.join(FLAGS), suffix)}"
     so = out.with_suffix(suffix)
@@ -180,7 +180,7 @@ def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAU
     if size > limits.source:
         raise BuildError(f"the generated source of {what} ({size:,} bytes) passes its limit of "
                          f"{limits.source:,} bytes")
-    headers = "".join((HERE / f).read_text() for f in ("runtime.h", "abi.h"))
+    headers = "".join((HERE / f).read_text() for f in ("runtime.h", "abi.h", "pyrandom.h"))
     so = cache_dir() / f"cs_game_{_digest(text, headers, ' '.join(FLAGS))}.so"
     if not force and so.exists():
         return so, False

@@ -1,12 +1,9 @@
 // The binding of the chosen design, built once (at install): it loads a game's library (abi.h) by path and
 // gives it the same Python interface as bind.h, through the library's table of C functions.
 //
-// A state also keeps its history here, (player, action) pairs with -1 for chance outcomes given and -2 for
-// those it drew itself, so that the Python side (wrapper.py) can rebuild the same position on the Python
-// backend. A state made with a seed is
-// a state without one whose chance nodes this binding resolves at once from its own generator, each outcome
-// recorded: the library's seeded mode draws inside a step and records nothing (until its draws are the Python
-// backend's, a seeded state could not otherwise be rebuilt there).
+// A state also keeps its history here, (player, action) pairs with -1 for chance outcomes, so that the Python
+// side (wrapper.py) can rebuild the same position on the Python backend: a state made without a seed from its
+// whole history, a seeded one (whose draws are the Python backend's, pyrandom.h) from its seed and its moves.
 #include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -28,28 +25,17 @@ struct Lib {
   const CsApi* api;
   void* game;
 };
-using Entry = std::pair<int, int>;  // (player, or -1 for chance given, DRAWN for chance drawn; what)
-constexpr int DRAWN = -2;
-
-inline uint64_t splitmix(uint64_t& x) {
-  uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+using Entry = std::pair<int, int>;  // (player, or -1 for a chance outcome; the action or outcome)
 
 struct NState {
   std::shared_ptr<Lib> lib;
   void* s;
   std::vector<Entry> hist;
-  bool seeded = false;
-  uint64_t rng = 0;
   long long moves = 0;   // player actions taken
   long long limit = -1;  // player actions allowed (-1: no limit); past it apply refuses, the wrapper says why
   NState(std::shared_ptr<Lib> l, void* st) : lib(std::move(l)), s(st) {}
   NState(const NState& o)
-      : lib(o.lib), s(o.lib->api->state_clone(o.s)), hist(o.hist), seeded(o.seeded), rng(o.rng), moves(o.moves),
-        limit(o.limit) {}
+      : lib(o.lib), s(o.lib->api->state_clone(o.s)), hist(o.hist), moves(o.moves), limit(o.limit) {}
   NState& operator=(const NState&) = delete;
   ~NState() { lib->api->state_free(s); }
   bool terminal() const { return lib->api->is_terminal(s) != 0; }
@@ -66,16 +52,6 @@ struct NState {
     char err[256];
     if (lib->api->apply(s, a, err, sizeof err)) throw std::runtime_error(err);
   }
-  // A seeded state's chance nodes, resolved uniformly from its generator and recorded.
-  void draw() {
-    while (!terminal() && chance()) {
-      std::vector<int> o = legal();
-      if (o.empty()) throw std::runtime_error("a chance node without outcomes");
-      int a = o[(splitmix(rng) >> 11) % o.size()];
-      raw_apply(a);
-      hist.emplace_back(DRAWN, a);
-    }
-  }
   void apply(int a) {
     if (terminal()) throw std::runtime_error("the match is over");
     if (chance()) {
@@ -88,7 +64,6 @@ struct NState {
     raw_apply(a);
     hist.emplace_back(p, a);
     moves++;
-    if (seeded) draw();
   }
 };
 struct NGame {
@@ -99,11 +74,38 @@ struct NGame {
     auto get = reinterpret_cast<const CsApi* (*)()>(dlsym(h, "cs_api"));
     if (!get) throw std::runtime_error("not a cardsmith game library");
     const CsApi* api = get();
-    if (api->version != 1) throw std::runtime_error("a game library of another version");
+    if (api->version != CS_ABI_VERSION) throw std::runtime_error("a game library of another version");
     lib = std::make_shared<Lib>(Lib{api, api->game_new()});
   }
 };
-}  // namespace
+
+struct Seed {
+  uint32_t w[cs::SEED_WORDS];
+  int n = 0;
+  int wide = 0;
+};
+Seed seed_of(const py::object& seed) {
+  Seed sd;
+  if (seed.is_none()) return sd;
+  if (!PyLong_Check(seed.ptr())) throw py::type_error("a seed is an int");
+  py::int_ v = py::reinterpret_borrow<py::int_>(seed);
+  py::object mag = v.attr("__abs__")();
+  int bits = mag.attr("bit_length")().cast<int>();
+  if (bits > 32 * cs::SEED_WORDS) throw py::value_error("the native backend takes seeds below 2**256 in size");
+  sd.n = bits == 0 ? 1 : (bits - 1) / 32 + 1;
+  std::string bytes = mag.attr("to_bytes")(4 * sd.n, "little").cast<std::string>();
+  for (int i = 0; i < sd.n; i++) {
+    const auto* b = reinterpret_cast<const unsigned char*>(bytes.data()) + 4 * i;
+    sd.w[i] = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  }
+  sd.wide = PyObject_RichCompareBool(v.ptr(), py::int_(0).ptr(), Py_GT) == 1 && bits > 128;
+  return sd;
+}
+py::object seed_int(const uint32_t* w, int n) {  // the inverse, for State.seed()
+  py::int_ v(0);
+  for (int i = n - 1; i >= 0; i--) v = py::int_(v.attr("__lshift__")(32).attr("__or__")(py::int_(w[i])));
+  return std::move(v);
+}
 
 // What a state refused (an illegal action, a rule failing, the action limit, a player left stuck) is said by
 // the Python subclass (wrapper.py) through its method `hook`, in the Python backend's words; a plain State of
@@ -112,17 +114,14 @@ py::object refused(py::object self, const char* hook, py::object what, const cha
   if (!py::hasattr(self, hook)) throw std::runtime_error(message);
   return self.attr(hook)(what, message);
 }
+}  // namespace
 
 PYBIND11_MODULE(cs_loader, mod) {
   py::class_<NState>(mod, "State")
       .def(py::init([](NGame& g, py::object seed, long long limit) {
-        auto* st = new NState(g.lib, g.lib->api->state_new(g.lib->game, 0));
+        Seed sd = seed_of(seed);
+        auto* st = new NState(g.lib, g.lib->api->state_new(g.lib->game, sd.w, sd.n, sd.wide));
         st->limit = limit;
-        if (!seed.is_none()) {
-          st->seeded = true;
-          st->rng = seed.cast<uint64_t>() * 2 + 1;
-          try { st->draw(); } catch (...) { delete st; throw; }
-        }
         return st;
       }), py::arg("game"), py::arg("seed") = py::none(), py::arg("limit") = -1)
       .def(py::init<const NState&>())  // a copy (clone)
@@ -178,19 +177,19 @@ PYBIND11_MODULE(cs_loader, mod) {
         return r;
       })
       .def("clone", [](const NState& st) { return NState(st); })
-      .def("seeded", [](const NState& st) { return st.seeded; })
-      .def("history", [](const NState& st) {  // as the Python backend's: no chance the state drew itself
+      .def("seed", [](const NState& st) -> py::object {  // the seed of the next draw (Python's State.rng)
+        uint32_t w[cs::SEED_WORDS];
+        int wide = 0;
+        int n = st.lib->api->state_seed(st.s, w, cs::SEED_WORDS, &wide);
+        return n ? seed_int(w, n) : py::object(py::none());
+      })
+      .def("history", [](const NState& st) {  // as the Python backend's: a seeded state draws no chance node
         std::vector<int> out;
         out.reserve(st.hist.size());
-        for (auto& [who, what] : st.hist) if (who != DRAWN) out.push_back(what);
+        for (auto& e : st.hist) out.push_back(e.second);
         return out;
       })
-      .def("reseed", [](NState& st, uint64_t seed) {  // from here it draws its chance from `seed`
-        st.seeded = true;
-        st.rng = seed * 2 + 1;
-        st.draw();
-      })
-      .def("entries", [](const NState& st, size_t start) {  // the history from `start`, every chance outcome
+      .def("entries", [](const NState& st, size_t start) {  // the history from `start`, as (player, action)
         return std::vector<Entry>(st.hist.begin() + std::min(start, st.hist.size()), st.hist.end());
       }, py::arg("start") = 0)
       .def("entry_count", [](const NState& st) { return st.hist.size(); });

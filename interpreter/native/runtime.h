@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "pyrandom.h"
+
 #ifndef MAXZ
 #define MAXZ 32
 #endif
@@ -53,7 +55,10 @@ struct State {
   int cur, actor, phase, turns, dealer, moves;
   bool terminal;
   double rets[MAXP];
-  uint64_t rng;  // 0: chance nodes; else a seeded state drawing its own chance
+  // A state with either draws its own chance, else it stops at chance nodes. rng: the native playout loop's
+  // (splitmix64, lazy dealing); py: a seeded state's, drawn exactly as the Python backend's (pyrandom.h).
+  uint64_t rng;
+  PySeed py;
 };
 
 // One run of a step: the outcomes given per key (a zone, or PICK), how many it used, and its guesses.
@@ -206,6 +211,11 @@ inline void move_pack(Ctx& x, i64 dest_) {  // runtime._move of the whole pack: 
 }
 inline void shuffle(Ctx& x, i64 zi_) {
   int zi = zi_of(x, zi_);
+  if (x.s.py) {  // eagerly, as a seeded Python state (chance.py shuffle): the same seed, the same order
+    py_shuffle<MAXC>(x.s.py, x.s.z[zi], x.s.zlen[zi]);
+    x.s.unfixed[zi] = 0;
+    return;
+  }
   x.s.unfixed[zi] = (int16_t)(x.s.zlen[zi] > 1 ? x.s.zlen[zi] : 0);
 }
 inline int take_top(Ctx& x, int src) {
@@ -239,6 +249,7 @@ inline int pick_index(Ctx& x, int n) {
   if (n == 0) fail("'pick' from an empty list");
   State& s = x.s;
   if (s.rng) return uniform(s, n);
+  if (s.py) return py_pick(s.py, n);
   Draws* d = x.d;
   auto& g = d->given[PICK];
   if (d->used[PICK] < (int)g.size()) {
@@ -418,7 +429,7 @@ struct PyState {
   }
   void step(int a) {
     legal_ok = false;
-    if (s.rng) {
+    if (s.rng || s.py) {
       Ctx x{s, nullptr, eng->m};
       if (a < 0) eng->start_match(x); else eng->take_action(x, a);
       return;
@@ -465,7 +476,7 @@ struct PyState {
 };
 
 template <class R>
-inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed) {
+inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySeed& py = PySeed{}) {
   ps.eng = eng;
   State& s = ps.s;
   std::memset(&s, 0, sizeof s);
@@ -473,10 +484,14 @@ inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed) {
   for (int c = 0; c < m.nc; c++) { s.z[0][c] = (int16_t)c; s.loc[c] = 0; }
   s.zlen[0] = (int16_t)m.nc;
   s.rng = seed;
+  s.py = py;
   ps.step(-1);
 }
 
-// Random playouts in the native loop: seeded states (each draws its own chance), uniform random moves.
+// Random playouts in the native loop: states drawing their own chance, uniform random moves. Its matches are
+// its own (its moves are), so its chance is the fast splitmix64 and lazy dealing, not Python's generator,
+// which reseeds a Mersenne Twister for every shuffle and pick (~1,250 dependent steps each: Go Fish, which
+// picks every card fished, plays several times slower with it).
 template <class R>
 inline long long random_playouts(Engine<R>* eng, long long games, uint64_t seed, double* ret_sum) {
   PyState<R> ps;

@@ -8,10 +8,9 @@ built by replaying the native state's history (chance outcomes included), made w
 kept in step from then on (each later question replays only the entries since). So every answer is the
 Python backend's own, exactly; only the hot loop runs natively.
 
-A state made with a seed is, natively, a state without one whose chance nodes the binding resolves at once
-from its own generator and records (loader.cc), so its twin can be replayed; its `history()` holds the
-player actions only, as a seeded Python state's does. The generator is not the Python backend's: a seed gives
-another match on each backend (until the seeded draws of the native runtime are Python's).
+A state made with a seed draws its chance natively exactly as the Python backend does (pyrandom.h), so its
+twin is the Python state made with the same seed, given the same moves; its `history()` holds the player
+actions only, as a seeded Python state's does.
 
 A native refusal (an illegal action, a rule failing, the action limit) is asked of a copy of the twin, which
 raises the Python backend's own error, word for word."""
@@ -23,10 +22,6 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import GameError
 from ..engine.fields import SLOTS
 from ..engine.state import State
-
-SEED_SPACE = 1 << 62  # the binding's seeds are unsigned 64-bit: any Python int is taken modulo this
-
-DRAWN = -2  # loader.cc: a chance outcome the state drew itself (a seeded state), not in its history
 
 if TYPE_CHECKING:
     from .backend import NativeGame
@@ -43,6 +38,7 @@ class NativeState:
     one over the binding's `State` (`state_class`), which answers the names in NATIVE itself."""
 
     _game: NativeGame
+    _seed: int | None = None  # the seed it was made with (its twin is made with it)
     _twin: State | None = None  # the Python state at the same position, once asked for
     _synced: int = 0  # entries of the native history the twin has been given
 
@@ -66,6 +62,7 @@ class NativeState:
         """A new match of `game` (a class of `state_class`): `seed` None for chance nodes, `limit` the actions."""
         s = cls(game.native, seed, limit)  # type: ignore[call-arg]  # the binding's constructor
         s._game = game
+        s._seed = seed
         return s
 
     @property
@@ -89,25 +86,20 @@ class NativeState:
     def clone(self) -> NativeState:
         c = type(self)(self)  # type: ignore[call-arg]  # the binding's copy
         c._game = self._game
+        c._seed = self._seed
         t = self._twin
         c._twin = t.clone() if t is not None else None
         c._synced = self._synced
         return c
 
     def full_history(self) -> list[tuple[int, int]]:
-        """The history as (player, action) pairs, the player CHANCE (-1) for chance outcomes; a seeded state's
-        holds no chance outcome it drew itself, as the Python backend's."""
-        return [(who, what) for who, what in self.entries() if who != DRAWN]
-
-    def replay_entries(self) -> list[tuple[int, int]]:
-        """Every entry of the history, the chance outcomes a seeded state drew itself included (as player -2):
-        applied in order to a Python state made without a seed, they give this position."""
+        """The history as (player, action) pairs, the player CHANCE (-1) for chance outcomes (none in a seeded
+        state's, as in the Python backend's)."""
         return self.entries()
 
     def reseed(self, seed: int) -> None:
-        """From here the state draws its chance from `seed` (the native generator; its draws are recorded, and
-        the twin replays them when next asked)."""
-        super().reseed(seed % SEED_SPACE)  # type: ignore[misc]  # the binding's
+        """Not on the native backend yet (the resampler reseeds the Python states it makes): a GameError."""
+        raise GameError("a native state cannot be reseeded yet: reseed its python_state()")
 
     # ------------------------------------------------------------ the twin
     def python_state(self) -> State:
@@ -118,7 +110,7 @@ class NativeState:
         """The twin, made or brought up to date by replaying the native history since it was last asked for."""
         t = self._twin
         if t is None:
-            t = self._twin = State.initial(self.game, None)  # no seed: it takes the native chance outcomes
+            t = self._twin = State.initial(self.game, self._seed)  # the same seed draws the same chance
             self._synced = 0
         size = self.entry_count()
         if self._synced < size:
