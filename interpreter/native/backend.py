@@ -87,7 +87,8 @@ def _reason(e: BaseException) -> str:
         return f"it does not cover {e} yet"
     if isinstance(e, BuildError):
         return str(e)
-    return f"lowering it failed ({type(e).__name__}: {e})"
+    # A construct the lowering half knows, or a library that will not load: refused, never run half understood.
+    return f"the native backend failed on it ({type(e).__name__}: {str(e)[:200]})"
 
 
 def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any], limits: Limits,
