@@ -50,14 +50,16 @@ class _Version(argparse._VersionAction):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        self.version = f"cardsmith {version()}"
+        from ..native.build import status  # (only here: it loads the compiler's front end)
+        self.version = f"cardsmith {version()}\n{status()}"
         super().__call__(parser, namespace, values, option_string)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="cardsmith", formatter_class=argparse.RawDescriptionHelpFormatter,
                epilog="'cardsmith COMMAND --help' gives a command's flags; the README and docs/ say the rest.")
-    p.add_argument("--version", action=_Version, help="print cardsmith's version and exit")
+    p.add_argument("--version", action=_Version,
+                   help="print cardsmith's version, and whether the native backend can be built here, and exit")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser,
                            help="one of the commands above, followed by its arguments")
     sub.required = True
