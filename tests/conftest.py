@@ -59,6 +59,19 @@ def _own_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _native_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One cache folder of native builds for the whole run, shared by the parallel workers (their base folders
+    share a parent; a build holds a lock, so the binding is compiled once): no test writes into the home folder
+    or loads a library another run left half built."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "native-cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CARDSMITH_NATIVE_CACHE", str(folder))
+        yield
+
+
 settings.register_profile(
     "ci",
     max_examples=15,

@@ -12,12 +12,15 @@ into place, so two processes building the same library at once both end with a w
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import importlib.util
 import os
 import shutil
 import subprocess
 import sysconfig
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -147,6 +150,19 @@ def _compile(args: list[str], out: Path, seconds: float, memory: int, what: str)
     os.replace(tmp, out)  # whole or not at all, for another process building the same
 
 
+@contextlib.contextmanager
+def _building(out: Path) -> Iterator[None]:
+    """Hold the lock of `out` while it is built: a second process wanting the same library (parallel test
+    workers, simulate's workers) waits for the first and then finds it built, instead of compiling it too."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.with_name(out.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> Any:
     """The binding, built once (keyed by its sources, the flags and the Python it is for)."""
     sources = "".join((HERE / f).read_text() for f in ("loader.cc", "abi.h", "runtime.h", "pyrandom.h"))
@@ -158,9 +174,11 @@ def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> A
         if why is not None:
             raise BuildError(why)
         import pybind11
-        so.parent.mkdir(parents=True, exist_ok=True)
-        inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}", f"-I{HERE}"]
-        _compile([*FLAGS, *inc, str(HERE / "loader.cc")], so, limits.binding_seconds, limits.memory, "the binding")
+        with _building(so):
+            if force or not so.exists():
+                inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}", f"-I{HERE}"]
+                _compile([*FLAGS, *inc, str(HERE / "loader.cc")], so, limits.binding_seconds, limits.memory,
+                         "the binding")
     # The module's name is the one PYBIND11_MODULE gives it, whatever its file is called.
     return _import("cs_loader", so)
 
@@ -187,13 +205,15 @@ def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAU
     why = missing()
     if why is not None:
         raise BuildError(why)
-    so.parent.mkdir(parents=True, exist_ok=True)
-    src = so.with_name(so.name + f".{os.getpid()}.cc")
-    src.write_text(text)
-    try:
-        _compile([*FLAGS, f"-I{HERE}", str(src)], so, limits.seconds, limits.memory, what)
-    finally:
-        src.unlink(missing_ok=True)
+    with _building(so):
+        if not force and so.exists():  # built by another process while this one waited
+            return so, False
+        src = so.with_name(so.name + f".{os.getpid()}.cc")
+        src.write_text(text)
+        try:
+            _compile([*FLAGS, f"-I{HERE}", str(src)], so, limits.seconds, limits.memory, what)
+        finally:
+            src.unlink(missing_ok=True)
     return so, True
 
 
