@@ -62,11 +62,79 @@ class CppWriter:
         return "(i64)x.s.dealer"
 
     def e_var(self, x: Any) -> str:
-        assert x[1] == "i", "prototype: int variables only"
-        return f"x.s.v[{x[2]}]"
+        if x[1] == "l":
+            return f"x.s.lv[at({self.e(x[2])}, MAXLV)]"
+        return f"x.s.v[at({self.e(x[2])}, MAXV)]"
 
-    def e_varx(self, x: Any) -> str:
-        return f"x.s.v[at({x[2]} + {self.e(x[3])}, MAXV)]"
+    def e_seat(self, x: Any) -> str:
+        return f"(i64)at({self.e(x[2])}, {self.p.n})"
+
+    def e_team(self, x: Any) -> str:
+        return f"(i64)x.s.team[{self.e(x[2])}]"
+
+    def e_teams(self, x: Any) -> str:
+        return "teams_list(x)"
+
+    def e_active_players(self, x: Any) -> str:
+        return "active_list(x)"
+
+    def e_deal_number(self, x: Any) -> str:
+        return "(i64)x.s.deal_no"
+
+    def e_turns(self, x: Any) -> str:
+        return "(i64)x.s.turns"
+
+    def e_at(self, x: Any) -> str:
+        return f"({self.e(x[2])})[{self.e(x[3])}]"
+
+    def e_mapget(self, x: Any) -> str:
+        return f"map_get({self.k(x[2])}, {self.k(x[3])}, {self.e(x[4])})"
+
+    def e_listlit(self, x: Any) -> str:
+        return "list_of({" + ", ".join(self.e(v) for v in x[2]) + "})"
+
+    def e_cat(self, x: Any) -> str:
+        return f"cat({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_abs(self, x: Any) -> str:
+        return f"std::abs({self.e(x[2])})"
+
+    def e_floor(self, x: Any) -> str:
+        return f"(i64)std::floor({self.e(x[2])})"
+
+    def e_ceil(self, x: Any) -> str:
+        return f"(i64)std::ceil({self.e(x[2])})"
+
+    def _lib(self, name: str, x: Any) -> str:
+        return f"{name}(" + ", ".join(self.e(a) for a in x[2:]) + ")"
+
+    def e_reverse(self, x: Any) -> str:
+        return self._lib("reversed", x)
+
+    def e_unique(self, x: Any) -> str:
+        return self._lib("unique", x)
+
+    def e_top(self, x: Any) -> str:
+        return self._lib("top_of", x)
+
+    def e_bottom(self, x: Any) -> str:
+        return self._lib("bottom_of", x)
+
+    def e_index_of(self, x: Any) -> str:
+        return self._lib("index_of", x)
+
+    def e_teammates(self, x: Any) -> str:
+        return f"teammates(x, {self.e(x[2])})"
+
+    def e_next_active(self, x: Any) -> str:
+        return f"(i64)next_active(x.s, x.m.n, at({self.e(x[2])}, {self.p.n}))"
+
+    def e_is_active(self, x: Any) -> str:
+        p = f"at({self.e(x[2])}, {self.p.n})"
+        return f"[&]{{ int p = {p}; return (i64)!(x.s.out[p] || x.s.sit[p]); }}()"
+
+    def e_sitting_out(self, x: Any) -> str:
+        return f"(i64)x.s.sit[at({self.e(x[2])}, {self.p.n})]"
 
     def e_zone(self, x: Any) -> str:
         return f"zone(x, {self.e(x[2])})"
@@ -120,8 +188,11 @@ class CppWriter:
         sets = "".join(f"{self.loc(k, i)} = {self.e(v)}; " for k, i, v in x[2])
         return f"[&]{{ {sets}return {self.e(x[3])}; }}()"
 
+    def arg(self, a: Any) -> str:
+        return f"to_list({self.e(a)})" if a[1] == "l" and a[0] == "zone" else self.e(a)
+
     def e_call(self, x: Any) -> str:
-        return f"f{x[2]}(x{''.join(', ' + self.e(a) for a in x[3])})"
+        return f"f{x[2]}(x{''.join(', ' + self.arg(a) for a in x[3])})"
 
     def e_len(self, x: Any) -> str:
         a = x[2]
@@ -184,11 +255,15 @@ class CppWriter:
             return (f"[&]() -> i64 {{ {t} b{u} = 0; i64 r{u} = 0; bool h{u} = false; {head}{t} e{u} = {el}; "
                     f"if (!h{u} || e{u} {o} b{u}) {{ b{u} = e{u}; r{u} = li{slot}; h{u} = true; }} }} "
                     f"if (!h{u}) fail(\"{how}() of an empty list\"); return r{u}; }}()")
-        if how == "all_max_by":
+        if how == "sort_by":
             t = CT[elem[1]]
+            return (f"[&]() -> List {{ {t} k{u}[LCAP]; {head}k{u}[i{u}] = {el}; }} "
+                    f"return sorted_by(to_list(it{u}), k{u}); }}()")
+        if how in ("all_max_by", "all_min_by"):
+            t, best = CT[elem[1]], "std::max" if how == "all_max_by" else "std::min"
             return (f"[&]() -> List {{ {t} k{u}[LCAP]; List o{u}; {head}k{u}[i{u}] = {el}; }} "
                     f"if (!it{u}.size()) return o{u}; {t} b{u} = k{u}[0]; "
-                    f"for (int j = 1; j < it{u}.size(); j++) b{u} = std::max(b{u}, k{u}[j]); "
+                    f"for (int j = 1; j < it{u}.size(); j++) b{u} = {best}(b{u}, k{u}[j]); "
                     f"for (int j = 0; j < it{u}.size(); j++) if (k{u}[j] == b{u}) o{u}.push(it{u}[j]); "
                     f"return o{u}; }}()")
         raise NotImplementedError(how)
@@ -208,7 +283,15 @@ class CppWriter:
         if op == "set_dealer":
             return [f"{ind}x.s.dealer = at({self.e(st[1])}, {n});"]
         if op == "setvar":
-            return [f"{ind}x.s.v[at({self.e(st[1])}, MAXV)] = {self.e(st[2])};"]
+            if st[1] == "l":
+                return [f"{ind}x.s.lv[at({self.e(st[2])}, MAXLV)] = to_list({self.e(st[3])});"]
+            return [f"{ind}x.s.v[at({self.e(st[2])}, MAXV)] = {self.e(st[3])};"]
+        if op == "set_team":
+            return [f"{ind}x.s.team[{self.e(st[1])}] = (int16_t)at({self.e(st[2])}, {n});"]
+        if op == "eliminate":
+            return [f"{ind}x.s.out[{self.e(st[1])}] = true;"]
+        if op == "sit_out":
+            return [f"{ind}x.s.sit[{self.e(st[1])}] = true;"]
         if op == "setloc":
             return [f"{ind}{self.loc(st[1], st[2])} = {self.e(st[3])};"]
         if op == "pick":
@@ -235,7 +318,7 @@ class CppWriter:
             return [f"{ind}return {st[1]};"]
         if op == "do":
             u = next(self.uid)
-            args = "".join(", " + self.e(a) for a in st[2])
+            args = "".join(", " + self.arg(a) for a in st[2])
             return [f"{ind}{{ int r{u} = f{st[1]}(x{args}); if (r{u} != NONE_CODE) return r{u}; }}"]
         if op == "if":
             out = [f"{ind}if ({self.e(st[1])}) {{", *self.block(st[2], ind + "  ")]
@@ -284,15 +367,17 @@ class CppWriter:
             legal.append("  " + self.decls(f))
             ind = "  "
             digits = []
-            for kind, _radix, stride, dom, slot in a["params"]:
+            for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
-                legal.append(f"{ind}{{ auto d{u} = {self.e(dom)}; for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
+                slot = pa["slot"]
+                legal.append(f"{ind}{{ auto d{u} = {self.e(pa['dom'])}; "
+                             f"for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
                 legal.append(f"{ind}  li{slot} = d{u}[i{u}];")
-                digit = f"RANK_POS[at(li{slot}, {len(p.strings)})]" if kind == "rank" else f"li{slot}"
-                digits.append(f"{digit} * {stride}")
+                digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")
                 ind += "  "
             if a["when"] is not None:
-                legal.append(f"{ind}if (!({self.e(a['when'])})) continue;")
+                skip = "continue" if a["params"] else "return"
+                legal.append(f"{ind}if (!({self.e(a['when'])})) {skip};")
             legal.append(f"{ind}out.push_back((int)({a['off']} + {' + '.join(digits) or '0'}));")
             for _ in a["params"]:
                 ind = ind[:-2]
@@ -300,19 +385,23 @@ class CppWriter:
             legal.append("}")
             run.append(f"static int run{ai}(Ctx& x, int k) {{")
             run.append("  " + self.decls(f))
-            for kind, radix, _stride, _dom, slot in a["params"]:
-                val = f"RANK_ID[k % {radix}]" if kind == "rank" else f"k % {radix}"
-                run.append(f"  li{slot} = {val}; k /= {radix};")
+            for j, pa in enumerate(a["params"]):
+                radix = pa["radix"]
+                val = {"bool": "d", "int": f"d + {pa['lo']}"}.get(pa["kind"], "d")
+                if pa["vals"] is not None:
+                    val = f"PV{ai}_{j}[d]"
+                run.append(f"  {{ i64 d = k % {radix}; li{pa['slot']} = {val}; k /= {radix}; }}")
             run += self.block(f.body, "  ")
             run.append("  return NONE_CODE;")
             run.append("}")
         tables = [f"static const i64 T{i}[] = {{{', '.join(map(str, t))}}};" for i, t in enumerate(p.tables)]
-        rank_pos, rank_id = rank_tables(p)
-        tables.append(f"static const i64 RANK_POS[] = {{{', '.join(map(str, rank_pos))}}};")
-        tables.append(f"static const i64 RANK_ID[] = {{{', '.join(map(str, rank_id))}}};")
+        for ai, a in enumerate(p.actions):
+            for j, pa in enumerate(a["params"]):
+                if pa["vals"] is not None:
+                    tables.append(f"static const i64 PV{ai}_{j}[] = {{{', '.join(map(str, pa['vals'])) or '0'}}};")
         protos = [self.sig(fi, f) + ";" for fi, f in enumerate(p.funcs) if not f.name.startswith("run_")]
         values = [f"    case {fi}: return f{fi}(x);" for fi, f in enumerate(p.funcs)
-                  if f.ret and not f.params and not f.name.startswith("run_")]
+                  if f.ret == "i" and not f.params and not f.name.startswith("run_")]
         blocks = [f"    case {fi}: return f{fi}(x);" for fi, f in enumerate(p.funcs)
                   if not f.ret and not f.params and not f.name.startswith("run_")]
         offs = sorted((a["off"], ai) for ai, a in enumerate(p.actions))
@@ -320,6 +409,7 @@ class CppWriter:
         return "\n".join([
             "// generated by native/emit_cpp.py from a checked rule file; do not edit",
             f"#define MAXZ {len(p.zones)}", f"#define MAXC {max(p.num_cards, 1)}", f"#define MAXV {max(p.nvars, 1)}",
+            f"#define MAXLV {max(p.nlists, 1)}",
             '#include "bind.h"', "using namespace cs;", "namespace {", *tables, "", *protos,
             *self.globals_placeholder(), *body, *legal, *run,
             "struct Rules {",
@@ -340,6 +430,17 @@ class CppWriter:
             "};", "}  // namespace", "",
             f"PYBIND11_MODULE({self.module}, mod) {{ bind_game<Rules>(mod); }}", ""])
 
+    def digit(self, ai: int, j: int, pa: dict[str, Any]) -> str:
+        """A parameter value's digit in the action's id (engine/codec.py)."""
+        v = f"li{pa['slot']}"
+        if pa["vals"] is not None:
+            return f"digit_of(PV{ai}_{j}, {len(pa['vals'])}, {v})"
+        if pa["kind"] == "bool":
+            return f"(i64)({v} != 0)"
+        if pa["kind"] == "int":
+            return f"check_digit({v} - {pa['lo']}, {pa['radix']})"
+        return f"check_digit({v}, {pa['radix']})"
+
     def globals_placeholder(self) -> list[str]:
         return ["@GLOBALS@"]
 
@@ -347,8 +448,6 @@ class CppWriter:
         p = self.p
         out = ["    Meta m;", f"    m.n = {p.n}; m.nc = {p.num_cards}; m.nz = {len(p.zones)}; m.nv = {p.nvars};",
                f"    m.num_actions = {p.num_actions};"]
-        for slot, v, scope in p.var_init:
-            out.append(f"    m.{scope}_init.push_back({{{slot}, (i64)({v}LL)}});")
         for ph in p.phases:
             nxt = {"same": 0, "clockwise": 1, "counterclockwise": 2}[ph["next"]]
             acts = ", ".join(map(str, ph["actions"]))
@@ -357,17 +456,11 @@ class CppWriter:
         h = p.hooks
         out.append(f"    m.match_start = {h['match_start']}; m.match_deal = {h['match_deal']}; "
                    f"m.match_end_deal = {h['match_end_deal']}; m.over_when = {h['over_when']};")
+        out.append(f"    m.init_match = {h['init_match']}; m.init_deal = {h['init_deal']}; m.teams = {h['teams']}; "
+                   f"m.next_dealer = {h['next_dealer']}; m.max_deals = {p.max_deals};")
+        out.append(f"    m.fix_zones = {{{', '.join(map(str, p.fix_zones))}}};")
         out.append("    return m;")
         return out
-
-
-def rank_tables(p: Program) -> tuple[list[int], list[int]]:
-    """Interned text -> rank position (-1 if no rank), and rank position -> interned text."""
-    ranks = p.ranks
-    pos = [-1] * len(p.strings)
-    for i, r in enumerate(ranks):
-        pos[p.strings.index(r)] = i
-    return pos, [p.strings.index(r) for r in ranks]
 
 
 def emit(prog: Program, module: str) -> str:

@@ -5,8 +5,11 @@
 // no observations; every index into the state is checked (`at`), and a bad one is a RuleError, not memory.
 #pragma once
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,9 +24,12 @@
 #ifndef MAXV
 #define MAXV 16
 #endif
+#ifndef MAXLV
+#define MAXLV 1
+#endif
 #define MAXP 10
-#define LCAP 64
-static_assert(MAXC <= 64, "card sets are 64-bit masks");
+// A list holds a zone's cards, or 64 values of any other kind.
+#define LCAP (MAXC > 64 ? MAXC : 64)
 
 namespace cs {
 using i64 = int64_t;
@@ -35,11 +41,11 @@ struct RuleError : std::runtime_error { using std::runtime_error::runtime_error;
 [[noreturn]] inline void fail(const char* m) { throw RuleError(m); }
 inline int at(i64 i, int n) { if (i < 0 || i >= n) fail("index out of range"); return (int)i; }
 
-// A list of small ints (cards, players, interned texts), by value.
+// A list of values (cards, players, interned texts, numbers), by value.
 struct List {
   int n = 0;
-  int16_t a[LCAP];
-  void push(i64 x) { if (n >= LCAP) fail("list too long"); a[n++] = (int16_t)x; }
+  i64 a[LCAP];
+  void push(i64 x) { if (n >= LCAP) fail("list too long"); a[n++] = x; }
   i64 operator[](i64 i) const { return a[at(i, n)]; }
   int size() const { return n; }
 };
@@ -50,14 +56,18 @@ struct State {
   int16_t z[MAXZ][MAXC];
   int16_t loc[MAXC], by[MAXC];
   i64 v[MAXV];
-  int cur, actor, phase, turns, dealer, moves;
+  List lv[MAXLV];  // list variables
+  int16_t team[MAXP];
+  bool out[MAXP], sit[MAXP];  // eliminated; sitting out this deal
+  int cur, actor, phase, turns, dealer, moves, deal_no;
   bool terminal;
   double rets[MAXP];
   uint64_t rng;  // 0: chance nodes; else a seeded state drawing its own chance
 };
 
 // One run of a step: the outcomes given per key (a zone, or PICK), how many it used, and its guesses.
-struct Guess { int key; uint64_t opts; int n; int card; };
+using Mask = std::bitset<MAXC>;  // a set of cards
+struct Guess { int key; Mask opts; int n; int card; };
 struct Draws {
   std::vector<int> given[MAXZ + 1];
   int used[MAXZ + 1];
@@ -76,7 +86,8 @@ inline int uniform(State& s, int n) { return (int)((next_rng(s) >> 11) % (uint64
 
 struct Meta {
   int n = 0, nc = 0, nz = 0, nv = 0, num_actions = 0;
-  std::vector<std::pair<int, i64>> match_init, deal_init;
+  int init_match = -1, init_deal = -1, teams = -1, next_dealer = -1, max_deals = 0;
+  std::vector<int> fix_zones;  // decided at the end of a lazy step (chance.py fix_seen)
   struct Phase { int first, start, after, end, then; bool round; int next; std::vector<int> actions; };
   std::vector<Phase> phases;
   int match_start, match_deal, match_end_deal, over_when;
@@ -93,9 +104,9 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
 inline int zi_of(const Ctx& x, i64 zi) { return at(zi, x.m.nz); }
 inline void shrink(State& s, int zi, int k) { s.unfixed[zi] = (int16_t)(k >= 2 ? k : 0); }
 
-inline uint64_t mask_of(const State& s, int zi, int k) {
-  uint64_t m = 0;
-  for (int i = 0; i < k; i++) m |= 1ULL << s.z[zi][i];
+inline Mask mask_of(const State& s, int zi, int k) {
+  Mask m;
+  for (int i = 0; i < k; i++) m.set(s.z[zi][i]);
   return m;
 }
 
@@ -246,7 +257,7 @@ inline int pick_index(Ctx& x, int n) {
     if (i < 0 || i >= n) fail("chance outcome out of range");
     return i;
   }
-  if (d->picks_open) d->guessed.push_back({PICK, 0, n, -1});
+  if (d->picks_open) d->guessed.push_back({PICK, Mask(), n, -1});
   x.stop = true;
   return 0;
 }
@@ -278,6 +289,76 @@ template <class L> inline bool contains(const L& xs, i64 v) {
 inline i64 floordiv(i64 a, i64 b) { if (!b) fail("division by zero"); i64 q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q--; return q; }
 inline i64 pymod(i64 a, i64 b) { if (!b) fail("modulo by zero"); i64 r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
 inline double truediv(double a, double b) { if (b == 0) fail("division by zero"); return a / b; }
+inline List list_of(std::initializer_list<i64> xs) { List l; for (i64 v : xs) l.push(v); return l; }
+template <class A, class B> inline List cat(const A& a, const B& b) {
+  List l = to_list(a);
+  for (int i = 0; i < b.size(); i++) l.push(b[i]);
+  return l;
+}
+template <class L> inline List reversed(const L& xs) { List l; for (int i = xs.size() - 1; i >= 0; i--) l.push(xs[i]); return l; }
+template <class L> inline List unique(const L& xs) {
+  List l;
+  for (int i = 0; i < xs.size(); i++) if (!contains(l, xs[i])) l.push(xs[i]);
+  return l;
+}
+template <class L> inline List top_of(const L& xs, i64 n) {  // the last n items
+  if (n < 0) fail("top() of a negative number of items");
+  List l;
+  for (i64 i = std::max<i64>(0, xs.size() - n); i < xs.size(); i++) l.push(xs[i]);
+  return l;
+}
+template <class L> inline List bottom_of(const L& xs, i64 n) {  // the first n items
+  if (n < 0) fail("bottom() of a negative number of items");
+  List l;
+  for (i64 i = 0; i < std::min<i64>(n, xs.size()); i++) l.push(xs[i]);
+  return l;
+}
+template <class L> inline i64 index_of(const L& xs, i64 v) {
+  for (int i = 0; i < xs.size(); i++) if (xs[i] == v) return i;
+  return -1;
+}
+template <class K> inline List sorted_by(List l, const K* keys) {  // stable, as Python's sorted(key=)
+  int ix[LCAP];
+  for (int i = 0; i < l.n; i++) ix[i] = i;
+  std::stable_sort(ix, ix + l.n, [&](int a, int b) { return keys[a] < keys[b]; });
+  List o;
+  for (int i = 0; i < l.n; i++) o.push(l.a[ix[i]]);
+  return o;
+}
+inline i64 map_get(const List& keys, const List& vals, i64 k) {  // a constant table's entry
+  for (int i = 0; i < keys.n; i++) if (keys.a[i] == k) return vals.a[i];
+  fail("a key the table does not have");
+}
+inline i64 digit_of(const i64* vals, int n, i64 v) {  // a listed value's position: its digit in an action id
+  for (int i = 0; i < n; i++) if (vals[i] == v) return i;
+  fail("a parameter value outside its kind");
+}
+inline i64 check_digit(i64 d, i64 radix) { if (d < 0 || d >= radix) fail("a parameter value outside its range"); return d; }
+inline int next_active(const State& s, int n, int p) {
+  for (int k = 1; k <= n; k++) { int q = (p + k) % n; if (!s.out[q] && !s.sit[q]) return q; }
+  return p;
+}
+inline int prev_active(const State& s, int n, int p) {
+  for (int k = 1; k <= n; k++) { int q = ((p - k) % n + n) % n; if (!s.out[q] && !s.sit[q]) return q; }
+  return p;
+}
+inline int next_in_match(const State& s, int n, int p) {
+  for (int k = 1; k <= n; k++) { int q = (p + k) % n; if (!s.out[q]) return q; }
+  return p;
+}
+inline int n_active(const State& s, int n) { int k = 0; for (int p = 0; p < n; p++) k += !(s.out[p] || s.sit[p]); return k; }
+inline List active_list(const Ctx& x) { List l; for (int p = 0; p < x.m.n; p++) if (!(x.s.out[p] || x.s.sit[p])) l.push(p); return l; }
+inline List teams_list(const Ctx& x) {  // the team numbers now, smallest first
+  List l;
+  for (int t = 0; t < x.m.n; t++) for (int p = 0; p < x.m.n; p++) if (x.s.team[p] == t) { l.push(t); break; }
+  return l;
+}
+inline List teammates(const Ctx& x, i64 p_) {
+  int p = at(p_, x.m.n);
+  List l;
+  for (int q = 0; q < x.m.n; q++) if (q != p && x.s.team[q] == x.s.team[p]) l.push(q);
+  return l;
+}
 
 // ------------------------------------------------------------------ the engine
 // R provides: int block(Ctx&, int fid, const i64* args); i64 value(Ctx&, int fid); double ret(Ctx&, int p);
@@ -299,16 +380,29 @@ struct Engine {
         s.phase = code;
         s.turns = 0;
         const auto& ph = m.phases[at(code, (int)m.phases.size())];
-        if (ph.first >= 0) s.cur = (int)r.value(x, ph.first);
+        if (ph.first >= 0) s.cur = at(r.value(x, ph.first), m.n);
         code = ph.start >= 0 ? r.block(x, ph.start, nullptr) : NONE_CODE;
+        if (code == NONE_CODE && (s.out[s.cur] || s.sit[s.cur])) s.cur = next_active(s, m.n, s.cur);
       } else {
         code = end_deal(x);
       }
     }
   }
+  int seat_teams(Ctx& x) {  // flow.py seat_teams: each seat its own team without `players: teams`
+    State& s = x.s;
+    if (m.teams < 0) {
+      for (int p = 0; p < m.n; p++) s.team[p] = (int16_t)p;
+      return NONE_CODE;
+    }
+    s.actor = s.dealer;
+    return r.block(x, m.teams, nullptr);
+  }
   int start_deal(Ctx& x) {
     State& s = x.s;
-    for (auto& [i, v] : m.deal_init) s.v[i] = v;
+    s.deal_no++;
+    for (int p = 0; p < m.n; p++) s.sit[p] = false;
+    if (seat_teams(x) == STOP) return STOP;
+    if (r.block(x, m.init_deal, nullptr) == STOP) return STOP;
     s.actor = s.dealer;
     int code = r.block(x, m.match_deal, nullptr);
     if (code == NONE_CODE) fail("'match: deal' must end with 'goto' a phase");
@@ -318,16 +412,25 @@ struct Engine {
     State& s = x.s;
     s.actor = s.dealer;
     if (r.block(x, m.match_end_deal, nullptr) == STOP) return STOP;
-    bool over = m.over_when >= 0 && r.value(x, m.over_when);
-    if (!over) fail("prototype: one deal per match only");
-    for (int p = 0; p < m.n; p++) s.rets[p] = r.ret(x, p);
-    s.terminal = true;
-    return NONE_CODE;
+    bool over = (m.over_when >= 0 && r.value(x, m.over_when)) || (m.max_deals > 0 && s.deal_no >= m.max_deals);
+    if (over) {
+      for (int p = 0; p < m.n; p++) s.rets[p] = r.ret(x, p);
+      s.terminal = true;
+      return NONE_CODE;
+    }
+    if (x.d) fix_seen(x);
+    if (x.stop) return STOP;
+    s.dealer = m.next_dealer >= 0 ? at(r.value(x, m.next_dealer), m.n) : next_in_match(s, m.n, s.dealer);
+    return start_deal(x);
+  }
+  void fix_seen(Ctx& x) {  // chance.py fix_seen: the zones a player sees or a query reads are decided
+    for (int zi : m.fix_zones) if (x.s.unfixed[zi]) decide_upto(x, zi, x.s.zlen[zi]);
   }
   void start_match(Ctx& x) {
     State& s = x.s;
-    for (auto& [i, v] : m.match_init) s.v[i] = v;
+    if (r.block(x, m.init_match, nullptr) == STOP) return;
     s.actor = s.dealer;
+    if (seat_teams(x) == STOP) return;
     if (r.block(x, m.match_start, nullptr) == STOP) return;
     transfer(x, start_deal(x));
   }
@@ -343,15 +446,15 @@ struct Engine {
     if (code == NONE_CODE) {
       if (ph.round) {
         s.turns++;
-        if (s.turns >= m.n) {
+        if (s.turns >= n_active(s, m.n)) {
           code = r.block(x, ph.end, nullptr);
           if (code == STOP) return;
           if (code == NONE_CODE) fail("round phase ended without goto");
         }
       }
       if (code == NONE_CODE) {
-        if (ph.next == 1) s.cur = (s.cur + 1) % m.n;
-        else if (ph.next == 2) s.cur = (s.cur + m.n - 1) % m.n;
+        if (ph.next == 1) s.cur = next_active(s, m.n, s.cur);
+        else if (ph.next == 2) s.cur = prev_active(s, m.n, s.cur);
         if (ph.then != NONE_CODE) code = ph.then;
       }
     }
@@ -395,6 +498,7 @@ struct PyState {
     Ctx x{s, &d, eng->m};
     try {
       if (action < 0) eng->start_match(x); else eng->take_action(x, action);
+      if (!x.stop) eng->fix_seen(x);
     } catch (RuleError&) {
       if (d.guessed.empty()) throw;
     }
@@ -433,10 +537,10 @@ struct PyState {
     out.clear();
     const Guess& g = guessed[gat];
     if (g.key == PICK) { for (int i = 0; i < g.n; i++) out.push_back(i); return; }
-    uint64_t m = g.opts;
-    for (size_t i = 0; i < gat; i++) if (guessed[i].key == g.key) m |= 1ULL << guessed[i].card;
-    for (size_t i = gstart; i < given.size(); i++) if (given[i].first == g.key) m &= ~(1ULL << given[i].second);
-    for (int c = 0; c < 64; c++) if (m >> c & 1) out.push_back(c);
+    Mask m = g.opts;
+    for (size_t i = 0; i < gat; i++) if (guessed[i].key == g.key) m.set(guessed[i].card);
+    for (size_t i = gstart; i < given.size(); i++) if (given[i].first == g.key) m.reset(given[i].second);
+    for (int c = 0; c < MAXC; c++) if (m[c]) out.push_back(c);
   }
   void apply_chance(int o) {
     legal_ok = false;

@@ -1,0 +1,102 @@
+"""The lowering of calls: `define` functions and the library (dsl/library.py), one IR node per library
+function the native backend covers; any other is refused by name (`Unsupported`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl import ast as A
+from ..dsl import refs as R
+from .ir import IR, Frame, Unsupported
+
+# Library functions whose IR is (name, kind, *the arguments' IR) with the kind of the result.
+SIMPLE = {"len": "i", "first": "i", "last": "i", "sort": "l", "reverse": "l", "unique": "l", "top": "l",
+          "bottom": "l", "index_of": "i", "range": "l", "teammates": "l", "next_active": "i",
+          "is_active": "i", "sitting_out": "i"}
+
+
+class CallsMixin:
+    """Part of `Lowering` (lower.py): what it reads of it is declared here."""
+
+    n: int
+    frame: Frame
+    funcs: list[Any]
+
+    def ex(self, e: A.Expr) -> IR:
+        raise NotImplementedError
+
+    def conv(self, x: IR, k: str) -> IR:
+        raise NotImplementedError
+
+    def func(self, spec: Any, kinds: list[str]) -> int:
+        raise NotImplementedError
+
+    def fold(self, how: str, arg: A.Expr, lam: A.Expr | None = None, ty: str = "i") -> IR:
+        """A fold of a list (a comprehension's parts folded in): (fold, ty, how, slot, iter, cond, elem)."""
+        if isinstance(arg, A.Comp) and lam is None:
+            it = self.ex(arg.iter)
+            old = self.frame.scoped(arg.var)
+            slot = self.frame.new(arg.var, "i")
+            cond = self.ex(arg.cond) if arg.cond is not None else None
+            elem = self.ex(arg.elem)
+            self.frame.restore(arg.var, old)
+        else:
+            it = self.ex(arg)
+            if lam is not None:
+                assert isinstance(lam, A.Lambda)
+                old = self.frame.scoped(lam.param)
+                slot = self.frame.new(lam.param, "i")
+                body = self.ex(lam.body)
+                self.frame.restore(lam.param, old)
+            else:
+                slot = self.frame.new(f"_f{id(arg)}", "i")
+                body = ("loc", "i", slot)
+            cond, elem = None, body
+            if how == "count":
+                cond, elem = body, ("ci", "i", 1)
+        if elem[1] == "l":
+            raise Unsupported(f"{how}() of lists")
+        k = elem[1] if how in ("sum", "max", "min") else ty
+        return ("fold", k, how, slot, it, cond, elem)
+
+    def x_Call(self, e: A.Call) -> IR:
+        ref = e.ref
+        if isinstance(ref, R.UserFunction):
+            args = [self.ex(a) for a in e.args]
+            fi = self.func(ref.spec, [a[1] for a in args])
+            return ("call", self.funcs[fi].ret, fi, args)
+        f, args = e.func, e.args
+        if f in ("any", "all", "sum", "max", "min") and len(args) == 1:
+            return self.fold(f, args[0])
+        if f == "count":
+            return self.fold("count", args[0], args[1] if len(args) > 1 else None)
+        if f in ("max_by", "min_by", "all_max_by", "all_min_by", "sort_by"):
+            return self.fold(f, args[0], args[1], "l" if f.startswith(("all_", "sort")) else "i")
+        if f == "played_by":
+            return ("by", "i", self.ex(args[0]))
+        if f == "left":
+            return ("mod", "i", ("add", "i", self.ex(args[0]), ("ci", "i", 1)), ("ci", "i", self.n))
+        if f == "right":
+            return ("mod", "i", ("add", "i", self.ex(args[0]), ("ci", "i", self.n - 1)), ("ci", "i", self.n))
+        if f in ("min", "max"):
+            xs = [self.ex(a) for a in args]
+            k = "f" if any(x[1] == "f" for x in xs) else "i"
+            if "l" in (x[1] for x in xs):
+                raise Unsupported(f"{f}() of lists")
+            out = self.conv(xs[0], k)
+            for x in xs[1:]:
+                out = ("min2" if f == "min" else "max2", k, out, self.conv(x, k))
+            return out
+        if f == "abs":
+            a = self.ex(args[0])
+            return ("abs", a[1], a)
+        if f in ("floor", "ceil"):
+            return (f, "i", self.conv(self.ex(args[0]), "f"))
+        if f in SIMPLE:
+            xs = [self.ex(a) for a in args]
+            if f in ("len", "first", "last", "index_of") and xs[0][1] != "l":
+                raise Unsupported(f"{f}() of a text")
+            if f in ("first", "last") and xs[0][0] == "comp" and False:
+                pass
+            return (f, SIMPLE[f], *xs)
+        raise Unsupported(f"library function {f}")
