@@ -7,9 +7,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .lower import NONE_CODE, Func, Program
+from .lower import NONE_CODE, Func, Program, Unsupported
 
-CT = {"i": "i64", "f": "double", "l": "List"}
+CT = {"i": "i64", "f": "double", "l": "List", "L": "Lists"}
 
 
 class CppWriter:
@@ -107,6 +107,15 @@ class CppWriter:
 
     def _lib(self, name: str, x: Any) -> str:
         return f"{name}(" + ", ".join(self.e(a) for a in x[2:]) + ")"
+
+    def e_subsets(self, x: Any) -> str:
+        return self._lib("subsets", x)
+
+    def e_combinations(self, x: Any) -> str:
+        return self._lib("combinations", x)
+
+    def e_flatten(self, x: Any) -> str:
+        return self._lib("flatten", x)
 
     def e_reverse(self, x: Any) -> str:
         return self._lib("reversed", x)
@@ -225,18 +234,19 @@ class CppWriter:
         return f"range_list({self.e(x[2])}, {self.e(x[3])})"
 
     def e_comp(self, x: Any) -> str:
-        _, _, slot, it, cond, elem = x
+        _, ty, (k, slot), it, cond, elem = x
         u = next(self.uid)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        return (f"[&]{{ List o{u}; auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
-                f"{{ li{slot} = it{u}[i{u}]; {test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
+        return (f"[&]{{ {CT[ty]} o{u}; auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
+                f"{{ {self.loc(k, slot)} = it{u}[i{u}]; {test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
 
     def e_fold(self, x: Any) -> str:
-        _, ty, how, slot, it, cond, elem = x
+        _, ty, how, (k, slot), it, cond, elem = x
         u = next(self.uid)
+        var = self.loc(k, slot)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
         head = (f"auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
-                f"{{ li{slot} = it{u}[i{u}]; {test}")
+                f"{{ {var} = it{u}[i{u}]; {test}")
         el = self.e(elem)
         if how == "any":
             return f"[&]() -> i64 {{ {head}if ({el}) return 1; }} return 0; }}()"
@@ -251,17 +261,19 @@ class CppWriter:
                     f"if (!h{u} || e{u} {o} a{u}) {{ a{u} = e{u}; h{u} = true; }} }} "
                     f"if (!h{u}) fail(\"{how}() of an empty list\"); return a{u}; }}()")
         if how in ("max_by", "min_by"):
-            t, o = CT[elem[1]], ">" if how == "max_by" else "<"
-            return (f"[&]() -> i64 {{ {t} b{u} = 0; i64 r{u} = 0; bool h{u} = false; {head}{t} e{u} = {el}; "
-                    f"if (!h{u} || e{u} {o} b{u}) {{ b{u} = e{u}; r{u} = li{slot}; h{u} = true; }} }} "
+            t, o, r = CT[elem[1]], ">" if how == "max_by" else "<", CT[ty]
+            return (f"[&]() -> {r} {{ {t} b{u} = 0; {r} r{u}{{}}; bool h{u} = false; {head}{t} e{u} = {el}; "
+                    f"if (!h{u} || e{u} {o} b{u}) {{ b{u} = e{u}; r{u} = {var}; h{u} = true; }} }} "
                     f"if (!h{u}) fail(\"{how}() of an empty list\"); return r{u}; }}()")
         if how == "sort_by":
             t = CT[elem[1]]
+            if k != "i":
+                raise Unsupported("sort_by() of lists of lists")
             return (f"[&]() -> List {{ {t} k{u}[LCAP]; {head}k{u}[i{u}] = {el}; }} "
                     f"return sorted_by(to_list(it{u}), k{u}); }}()")
         if how in ("all_max_by", "all_min_by"):
             t, best = CT[elem[1]], "std::max" if how == "all_max_by" else "std::min"
-            return (f"[&]() -> List {{ {t} k{u}[LCAP]; List o{u}; {head}k{u}[i{u}] = {el}; }} "
+            return (f"[&]() -> {CT[ty]} {{ {t} k{u}[KCAP]; {CT[ty]} o{u}; {head}k{u}[i{u}] = {el}; }} "
                     f"if (!it{u}.size()) return o{u}; {t} b{u} = k{u}[0]; "
                     f"for (int j = 1; j < it{u}.size(); j++) b{u} = {best}(b{u}, k{u}[j]); "
                     f"for (int j = 0; j < it{u}.size(); j++) if (k{u}[j] == b{u}) o{u}.push(it{u}[j]); "
@@ -327,18 +339,21 @@ class CppWriter:
             return out + [f"{ind}}}"]
         if op == "for":
             u = next(self.uid)
-            return [f"{ind}{{ List l{u} = to_list({self.e(st[2])}); for (int i{u} = 0; i{u} < l{u}.n; i{u}++) {{",
-                    f"{ind}  li{st[1]} = l{u}.a[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
+            k, slot = st[1]
+            it = st[2]
+            lst = f"Lists l{u} = {self.e(it)};" if it[1] == "L" else f"List l{u} = to_list({self.e(it)});"
+            return [f"{ind}{{ {lst} for (int i{u} = 0; i{u} < l{u}.size(); i{u}++) {{",
+                    f"{ind}  {self.loc(k, slot)} = l{u}[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
         raise NotImplementedError(op)
 
     # ------------------------------------------------------------ the file
     def decls(self, f: Func) -> str:
         ps = {(k, i) for k, i in f.params}
         out = []
-        for k in ("i", "f", "l"):
+        for k in ("i", "f", "l", "L"):
             for i in range(f.frame.count[k]):
                 if (k, i) not in ps:
-                    out.append(f"{CT[k]} {self.loc(k, i)}{'' if k == 'l' else ' = 0'};")
+                    out.append(f"{CT[k]} {self.loc(k, i)}{'' if k in 'lL' else ' = 0'};")
         return " ".join(out)
 
     def sig(self, fi: int, f: Func) -> str:
@@ -369,10 +384,9 @@ class CppWriter:
             digits = []
             for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
-                slot = pa["slot"]
                 legal.append(f"{ind}{{ auto d{u} = {self.e(pa['dom'])}; "
                              f"for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
-                legal.append(f"{ind}  li{slot} = d{u}[i{u}];")
+                legal.append(f"{ind}  {self.pvar(pa)} = d{u}[i{u}];")
                 digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")
                 ind += "  "
             if a["when"] is not None:
@@ -390,7 +404,9 @@ class CppWriter:
                 val = {"bool": "d", "int": f"d + {pa['lo']}"}.get(pa["kind"], "d")
                 if pa["vals"] is not None:
                     val = f"PV{ai}_{j}[d]"
-                run.append(f"  {{ i64 d = k % {radix}; li{pa['slot']} = {val}; k /= {radix}; }}")
+                if pa["ids"] is not None:
+                    val = f"ids_list(IDO{ai}_{j}, IDI{ai}_{j}, d)"
+                run.append(f"  {{ i64 d = k % {radix}; {self.pvar(pa)} = {val}; k /= {radix}; }}")
             run += self.block(f.body, "  ")
             run.append("  return NONE_CODE;")
             run.append("}")
@@ -399,6 +415,8 @@ class CppWriter:
             for j, pa in enumerate(a["params"]):
                 if pa["vals"] is not None:
                     tables.append(f"static const i64 PV{ai}_{j}[] = {{{', '.join(map(str, pa['vals'])) or '0'}}};")
+                if pa["ids"] is not None:
+                    tables += ids_tables(f"{ai}_{j}", pa["ids"], p.num_cards)
         protos = [self.sig(fi, f) + ";" for fi, f in enumerate(p.funcs) if not f.name.startswith("run_")]
         values = [f"    case {fi}: return f{fi}(x);" for fi, f in enumerate(p.funcs)
                   if f.ret == "i" and not f.params and not f.name.startswith("run_")]
@@ -430,9 +448,14 @@ class CppWriter:
             "};", "}  // namespace", "",
             f"PYBIND11_MODULE({self.module}, mod) {{ bind_game<Rules>(mod); }}", ""])
 
+    def pvar(self, pa: dict[str, Any]) -> str:
+        return self.loc("l" if pa["ids"] is not None else "i", pa["slot"])
+
     def digit(self, ai: int, j: int, pa: dict[str, Any]) -> str:
         """A parameter value's digit in the action's id (engine/codec.py)."""
-        v = f"li{pa['slot']}"
+        v = self.pvar(pa)
+        if pa["ids"] is not None:
+            return f"ids_digit(IDK{ai}_{j}, IDP{ai}_{j}, {len(pa['ids'])}, {v}, {self.p.num_cards})"
         if pa["vals"] is not None:
             return f"digit_of(PV{ai}_{j}, {len(pa['vals'])}, {v})"
         if pa["kind"] == "bool":
@@ -461,6 +484,26 @@ class CppWriter:
         out.append(f"    m.fix_zones = {{{', '.join(map(str, p.fix_zones))}}};")
         out.append("    return m;")
         return out
+
+
+def ids_tables(name: str, ids: list[list[int]], nc: int) -> list[str]:
+    """A list-of-cards parameter's tables (runtime.h ids_digit, ids_list): each id's key, sorted, with its
+    position; and every id's cards, one after another, with where each starts."""
+    def key(xs: list[int]) -> int:
+        k = 0
+        for c in reversed(xs):
+            k = k * (nc + 1) + c + 1
+        return k
+    keyed = sorted((key(xs), i) for i, xs in enumerate(ids))
+    offs = [0]
+    for xs in ids:
+        offs.append(offs[-1] + len(xs))
+    items = [c for xs in ids for c in xs]
+
+    def arr(t: str, n: str, xs: list[int]) -> str:
+        return f"static const {t} {n}{name}[] = {{{', '.join(map(str, xs)) or '0'}}};"
+    return [arr("i64", "IDK", [k for k, _ in keyed]), arr("i64", "IDP", [i for _, i in keyed]),
+            arr("int", "IDO", offs), arr("int16_t", "IDI", items)]
 
 
 def emit(prog: Program, module: str) -> str:

@@ -19,7 +19,12 @@ class Unsupported(Exception):
 
 
 def kind(ty: Any) -> str:
+    """The IR kind of a type: i (int64), f (double), l (a list of ints), L (a list of such lists)."""
     if T.is_list(ty):
+        if T.is_list(ty.item):
+            if T.is_list(ty.item.item):
+                raise Unsupported("lists of lists of lists")
+            return "L"
         return "l"
     if ty == T.NUM:
         return "f"
@@ -30,7 +35,7 @@ def kind(ty: Any) -> str:
 class Frame:
     """The local slots of one function body (separate numbering per kind)."""
     slots: dict[str, tuple[str, int]] = field(default_factory=dict)
-    count: dict[str, int] = field(default_factory=lambda: {"i": 0, "f": 0, "l": 0})
+    count: dict[str, int] = field(default_factory=lambda: {"i": 0, "f": 0, "l": 0, "L": 0})
 
     def new(self, name: str, k: str) -> int:
         i = self.count[k]
@@ -58,3 +63,12 @@ class Func:
     frame: Frame
 
 
+
+
+def item_kind(x: IR) -> str:
+    """The kind of the items of a lowered list."""
+    if x[1] == "L":
+        return "l"
+    if x[1] == "l":
+        return "i"
+    raise Unsupported("a loop over a value that is no list")

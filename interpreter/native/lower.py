@@ -16,7 +16,7 @@ from typing import Any
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
-from .ir import END_DEAL, IR, NONE_CODE, NONE_V, Frame, Func, Unsupported, kind
+from .ir import END_DEAL, IR, NONE_CODE, NONE_V, Frame, Func, Unsupported, item_kind, kind
 from .lower_calls import CallsMixin
 
 __all__ = ["END_DEAL", "NONE_CODE", "NONE_V", "Func", "Program", "Unsupported", "lower"]
@@ -186,15 +186,14 @@ class Lowering(CallsMixin):
             return ("mapget", "i", [self.value(k) for k in table], [self.value(v) for v in table.values()],
                     self.ex(e.index))
         x = self.ex(o)
-        if x[1] != "l":
-            raise Unsupported("an index into a text")
-        return ("at", "i", x, self.ex(e.index))
+        return ("at", item_kind(x), x, self.ex(e.index))
 
     def x_ListLit(self, e: A.ListLit) -> IR:
         xs = [self.ex(v) for v in e.items]
-        if any(x[1] != "i" for x in xs):
-            raise Unsupported("a list of lists or of numbers with decimals")
-        return ("listlit", "l", xs)
+        k = xs[0][1] if xs else kind(T.elem(e.ty))
+        if k not in ("i", "l") or any(x[1] != k for x in xs):
+            raise Unsupported("a list of lists of lists, or of numbers with decimals")
+        return ("listlit", "L" if k == "l" else "l", xs)
 
     def x_Attr(self, e: A.Attr) -> IR:
         if e.obj.ty != T.CARD:
@@ -216,8 +215,8 @@ class Lowering(CallsMixin):
         a, b = self.ex(e.left), self.ex(e.right)
         if e.op == "/":
             return ("div", "f", self.conv(a, "f"), self.conv(b, "f"))
-        if a[1] == "l" and b[1] == "l" and e.op == "+":
-            return ("cat", "l", a, b)
+        if a[1] == b[1] and a[1] in ("l", "L") and e.op == "+":
+            return ("cat", a[1], a, b)
         k = "f" if "f" in (a[1], b[1]) else "i"
         if "l" in (a[1], b[1]):
             raise Unsupported("list arithmetic")
@@ -263,11 +262,14 @@ class Lowering(CallsMixin):
     def x_Comp(self, e: A.Comp) -> IR:
         it = self.ex(e.iter)
         old = self.frame.scoped(e.var)
-        slot = self.frame.new(e.var, "i")
+        k = item_kind(it)
+        slot = self.frame.new(e.var, k)
         cond = self.ex(e.cond) if e.cond is not None else None
         elem = self.ex(e.elem)
         self.frame.restore(e.var, old)
-        return ("comp", "l", slot, it, cond, elem)
+        if elem[1] not in ("i", "l"):
+            raise Unsupported("a list of lists of lists, or of numbers with decimals")
+        return ("comp", "L" if elem[1] == "l" else "l", (k, slot), it, cond, elem)
 
     # ------------------------------------------------------------ functions
     def func(self, spec: Any, kinds: list[str]) -> int:
@@ -394,10 +396,11 @@ class Lowering(CallsMixin):
         if isinstance(st, A.For):
             it = self.ex(st.iter)
             old = self.frame.scoped(st.var)
-            var_slot = self.frame.new(st.var, "i")
+            k = item_kind(it)
+            var_slot = self.frame.new(st.var, k)
             body = self.block(st.body)
             self.frame.restore(st.var, old)
-            return ("for", var_slot, it, body)
+            return ("for", (k, var_slot), it, body)
         raise Unsupported(f"statement {type(st).__name__}")
 
 
@@ -435,10 +438,14 @@ def _param(lo: Lowering, game: Any, info: Any, j: int, domain: A.Expr, name: str
     if kind_ in ("suit", "rank", "str"):
         src = {"suit": game.spec.suits, "rank": game.spec.ranks}.get(kind_, info.values[j])
         vals = [lo.value(x) for x in src]
+    elif kind_ == "cards":
+        if any(len(xs) > 8 for xs in info.values[j]):
+            raise Unsupported("a parameter over lists of more than 8 cards")
     elif kind_ not in ("card", "player", "bool", "int"):
         raise Unsupported(f"parameter kind {kind_}")
     return {"kind": kind_, "radix": info.radix[j], "stride": info.stride[j], "lo": info.lows[j], "vals": vals,
-            "dom": lo.ex(domain), "slot": lo.frame.new(name, "i")}
+            "ids": info.values[j] if kind_ == "cards" else None,
+            "dom": lo.ex(domain), "slot": lo.frame.new(name, "l" if kind_ == "cards" else "i")}
 
 
 def lower(game: Any) -> Program:
@@ -491,7 +498,7 @@ def lower(game: Any) -> Program:
         lo.frame = Frame()
         p = lo.frame.new("p", "i")
         body = [("set_team", ("loc", "i", p), lo.ex(spec.teams))]
-        hooks["teams"] = _add_func(lo, Func("teams", [], "", [("for", p, lo.clist(list(range(game.n))), body)],
+        hooks["teams"] = _add_func(lo, Func("teams", [], "", [("for", ("i", p), lo.clist(list(range(game.n))), body)],
                                             lo.frame))
     return Program(game.n, game.num_cards, list(game.zone_names), list(range(game.num_cards)),
                    len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,

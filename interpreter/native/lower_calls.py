@@ -7,7 +7,7 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl import refs as R
-from .ir import IR, Frame, Unsupported
+from .ir import IR, Frame, Unsupported, item_kind
 
 # Library functions whose IR is (name, kind, *the arguments' IR) with the kind of the result.
 SIMPLE = {"len": "i", "first": "i", "last": "i", "sort": "l", "reverse": "l", "unique": "l", "top": "l",
@@ -31,33 +31,41 @@ class CallsMixin:
     def func(self, spec: Any, kinds: list[str]) -> int:
         raise NotImplementedError
 
-    def fold(self, how: str, arg: A.Expr, lam: A.Expr | None = None, ty: str = "i") -> IR:
+    def fold(self, how: str, arg: A.Expr, lam: A.Expr | None = None) -> IR:
         """A fold of a list (a comprehension's parts folded in): (fold, ty, how, slot, iter, cond, elem)."""
         if isinstance(arg, A.Comp) and lam is None:
             it = self.ex(arg.iter)
             old = self.frame.scoped(arg.var)
-            slot = self.frame.new(arg.var, "i")
+            k = item_kind(it)
+            slot = self.frame.new(arg.var, k)
             cond = self.ex(arg.cond) if arg.cond is not None else None
             elem = self.ex(arg.elem)
             self.frame.restore(arg.var, old)
         else:
             it = self.ex(arg)
+            k = item_kind(it)
             if lam is not None:
                 assert isinstance(lam, A.Lambda)
                 old = self.frame.scoped(lam.param)
-                slot = self.frame.new(lam.param, "i")
+                slot = self.frame.new(lam.param, k)
                 body = self.ex(lam.body)
                 self.frame.restore(lam.param, old)
             else:
-                slot = self.frame.new(f"_f{id(arg)}", "i")
-                body = ("loc", "i", slot)
+                slot = self.frame.new(f"_f{id(arg)}", k)
+                body = ("loc", k, slot)
             cond, elem = None, body
             if how == "count":
                 cond, elem = body, ("ci", "i", 1)
-        if elem[1] == "l":
+        if elem[1] not in ("i", "f"):
             raise Unsupported(f"{how}() of lists")
-        k = elem[1] if how in ("sum", "max", "min") else ty
-        return ("fold", k, how, slot, it, cond, elem)
+        ty = "i"
+        if how in ("sum", "max", "min"):
+            ty = elem[1]
+        elif how in ("max_by", "min_by"):
+            ty = k
+        elif how in ("all_max_by", "all_min_by", "sort_by"):
+            ty = "L" if k == "l" else "l"
+        return ("fold", ty, how, (k, slot), it, cond, elem)
 
     def x_Call(self, e: A.Call) -> IR:
         ref = e.ref
@@ -71,7 +79,7 @@ class CallsMixin:
         if f == "count":
             return self.fold("count", args[0], args[1] if len(args) > 1 else None)
         if f in ("max_by", "min_by", "all_max_by", "all_min_by", "sort_by"):
-            return self.fold(f, args[0], args[1], "l" if f.startswith(("all_", "sort")) else "i")
+            return self.fold(f, args[0], args[1])
         if f == "played_by":
             return ("by", "i", self.ex(args[0]))
         if f == "left":
@@ -92,11 +100,21 @@ class CallsMixin:
             return ("abs", a[1], a)
         if f in ("floor", "ceil"):
             return (f, "i", self.conv(self.ex(args[0]), "f"))
+        if f in ("subsets", "combinations"):
+            xs = [self.ex(a) for a in args]
+            if xs[0][1] != "l":
+                raise Unsupported(f"{f}() of lists of lists")
+            return (f, "L", *xs)
+        if f == "flatten":
+            x = self.ex(args[0])
+            if x[1] != "L":
+                raise Unsupported("flatten() of lists of lists of lists")
+            return (f, "l", x)
         if f in SIMPLE:
             xs = [self.ex(a) for a in args]
-            if f in ("len", "first", "last", "index_of") and xs[0][1] != "l":
-                raise Unsupported(f"{f}() of a text")
-            if f in ("first", "last") and xs[0][0] == "comp" and False:
-                pass
+            if f in ("len", "first", "last", "index_of", "reverse", "top", "bottom") and xs[0][1] != "l":
+                if xs[0][1] == "L" and f in ("len", "first", "last"):
+                    return (f, "i" if f == "len" else "l", *xs)
+                raise Unsupported(f"{f}() of a text or of lists of lists")
             return (f, SIMPLE[f], *xs)
         raise Unsupported(f"library function {f}")
