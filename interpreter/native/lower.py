@@ -31,7 +31,7 @@ class Program:
     nvars: int
     var_init: list[tuple[int, int, str]]  # (slot, value, scope)
     strings: list[str]
-    tables: list[list[int]]  # per-card int tables (suit, rank, properties...)
+    tables: list[list[Any]]  # per-card tables (suit, rank, properties...): ints, or floats
     funcs: list[Func]
     func_index: dict[str, int]
     phases: list[dict[str, Any]]  # name, first/start/after/end (func index or -1), round, next, then, actions
@@ -40,6 +40,7 @@ class Program:
     ranks: list[str]
     hooks: dict[str, int]  # match_start, match_deal, match_end_deal, over_when, returns, init_*, teams
     nlists: int = 0  # list variables' slots (kept apart from the int slots)
+    nnums: int = 0  # slots of variables of numbers with decimals (apart too)
     max_deals: int = 0  # 0: no limit
     fix_zones: list[int] = field(default_factory=list)  # zones decided at the end of a lazy step (fix_seen)
 
@@ -52,18 +53,23 @@ class Lowering(CallsMixin):
         self.n = game.n
         self.strings: list[str] = []
         self.sid: dict[str, int] = {}
-        self.tables: list[list[int]] = []
+        self.tables: list[list[Any]] = []
         self.table_ix: dict[str, int] = {}
         self.funcs: list[Func] = []
         self.func_index: dict[str, int] = {}
         self.frame = Frame()
         self.shuffled: set[str] = set()
         self.lslots: dict[str, int] = {}
-        self.nlists = 0
+        self.fslots: dict[str, int] = {}
+        self.nlists = self.nnums = 0
         for v in self.spec.variables:
+            size = game.n if (v.per_player or v.per_team) else 1
             if T.is_list(v.ty):
                 self.lslots[v.name] = self.nlists
-                self.nlists += game.n if (v.per_player or v.per_team) else 1
+                self.nlists += size
+            elif v.ty == T.NUM:
+                self.fslots[v.name] = self.nnums
+                self.nnums += size
         for s in self.ns["SUITS"]:
             self.intern(s)
         for r in self.ns["RANKS"]:
@@ -94,7 +100,13 @@ class Lowering(CallsMixin):
             if src not in ns:
                 raise Unsupported(f"card attribute {name}")
             self.table_ix[name] = len(self.tables)
-            self.tables.append([self.value(x) for x in ns[src]])
+            col = ns[src]
+            if any(isinstance(x, float) for x in col):  # a property of numbers with decimals
+                if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in col):
+                    raise Unsupported(f"card attribute {name} of mixed kinds")
+                self.tables.append([float(x) for x in col])
+            else:
+                self.tables.append([self.value(x) for x in col])
         return self.table_ix[name]
 
     # ------------------------------------------------------------ expressions
@@ -162,7 +174,7 @@ class Lowering(CallsMixin):
     def vslot(self, spec: Any) -> tuple[str, int]:
         """A variable's kind and first slot: int slots are the Python backend's, list slots are apart."""
         if spec.ty == T.NUM:
-            raise Unsupported("a variable of numbers with decimals")
+            return "f", self.fslots[spec.name]
         if T.is_list(spec.ty):
             if T.card_lists(spec.ty):
                 raise Unsupported("a variable of lists of lists")
@@ -198,7 +210,9 @@ class Lowering(CallsMixin):
     def x_Attr(self, e: A.Attr) -> IR:
         if e.obj.ty != T.CARD:
             raise Unsupported(f"attribute of {e.obj.ty}")
-        return ("tab", "i", self.table(e.name), self.ex(e.obj))
+        t = self.table(e.name)
+        k = "f" if any(isinstance(x, float) for x in self.tables[t]) else "i"
+        return ("tab", k, t, self.ex(e.obj))
 
     def x_IfExpr(self, e: A.IfExpr) -> IR:
         k = kind(e.ty)
@@ -361,15 +375,14 @@ class Lowering(CallsMixin):
             opts = self.ex(st.options)
             return ("pick", self.frame.new(st.name, "i"), opts)
         if isinstance(st, A.Move):
-            if st.bottom:
-                raise Unsupported("move to the bottom")
             c = self.ex(st.cards)
             d = self.zref(st.dest)
+            b = st.bottom
             if c[0] == "pack":
-                return ("movepack", d)
+                return ("movepack", d, b)
             if c[0] == "zone":
-                return ("movezone", c[2], d)
-            return ("movelist", c, d) if c[1] == "l" else ("move1", c, d)
+                return ("movezone", c[2], d, b)
+            return ("movelist", c, d, b) if c[1] == "l" else ("move1", c, d, b)
         if isinstance(st, A.Deal):
             spec = st.dest.ref
             if st.dest.index is None and spec is not None and spec.per_player:
@@ -416,7 +429,7 @@ def _init_block(lo: Lowering, game: Any, rows: list[tuple[int, Any, Any]], name:
         slot = base + (who or 0)
         if vo is None:
             v: IR = (("listlit", "l", [("ci", "i", lo.value(x)) for x in const or []]) if k == "l"
-                     else ("ci", "i", lo.value(const)))
+                     else ("cf", "f", float(const)) if k == "f" else ("ci", "i", lo.value(const)))
         else:
             body.append(("setloc", "i", owner, ("ci", "i", NONE_V if who is None else who)))
             v = lo.conv(lo.ex(spec.initial), k)
@@ -486,10 +499,16 @@ def lower(game: Any) -> Program:
     hooks["next_dealer"] = lo.block_func("next_dealer", [], None, m.next_dealer) if m.next_dealer is not None else -1
     hooks["over_when"] = lo.block_func("over_when", [], None, m.over_when) if m.over_when is not None else -1
     rs = m.returns
-    if rs is None:
-        raise Unsupported("a match without returns")
-    hooks["returns"] = lo.block_func("returns", ["p"], None, rs.value)
-    if lo.funcs[hooks["returns"]].ret == "i":
+    hooks["winners"] = -1
+    if rs is None:  # the winners' share (engine/returns.py)
+        hooks["returns"] = -1
+        if m.winners is not None:
+            hooks["winners"] = lo.block_func("winners", [], None, m.winners)
+            if lo.funcs[hooks["winners"]].ret != "l":
+                raise Unsupported("winners that are no list of players")
+    else:
+        hooks["returns"] = lo.block_func("returns", ["p"], None, rs.value)
+    if hooks["returns"] >= 0 and lo.funcs[hooks["returns"]].ret == "i":
         f = lo.funcs[hooks["returns"]]
         f.body, f.ret = ("i2f", "f", f.body), "f"
     hooks["teams"] = -1
@@ -502,7 +521,7 @@ def lower(game: Any) -> Program:
                                             lo.frame))
     return Program(game.n, game.num_cards, list(game.zone_names), list(range(game.num_cards)),
                    len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,
-                   game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, m.max_deals or 0,
+                   game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, lo.nnums, m.max_deals or 0,
                    _fix_zones(game, lo.shuffled))
 
 

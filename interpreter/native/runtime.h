@@ -28,6 +28,9 @@
 #ifndef MAXLV
 #define MAXLV 1
 #endif
+#ifndef MAXFV
+#define MAXFV 1
+#endif
 #define MAXP 10
 // A list holds a zone's cards, or 64 values of any other kind.
 #define LCAP (MAXC > 64 ? MAXC : 64)
@@ -60,6 +63,7 @@ struct State {
   int16_t loc[MAXC], by[MAXC];
   i64 v[MAXV];
   List lv[MAXLV];  // list variables
+  double fv[MAXFV];  // variables of numbers with decimals
   int16_t team[MAXP];
   bool out[MAXP], sit[MAXP];  // eliminated; sitting out this deal
   int cur, actor, phase, turns, dealer, moves, deal_no;
@@ -182,10 +186,23 @@ inline void append(State& s, int dest, int c) {
   s.loc[c] = (int16_t)dest;
   s.by[c] = (int16_t)s.actor;
 }
+inline void prepend(State& s, int dest, int c) {  // under the zone's cards (its undecided block is decided)
+  int n = s.zlen[dest];
+  if (n >= MAXC) fail("zone full");
+  std::memmove(s.z[dest] + 1, s.z[dest], sizeof(int16_t) * n);
+  s.z[dest][0] = (int16_t)c;
+  s.zlen[dest]++;
+  s.loc[c] = (int16_t)dest;
+  s.by[c] = (int16_t)s.actor;
+}
+inline void before_bottom(Ctx& x, int dest) {  // chance.py before_bottom
+  if (x.s.unfixed[dest]) decide_upto(x, dest, x.s.zlen[dest]);
+}
 
-inline void move1(Ctx& x, i64 c_, i64 dest_) {
+inline void move1(Ctx& x, i64 c_, i64 dest_, bool bottom = false) {
   State& s = x.s;
   int c = at(c_, x.m.nc), dest = zi_of(x, dest_);
+  if (bottom) before_bottom(x, dest);
   int src = s.loc[c];
   int16_t* zs = s.z[src];
   int n = s.zlen[src], i = 0;
@@ -194,29 +211,50 @@ inline void move1(Ctx& x, i64 c_, i64 dest_) {
   if (s.unfixed[src] && i < s.unfixed[src]) shrink(s, src, s.unfixed[src] - 1);
   std::memmove(zs + i, zs + i + 1, sizeof(int16_t) * (n - i - 1));
   s.zlen[src]--;
-  append(s, dest, c);
+  if (bottom) prepend(s, dest, c); else append(s, dest, c);
 }
-template <class L> inline void move_list(Ctx& x, const L& cards, i64 dest) {
-  for (int i = 0; i < cards.size(); i++) move1(x, cards[i], dest);
+template <class L> inline void move_list(Ctx& x, const L& cards_, i64 dest, bool bottom = false) {
+  List cards = unique(cards_);  // runtime._move: each card once
+  if (bottom) {  // to the bottom one by one, last first: the list keeps its order there
+    for (int i = cards.n - 1; i >= 0; i--) move1(x, cards.a[i], dest, true);
+  } else {
+    for (int i = 0; i < cards.n; i++) move1(x, cards.a[i], dest);
+  }
 }
-inline void move_zone(Ctx& x, i64 src_, i64 dest_) {
+inline void move_zone(Ctx& x, i64 src_, i64 dest_, bool bottom = false) {  // runtime._move of a whole zone
   State& s = x.s;
   int src = zi_of(x, src_), dest = zi_of(x, dest_);
   if (src == dest) return;
-  if (s.unfixed[src]) fail("prototype: moving an undecided zone");
-  for (int i = 0; i < s.zlen[src]; i++) append(s, dest, s.z[src][i]);
+  if (bottom) before_bottom(x, dest);
+  int k = s.unfixed[src];
+  if (k && !bottom && s.zlen[dest]) { decide_upto(x, src, s.zlen[src]); k = 0; }  // the block would sit above
+  int n = s.zlen[src], m = s.zlen[dest];
+  if (n + m > MAXC) fail("zone full");
+  if (bottom) {
+    std::memmove(s.z[dest] + n, s.z[dest], sizeof(int16_t) * m);
+    std::memcpy(s.z[dest], s.z[src], sizeof(int16_t) * n);
+  } else {
+    std::memcpy(s.z[dest] + m, s.z[src], sizeof(int16_t) * n);
+  }
+  s.zlen[dest] = (int16_t)(n + m);
+  for (int i = 0; i < n; i++) { int c = s.z[src][i]; s.loc[c] = (int16_t)dest; s.by[c] = (int16_t)s.actor; }
   s.zlen[src] = 0;
+  s.unfixed[src] = 0;
+  if (k) s.unfixed[dest] = (int16_t)k;  // the undecided block moves with the cards: the bottom k of dest
 }
-inline void move_pack(Ctx& x, i64 dest_) {  // runtime._move of the whole pack: kept cards, then the rest
+inline void move_pack(Ctx& x, i64 dest_, bool bottom = false) {  // runtime._move of the whole pack
   State& s = x.s;
   int dest = zi_of(x, dest_);
+  if (bottom) before_bottom(x, dest);
   int16_t kept[MAXC];
-  int nk = s.zlen[dest];
+  int nk = s.zlen[dest], k = s.unfixed[dest];
   std::memcpy(kept, s.z[dest], sizeof(int16_t) * nk);
   for (int zi = 0; zi < x.m.nz; zi++) { s.zlen[zi] = 0; s.unfixed[zi] = 0; }
-  for (int i = 0; i < nk; i++) append(s, dest, kept[i]);
+  if (!bottom) for (int i = 0; i < nk; i++) append(s, dest, kept[i]);  // kept cards, then the rest
   for (int c = 0; c < x.m.nc; c++) if (s.loc[c] != dest) append(s, dest, c);
+  if (bottom) for (int i = 0; i < nk; i++) append(s, dest, kept[i]);  // the rest, then the kept cards
   for (int c = 0; c < x.m.nc; c++) { s.loc[c] = (int16_t)dest; s.by[c] = (int16_t)s.actor; }
+  s.unfixed[dest] = (int16_t)k;  // the destination's undecided block stays where it is
 }
 inline void shuffle(Ctx& x, i64 zi_) {
   int zi = zi_of(x, zi_);
