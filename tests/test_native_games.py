@@ -1,0 +1,81 @@
+"""The bundled games the native backend covers agree move for move with the Python backend: at every player
+count each allows, a few dozen random matches in lockstep, chance drawn by the test (the player to act,
+every legal set and chance-outcome list, the returns: `cardsmith.native.difftest`). The long runs (1,000
+matches a player count, 300 an option value) are `python -m cardsmith.native.difftest GAME...`.
+Skipped where the machine has no C++ compiler or no pybind11."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from cardsmith.dsl.pipeline import compile_text
+from cardsmith.engine.game import Game
+
+pytest.importorskip("pybind11")
+if shutil.which("g++") is None:
+    pytest.skip("no C++ compiler", allow_module_level=True)
+
+from cardsmith.native.difftest import cases, run  # noqa: E402
+from cardsmith.native.lower import Unsupported, lower  # noqa: E402
+
+# The covered games, their player counts (as the rule files allow, up to 10) and the matches played at
+# each: fewer where a match is long (cribbage about 500 nodes, chwech 930, stichln 1,900 at 8 players).
+GAMES = {"hearts": (4, 4, 24), "go-fish": (2, 10, 12), "spades": (4, 4, 24), "euchre": (4, 4, 40),
+         "oh-hell": (3, 7, 16), "crazy-eights": (2, 10, 10), "kuhn-poker": (2, 2, 60),
+         "leduc-poker": (2, 2, 60), "cribbage": (2, 4, 6), "whist": (4, 4, 8), "stichln": (3, 8, 4),
+         "siebenbatten": (4, 4, 10), "chwech": (4, 7, 4), "chwech-revision": (4, 7, 4),
+         "chwech-encyclopedia": (4, 7, 4)}
+COVERED = [(name, n) for name, (lo, hi, _) in GAMES.items() for n in range(lo, hi + 1)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players"), COVERED)
+def test_native_game_plays_as_python(name: str, players: int) -> None:
+    k = GAMES[name][2]
+    matches, nodes, err = run(name, players, {}, k, seed=players)
+    assert err is None
+    assert matches == k and nodes > k * 3
+
+
+@pytest.mark.slow
+def test_native_game_plays_as_python_under_an_option() -> None:
+    matches, nodes, err = run("spades", 4, {"breaking_spades": True, "nil_value": 0}, 12, seed=3)
+    assert err is None
+    assert matches == 12 and nodes == 12 * 108
+
+
+UNCOVERED = """
+game: Reads the phase
+players: {min: 2, max: 2}
+deck: {suits: [clubs, hearts], ranks: ['2', '3']}
+zones: {stock: {}}
+actions: {pass: {}}
+phases: {main: {actions: [pass], after: [end deal]}}
+match:
+  deal:
+    - move pack to stock
+    - goto main
+  over_when: true
+  winners: "if phase == 'main' then players else []"
+"""
+
+
+def test_an_uncovered_construct_is_refused_by_name() -> None:
+    r = compile_text(UNCOVERED, "phase.yaml", optimize=False)
+    assert r.game is not None
+    with pytest.raises(Unsupported, match="^built-in phase$"):
+        lower(Game(r.game, 2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_player_counts_are_the_rule_files(name: str) -> None:
+    lo, hi, _ = GAMES[name]
+    assert [n for n, options in cases(name) if not options] == list(range(lo, hi + 1))
+
+
+def test_a_bundled_game_outside_the_subset_is_refused_by_name() -> None:
+    from cardsmith.native.build import plain_game
+    with pytest.raises(Unsupported, match="^a variable of lists of lists$"):
+        lower(plain_game("gin-rummy", 2))
