@@ -26,7 +26,7 @@ class CppWriter:
         if key not in self.klist:
             name = f"K{len(self.klist)}"
             self.klist[key] = name
-            self.globals.append(f"static const List {name} = {{{len(xs)}, {{{', '.join(map(str, xs))}}}}};")
+            self.globals.append(f"static const List {name} = list_of({{{', '.join(map(str, xs))}}});")
         return self.klist[key]
 
     def loc(self, k: str, i: int) -> str:
@@ -239,15 +239,16 @@ class CppWriter:
         _, ty, (k, slot), it, cond, elem = x
         u = next(self.uid)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        return (f"[&]{{ {CT[ty]} o{u}; auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
-                f"{{ {self.loc(k, slot)} = it{u}[i{u}]; {test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
+        return (f"[&]{{ {CT[ty]} o{u}; const auto& it{u} = {self.e(it)}; "
+                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {self.loc(k, slot)} = it{u}[i{u}]; "
+                f"{test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
 
     def e_fold(self, x: Any) -> str:
         _, ty, how, (k, slot), it, cond, elem = x
         u = next(self.uid)
         var = self.loc(k, slot)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        head = (f"auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
+        head = (f"const auto& it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
                 f"{{ {var} = it{u}[i{u}]; {test}")
         el = self.e(elem)
         if how == "any":
@@ -359,7 +360,10 @@ class CppWriter:
 
     def sig(self, fi: int, f: Func) -> str:
         ret = CT[f.ret] if f.ret else "int"
-        ps = "".join(f", {CT[k]} {self.loc(k, i)}" for k, i in f.params)
+        # A function (pure: it changes nothing) takes lists by reference; a procedure gets its own copies, as
+        # in the Python backend (its steps may change what it was given).
+        ps = "".join(f", {'const ' + CT[k] + '&' if k in 'lL' and f.ret else CT[k]} {self.loc(k, i)}"
+                     for k, i in f.params)
         return f"static {ret} f{fi}(Ctx& x{ps})"
 
     def source(self) -> str:
@@ -385,7 +389,7 @@ class CppWriter:
             digits = []
             for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
-                legal.append(f"{ind}{{ auto d{u} = {self.e(pa['dom'])}; "
+                legal.append(f"{ind}{{ const auto& d{u} = {self.e(pa['dom'])}; "
                              f"for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
                 legal.append(f"{ind}  {self.pvar(pa)} = d{u}[i{u}];")
                 digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")

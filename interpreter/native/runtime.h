@@ -49,6 +49,10 @@ inline int at(i64 i, int n) { if (i < 0 || i >= n) fail("index out of range"); r
 struct List {
   int n = 0;
   i64 a[LCAP];
+  List() = default;
+  // Copies take the items held, not the whole capacity: lists are passed and returned by value.
+  List(const List& o) : n(o.n) { std::memcpy(a, o.a, sizeof(i64) * n); }
+  List& operator=(const List& o) { n = o.n; std::memmove(a, o.a, sizeof(i64) * n); return *this; }
   void push(i64 x) { if (n >= LCAP) fail("list too long"); a[n++] = x; }
   i64 operator[](i64 i) const { return a[at(i, n)]; }
   int size() const { return n; }
@@ -376,6 +380,12 @@ struct Lists {
   int16_t off[LLCAP + 1];
   int16_t it[LLITEMS];
   Lists() { off[0] = 0; }
+  Lists(const Lists& o) : n(o.n) { copy(o); }
+  Lists& operator=(const Lists& o) { n = o.n; copy(o); return *this; }
+  void copy(const Lists& o) {
+    std::memmove(off, o.off, sizeof(int16_t) * (n + 1));
+    std::memmove(it, o.it, sizeof(int16_t) * off[n]);
+  }
   template <class L> void push(const L& l) {
     if (n >= LLCAP || off[n] + l.size() > LLITEMS) fail("list of lists too long");
     int o = off[n];
@@ -389,7 +399,8 @@ struct Lists {
   List operator[](i64 i) const {
     int k = at(i, n);
     List l;
-    for (int j = off[k]; j < off[k + 1]; j++) l.push(it[j]);
+    l.n = off[k + 1] - off[k];  // at most LCAP: pushed from a List
+    for (int j = 0; j < l.n; j++) l.a[j] = it[off[k] + j];
     return l;
   }
   int size() const { return n; }
@@ -691,7 +702,7 @@ template <class R>
 inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed) {
   ps.eng = eng;
   State& s = ps.s;
-  std::memset(&s, 0, sizeof s);
+  std::memset(static_cast<void*>(&s), 0, sizeof s);  // every field zero (a List is n = 0)
   const Meta& m = eng->m;
   for (int c = 0; c < m.nc; c++) { s.z[0][c] = (int16_t)c; s.loc[c] = 0; }
   s.zlen[0] = (int16_t)m.nc;
