@@ -20,12 +20,13 @@ from cardsmith.native.difftest import cases, run  # noqa: E402
 from cardsmith.native.lower import Unsupported, lower  # noqa: E402
 
 # The covered games, their player counts (as the rule files allow, up to 10) and the matches played at
-# each: fewer where a match is long (cribbage about 500 nodes, chwech 930, stichln 1,900 at 8 players).
+# each: fewer where a match is long (cribbage about 500 nodes, thirty-one 700, chwech 930, stichln 1,900 at
+# 8 players).
 GAMES = {"hearts": (4, 4, 24), "go-fish": (2, 10, 12), "spades": (4, 4, 24), "euchre": (4, 4, 40),
          "oh-hell": (3, 7, 16), "crazy-eights": (2, 10, 10), "kuhn-poker": (2, 2, 60),
          "leduc-poker": (2, 2, 60), "cribbage": (2, 4, 6), "whist": (4, 4, 8), "stichln": (3, 8, 4),
          "siebenbatten": (4, 4, 10), "chwech": (4, 7, 4), "chwech-revision": (4, 7, 4),
-         "chwech-encyclopedia": (4, 7, 4)}
+         "chwech-encyclopedia": (4, 7, 4), "schwimmen": (2, 8, 4), "thirty-one": (2, 8, 4)}
 COVERED = [(name, n) for name, (lo, hi, _) in GAMES.items() for n in range(lo, hi + 1)]
 
 

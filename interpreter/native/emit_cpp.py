@@ -9,7 +9,7 @@ from typing import Any
 
 from .lower import NONE_CODE, Func, Program, Unsupported
 
-CT = {"i": "i64", "f": "double", "l": "List", "L": "Lists"}
+CT = {"i": "i64", "f": "double", "l": "List", "L": "Lists", "F": "FList"}
 
 
 class CppWriter:
@@ -93,6 +93,8 @@ class CppWriter:
         return f"map_get({self.k(x[2])}, {self.k(x[3])}, {self.e(x[4])})"
 
     def e_listlit(self, x: Any) -> str:
+        if x[1] == "F":
+            return "flist_of({" + ", ".join(self.e(v) for v in x[2]) + "})"
         return "list_of({" + ", ".join(self.e(v) for v in x[2]) + "})"
 
     def e_cat(self, x: Any) -> str:
@@ -126,6 +128,9 @@ class CppWriter:
         return self._lib("unique", x)
 
     def e_top(self, x: Any) -> str:
+        a = x[2]
+        if a[0] == "zone":  # only the cards read are decided (runtime._fz_top)
+            return f"zone_top(x, {self.e(a[2])}, {self.e(x[3])})"
         return self._lib("top_of", x)
 
     def e_bottom(self, x: Any) -> str:
@@ -265,7 +270,7 @@ class CppWriter:
                     f"if (!h{u}) fail(\"{how}() of an empty list\"); return a{u}; }}()")
         if how in ("max_by", "min_by"):
             t, o, r = CT[elem[1]], ">" if how == "max_by" else "<", CT[ty]
-            return (f"[&]() -> {r} {{ {t} b{u} = 0; {r} r{u}{{}}; bool h{u} = false; {head}{t} e{u} = {el}; "
+            return (f"[&]() -> {r} {{ {t} b{u}{{}}; {r} r{u}{{}}; bool h{u} = false; {head}{t} e{u} = {el}; "
                     f"if (!h{u} || e{u} {o} b{u}) {{ b{u} = e{u}; r{u} = {var}; h{u} = true; }} }} "
                     f"if (!h{u}) fail(\"{how}() of an empty list\"); return r{u}; }}()")
         if how == "sort_by":
@@ -352,17 +357,17 @@ class CppWriter:
     def decls(self, f: Func) -> str:
         ps = {(k, i) for k, i in f.params}
         out = []
-        for k in ("i", "f", "l", "L"):
+        for k in ("i", "f", "l", "L", "F"):
             for i in range(f.frame.count[k]):
                 if (k, i) not in ps:
-                    out.append(f"{CT[k]} {self.loc(k, i)}{'' if k in 'lL' else ' = 0'};")
+                    out.append(f"{CT[k]} {self.loc(k, i)}{'' if k in 'lLF' else ' = 0'};")
         return " ".join(out)
 
     def sig(self, fi: int, f: Func) -> str:
         ret = CT[f.ret] if f.ret else "int"
         # A function (pure: it changes nothing) takes lists by reference; a procedure gets its own copies, as
         # in the Python backend (its steps may change what it was given).
-        ps = "".join(f", {'const ' + CT[k] + '&' if k in 'lL' and f.ret else CT[k]} {self.loc(k, i)}"
+        ps = "".join(f", {'const ' + CT[k] + '&' if k in 'lLF' and f.ret else CT[k]} {self.loc(k, i)}"
                      for k, i in f.params)
         return f"static {ret} f{fi}(Ctx& x{ps})"
 

@@ -19,13 +19,14 @@ class Unsupported(Exception):
 
 
 def kind(ty: Any) -> str:
-    """The IR kind of a type: i (int64), f (double), l (a list of ints), L (a list of such lists)."""
+    """The IR kind of a type: i (int64), f (double), l (a list of ints), F (a list of doubles: keys such as
+    [30.5, 2, 1]), L (a list of lists of ints)."""
     if T.is_list(ty):
         if T.is_list(ty.item):
             if T.is_list(ty.item.item):
                 raise Unsupported("lists of lists of lists")
             return "L"
-        return "l"
+        return "F" if ty.item == T.NUM else "l"
     if ty == T.NUM:
         return "f"
     return "i"
@@ -35,7 +36,7 @@ def kind(ty: Any) -> str:
 class Frame:
     """The local slots of one function body (separate numbering per kind)."""
     slots: dict[str, tuple[str, int]] = field(default_factory=dict)
-    count: dict[str, int] = field(default_factory=lambda: {"i": 0, "f": 0, "l": 0, "L": 0})
+    count: dict[str, int] = field(default_factory=lambda: {"i": 0, "f": 0, "l": 0, "L": 0, "F": 0})
 
     def new(self, name: str, k: str) -> int:
         i = self.count[k]
@@ -71,4 +72,6 @@ def item_kind(x: IR) -> str:
         return "l"
     if x[1] == "l":
         return "i"
+    if x[1] == "F":
+        return "f"
     raise Unsupported("a loop over a value that is no list")

@@ -202,8 +202,11 @@ class Lowering(CallsMixin):
 
     def x_ListLit(self, e: A.ListLit) -> IR:
         xs = [self.ex(v) for v in e.items]
-        k = xs[0][1] if xs else kind(T.elem(e.ty))
-        if k not in ("i", "l") or any(x[1] != k for x in xs):
+        kinds = {x[1] for x in xs} or {kind(T.elem(e.ty))}
+        if kinds <= {"i", "f"} and "f" in kinds:  # numbers with decimals: a list of doubles
+            return ("listlit", "F", [self.conv(x, "f") for x in xs])
+        k = kinds.pop()
+        if k not in ("i", "l") or kinds:
             raise Unsupported("a list of lists of lists, or of numbers with decimals")
         return ("listlit", "L" if k == "l" else "l", xs)
 

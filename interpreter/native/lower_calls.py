@@ -56,8 +56,8 @@ class CallsMixin:
             cond, elem = None, body
             if how == "count":
                 cond, elem = body, ("ci", "i", 1)
-        if elem[1] not in ("i", "f"):
-            raise Unsupported(f"{how}() of lists")
+        if elem[1] not in ("i", "f") and not (how.endswith("_by") and how != "sort_by" and elem[1] in ("l", "F")):
+            raise Unsupported(f"{how}() of lists")  # lists are keys of max_by and the like only
         ty = "i"
         if how in ("sum", "max", "min"):
             ty = elem[1]

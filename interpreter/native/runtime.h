@@ -60,6 +60,21 @@ struct List {
   bool operator!=(const List& o) const { return !(*this == o); }
 };
 
+// A list of numbers with decimals (a key such as [30.5, 2, 1]); lists compare as Python's do.
+struct FList {
+  int n = 0;
+  double a[LCAP];
+  void push(double x) { if (n >= LCAP) fail("list too long"); a[n++] = x; }
+  double operator[](i64 i) const { return a[at(i, n)]; }
+  int size() const { return n; }
+};
+inline FList flist_of(std::initializer_list<double> xs) { FList l; for (double v : xs) l.push(v); return l; }
+template <class L, class = decltype(L::a)> inline bool operator<(const L& x, const L& y) {
+  return std::lexicographical_compare(x.a, x.a + x.n, y.a, y.a + y.n);
+}
+template <class L, class = decltype(L::a)> inline bool operator>(const L& x, const L& y) { return y < x; }
+inline bool operator==(const FList& x, const FList& y) { return x.n == y.n && std::equal(x.a, x.a + x.n, y.a); }
+
 struct State {
   int16_t zlen[MAXZ];
   int16_t unfixed[MAXZ];  // the undecided block of a shuffled zone: its bottom k cards (0: none)
@@ -171,6 +186,11 @@ inline i64 zone_last(Ctx& x, i64 zi_) {
   if (x.s.zlen[zi] == 0) fail("last() of an empty list");
   return x.s.z[zi][x.s.zlen[zi] - 1];
 }
+inline View zone_top_view(Ctx& x, i64 zi_, i64 n) {  // the zone, its top n cards decided (runtime._fz_top)
+  int zi = zi_of(x, zi_);
+  if (x.s.unfixed[zi] && n > 0) decide_upto(x, zi, (int)std::min<i64>(n, x.s.zlen[zi]));
+  return View{x.s.z[zi], x.s.zlen[zi]};
+}
 inline List zone_list(Ctx& x, i64 zi) {  // a zone's cards in order, as a list
   View v = zone(x, zi);
   List l;
@@ -274,9 +294,18 @@ inline void deal(Ctx& x, i64 n, i64 src_, i64 dest_) {
   int src = zi_of(x, src_), dest = zi_of(x, dest_);
   for (i64 i = 0; i < n; i++) append(x.s, dest, take_top(x, src));
 }
-inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {
+inline int next_active(const State& s, int n, int p);
+inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {  // runtime._deal_each: to every active player
   State& s = x.s;
-  int src = zi_of(x, src_), k = x.m.n;
+  int src = zi_of(x, src_);
+  int order[MAXP], k = 0, p = s.dealer;
+  for (int i = 0; i < x.m.n; i++) {
+    p = next_active(s, x.m.n, p);
+    bool seen = false;
+    for (int j = 0; j < k; j++) seen |= order[j] == p;
+    if (seen) break;
+    order[k++] = p;
+  }
   i64 total = n * k;
   if (total <= 0) return;
   if (total > s.zlen[src]) fail("cannot deal that many cards");
@@ -284,11 +313,8 @@ inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {
   int16_t popped[MAXC];
   for (int i = 0; i < total; i++) popped[i] = s.z[src][s.zlen[src] - 1 - i];
   s.zlen[src] -= (int16_t)total;
-  int p = s.dealer;
-  for (int j = 0; j < k; j++) {
-    p = (p + 1) % k;  // from the dealer's left
-    for (int i = j; i < total; i += k) append(s, zi_of(x, base + p), popped[i]);
-  }
+  for (int j = 0; j < k; j++)  // from the dealer's left, every k-th card off the top
+    for (int i = j; i < total; i += k) append(s, zi_of(x, base + order[j]), popped[i]);
 }
 // pick: the index of one of n values (chance.py pick)
 inline int pick_index(Ctx& x, int n) {
@@ -352,6 +378,7 @@ template <class L> inline List top_of(const L& xs, i64 n) {  // the last n items
   for (i64 i = std::max<i64>(0, xs.size() - n); i < xs.size(); i++) l.push(xs[i]);
   return l;
 }
+inline List zone_top(Ctx& x, i64 zi, i64 n) { return top_of(zone_top_view(x, zi, n), n); }
 template <class L> inline List bottom_of(const L& xs, i64 n) {  // the first n items
   if (n < 0) fail("bottom() of a negative number of items");
   List l;
