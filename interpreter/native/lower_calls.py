@@ -70,9 +70,9 @@ class CallsMixin:
     def x_Call(self, e: A.Call) -> IR:
         ref = e.ref
         if isinstance(ref, R.UserFunction):
-            args = [self.ex(a) for a in e.args]
-            fi = self.func(ref.spec, [a[1] for a in args])
-            return ("call", self.funcs[fi].ret, fi, args)
+            lowered = [self.ex(a) for a in e.args]
+            fi = self.func(ref.spec, [a[1] for a in lowered])
+            return ("call", self.funcs[fi].ret, fi, lowered)
         f, args = e.func, e.args
         if f in ("any", "all", "sum", "max", "min") and len(args) == 1:
             return self.fold(f, args[0])
