@@ -23,6 +23,7 @@ from .lower import Program, lower
 
 HERE = Path(__file__).resolve().parent
 FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden"]
+HEADERS = ("abi.h", "runtime.h", "lists.h")  # what a game's library and the binding are built from
 
 
 def cache_dir() -> Path:
@@ -64,7 +65,7 @@ def _import(name: str, path: Path) -> Any:
 def loader(force: bool = False) -> Any:
     """The binding, built once (keyed by its sources, the flags and the Python it is for)."""
     import pybind11
-    sources = "".join((HERE / f).read_text() for f in ("loader.cc", "abi.h", "runtime.h"))
+    sources = "".join((HERE / f).read_text() for f in ("loader.cc", *HEADERS))
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     out = cache_dir() / f"cs_loader_{_digest(sources, ' '.join(FLAGS), suffix)}"
     so = out.with_suffix(suffix)
@@ -88,7 +89,7 @@ def library_source(prog: Program) -> str:
 def game_library(prog: Program, force: bool = False) -> tuple[Path, bool]:
     """The game's library (compiled unless cached) and whether it was compiled now."""
     text = library_source(prog)
-    headers = "".join((HERE / f).read_text() for f in ("runtime.h", "abi.h"))
+    headers = "".join((HERE / f).read_text() for f in HEADERS)
     so = cache_dir() / f"cs_game_{_digest(text, headers, ' '.join(FLAGS))}.so"
     if not force and so.exists():
         return so, False
