@@ -80,3 +80,13 @@ def test_a_bundled_game_outside_the_subset_is_refused_by_name() -> None:
     from cardsmith.native.build import plain_game
     with pytest.raises(Unsupported, match="^a variable of lists of lists$"):
         lower(plain_game("gin-rummy", 2))
+
+
+def test_a_table_past_the_runtimes_seats_is_refused_by_name() -> None:
+    src = UNCOVERED.replace("{min: 2, max: 2}", "{min: 2, max: 12}").replace(
+        "winners: \"if phase == 'main' then players else []\"", "winners: players")
+    r = compile_text(src, "twelve.yaml", optimize=False)
+    assert r.game is not None
+    lower(Game(r.game, 10))  # ten seats are covered
+    with pytest.raises(Unsupported, match="^more than 10 players$"):
+        lower(Game(r.game, 12))

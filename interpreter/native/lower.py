@@ -19,6 +19,8 @@ from ..dsl import types as T
 from .ir import END_DEAL, IR, NONE_CODE, NONE_V, Frame, Func, Unsupported, item_kind, kind
 from .lower_calls import CallsMixin
 
+MAX_PLAYERS = 10  # runtime.h MAXP
+
 __all__ = ["END_DEAL", "NONE_CODE", "NONE_V", "Func", "Program", "Unsupported", "lower"]
 
 
@@ -314,7 +316,10 @@ class Lowering(CallsMixin):
         if kinds:
             name += "_" + "".join(kinds)
         if name in self.func_index:
-            return self.func_index[name]
+            fi = self.func_index[name]
+            if self.funcs[fi].body is None:  # C++ recursion has no step budget to stop it
+                raise Unsupported("a recursive procedure")
+            return fi
         fi = len(self.funcs)
         self.func_index[name] = fi
         saved, self.frame = self.frame, Frame()
@@ -467,6 +472,8 @@ def _param(lo: Lowering, game: Any, info: Any, j: int, domain: A.Expr, name: str
 def lower(game: Any) -> Program:
     """The program of one `Game` (a compiled rule file at its player count and options). The rule file
     must be compiled without the optimizer (its Inline nodes are Python-only): `load_plain`."""
+    if game.n > MAX_PLAYERS:
+        raise Unsupported(f"more than {MAX_PLAYERS} players")
     lo = Lowering(game)
     spec = lo.spec
     for v in spec.variables:
