@@ -26,7 +26,8 @@ GAMES = {"hearts": (4, 4, 24), "go-fish": (2, 10, 12), "spades": (4, 4, 24), "eu
          "oh-hell": (3, 7, 16), "crazy-eights": (2, 10, 10), "kuhn-poker": (2, 2, 60),
          "leduc-poker": (2, 2, 60), "cribbage": (2, 4, 6), "whist": (4, 4, 8), "stichln": (3, 8, 4),
          "siebenbatten": (4, 4, 10), "chwech": (4, 7, 4), "chwech-revision": (4, 7, 4),
-         "chwech-encyclopedia": (4, 7, 4), "schwimmen": (2, 8, 4), "thirty-one": (2, 8, 4)}
+         "chwech-encyclopedia": (4, 7, 4), "schwimmen": (2, 8, 4), "thirty-one": (2, 8, 4),
+         "gin-rummy": (2, 2, 30)}
 COVERED = [(name, n) for name, (lo, hi, _) in GAMES.items() for n in range(lo, hi + 1)]
 
 
@@ -47,7 +48,7 @@ def test_native_game_plays_as_python_under_an_option() -> None:
 
 
 UNCOVERED = """
-game: Reads the phase
+game: Groups the players
 players: {min: 2, max: 2}
 deck: {suits: [clubs, hearts], ranks: ['2', '3']}
 zones: {stock: {}}
@@ -57,15 +58,15 @@ match:
   deal:
     - move pack to stock
     - goto main
-  over_when: true
-  winners: "if phase == 'main' then players else []"
+  over_when: len(group_by(players, p => p % 2)) > 1
+  winners: players
 """
 
 
 def test_an_uncovered_construct_is_refused_by_name() -> None:
-    r = compile_text(UNCOVERED, "phase.yaml", optimize=False)
+    r = compile_text(UNCOVERED, "groups.yaml", optimize=False)
     assert r.game is not None
-    with pytest.raises(Unsupported, match="^built-in phase$"):
+    with pytest.raises(Unsupported, match="^library function group_by$"):
         lower(Game(r.game, 2))
 
 
@@ -76,15 +77,15 @@ def test_the_player_counts_are_the_rule_files(name: str) -> None:
     assert [n for n, options in cases(name) if not options] == list(range(lo, hi + 1))
 
 
-def test_a_bundled_game_outside_the_subset_is_refused_by_name() -> None:
-    from cardsmith.native.build import plain_game
-    with pytest.raises(Unsupported, match="^a variable of lists of lists$"):
-        lower(plain_game("gin-rummy", 2))
+@pytest.mark.slow
+def test_every_bundled_game_is_covered() -> None:
+    from cardsmith.engine.bundled import bundled_games
+    assert sorted(GAMES) == sorted(bundled_games())
 
 
 def test_a_table_past_the_runtimes_seats_is_refused_by_name() -> None:
     src = UNCOVERED.replace("{min: 2, max: 2}", "{min: 2, max: 12}").replace(
-        "winners: \"if phase == 'main' then players else []\"", "winners: players")
+        "len(group_by(players, p => p % 2)) > 1", "true")
     r = compile_text(src, "twelve.yaml", optimize=False)
     assert r.game is not None
     lower(Game(r.game, 10))  # ten seats are covered

@@ -20,11 +20,13 @@ class Unsupported(Exception):
 
 def kind(ty: Any) -> str:
     """The IR kind of a type: i (int64), f (double), l (a list of ints), F (a list of doubles: keys such as
-    [30.5, 2, 1]), L (a list of lists of ints)."""
+    [30.5, 2, 1]), L (a list of lists of ints), P (a list of such lists of lists: `packings`)."""
     if T.is_list(ty):
         if T.is_list(ty.item):
             if T.is_list(ty.item.item):
-                raise Unsupported("lists of lists of lists")
+                if T.is_list(ty.item.item.item):
+                    raise Unsupported("lists of lists of lists of lists")
+                return "P"
             return "L"
         return "F" if ty.item == T.NUM else "l"
     if ty == T.NUM:
@@ -36,7 +38,7 @@ def kind(ty: Any) -> str:
 class Frame:
     """The local slots of one function body (separate numbering per kind)."""
     slots: dict[str, tuple[str, int]] = field(default_factory=dict)
-    count: dict[str, int] = field(default_factory=lambda: {"i": 0, "f": 0, "l": 0, "L": 0, "F": 0})
+    count: dict[str, int] = field(default_factory=lambda: {"i": 0, "f": 0, "l": 0, "L": 0, "F": 0, "P": 0})
 
     def new(self, name: str, k: str) -> int:
         i = self.count[k]
@@ -68,6 +70,8 @@ class Func:
 
 def item_kind(x: IR) -> str:
     """The kind of the items of a lowered list."""
+    if x[1] == "P":
+        return "L"
     if x[1] == "L":
         return "l"
     if x[1] == "l":

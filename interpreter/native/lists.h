@@ -2,6 +2,7 @@
 // of doubles (keys), of lists; and the library's functions over them. Included by runtime.h after the basics
 // it needs (i64, fail, at, LCAP); every index is checked, as there.
 #pragma once
+#include <vector>
 
 namespace cs {
 // A list of values (cards, players, interned texts, numbers), by value.
@@ -166,6 +167,45 @@ template <class L> inline Lists subsets(const L& xs) {
   Lists o;
   for (int k = 0; k <= xs.size(); k++) { Lists c = combinations(xs, k); for (int i = 0; i < c.n; i++) o.push(c[i]); }
   return o;
+}
+inline Lists lists_of(std::initializer_list<List> xs) { Lists o; for (const List& l : xs) o.push(l); return o; }
+template <class L> inline i64 index_of(const Lists& xs, const L& v) {
+  List l = to_list(v);
+  for (int i = 0; i < xs.n; i++) if (xs[i] == l) return i;
+  return -1;
+}
+// A list of lists of lists (the choices `packings` gives), on the heap: never part of the state.
+struct Packs {
+  std::vector<Lists> v;
+  void push(const Lists& l) { if (v.size() >= 100000) fail("list too long"); v.push_back(l); }
+  const Lists& operator[](i64 i) const { return v[at(i, (int)v.size())]; }
+  int size() const { return (int)v.size(); }
+};
+inline Packs packs_of(std::initializer_list<Lists> xs) { Packs o; for (const Lists& l : xs) o.push(l); return o; }
+inline Packs cat(const Packs& a, const Packs& b) { Packs o = a; for (const Lists& l : b.v) o.push(l); return o; }
+inline Lists flatten(const Packs& xs) { Lists o; for (const Lists& l : xs.v) for (int i = 0; i < l.n; i++) o.push(l[i]); return o; }
+// library_impl.f_packings: every choice of groups that share no item, the groups in their order, the empty
+// choice first (the search recurses once per group: at most 400)
+inline void packings_go(const Lists& g, int i, Lists& chosen, std::vector<i64>& used, Packs& out) {
+  if (i == g.n) { out.push(chosen); return; }
+  packings_go(g, i + 1, chosen, used, out);
+  List gi = g[i];
+  for (int j = 0; j < gi.n; j++) if (std::find(used.begin(), used.end(), gi.a[j]) != used.end()) return;
+  size_t mark = used.size();
+  used.insert(used.end(), gi.a, gi.a + gi.n);
+  Lists before = chosen;
+  chosen.push(gi);
+  packings_go(g, i + 1, chosen, used, out);
+  chosen = before;
+  used.resize(mark);
+}
+inline Packs packings(const Lists& g) {
+  if (g.n > 400) fail("packings() of more than 400 groups");
+  Packs out;
+  Lists chosen;
+  std::vector<i64> used;
+  packings_go(g, 0, chosen, used, out);
+  return out;
 }
 // A list-of-cards parameter: its digit is the list's position among the action's ids (keys sorted, with
 // each id's position), and an id's list is read back from the flat table of every id's items.

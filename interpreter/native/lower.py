@@ -43,6 +43,7 @@ class Program:
     hooks: dict[str, int]  # match_start, match_deal, match_end_deal, over_when, returns, init_*, teams
     nlists: int = 0  # list variables' slots (kept apart from the int slots)
     nnums: int = 0  # slots of variables of numbers with decimals (apart too)
+    nlls: int = 0  # slots of variables of lists of lists (melds)
     max_deals: int = 0  # 0: no limit
     fix_zones: list[int] = field(default_factory=list)  # zones decided at the end of a lazy step (fix_seen)
 
@@ -64,9 +65,14 @@ class Lowering(CallsMixin):
         self.lslots: dict[str, int] = {}
         self.fslots: dict[str, int] = {}
         self.nlists = self.nnums = 0
+        self.llslots: dict[str, int] = {}
+        self.nlls = 0
         for v in self.spec.variables:
             size = game.n if (v.per_player or v.per_team) else 1
-            if T.is_list(v.ty):
+            if T.is_list(v.ty) and T.is_list(v.ty.item):
+                self.llslots[v.name] = self.nlls
+                self.nlls += size
+            elif T.is_list(v.ty):
                 self.lslots[v.name] = self.nlists
                 self.nlists += size
             elif v.ty == T.NUM:
@@ -149,6 +155,8 @@ class Lowering(CallsMixin):
                 return ("pack", "l")
             if b == "suits":
                 return self.clist(self.ns["SUITS"])
+            if b == "phase":
+                return ("phase", "i", [self.intern(ph.name) for ph in self.spec.phases])
             if b in ("active_players", "teams", "deal_number", "turns"):
                 return (b, "l" if b.endswith("s") else "i")
             raise Unsupported(f"built-in {b}")
@@ -178,8 +186,10 @@ class Lowering(CallsMixin):
         if spec.ty == T.NUM:
             return "f", self.fslots[spec.name]
         if T.is_list(spec.ty):
-            if T.card_lists(spec.ty):
-                raise Unsupported("a variable of lists of lists")
+            if T.is_list(spec.ty.item):
+                if T.is_list(spec.ty.item.item):
+                    raise Unsupported("a variable of lists of lists of lists")
+                return "L", self.llslots[spec.name]
             return "l", self.lslots[spec.name]
         return "i", self.ns["V_" + spec.name]
 
@@ -208,9 +218,9 @@ class Lowering(CallsMixin):
         if kinds <= {"i", "f"} and "f" in kinds:  # numbers with decimals: a list of doubles
             return ("listlit", "F", [self.conv(x, "f") for x in xs])
         k = kinds.pop()
-        if k not in ("i", "l") or kinds:
-            raise Unsupported("a list of lists of lists, or of numbers with decimals")
-        return ("listlit", "L" if k == "l" else "l", xs)
+        if k not in ("i", "l", "L") or kinds:
+            raise Unsupported("a list of lists of lists of lists, or of numbers with decimals")
+        return ("listlit", {"i": "l", "l": "L", "L": "P"}[k], xs)
 
     def x_Attr(self, e: A.Attr) -> IR:
         if e.obj.ty != T.CARD:
@@ -234,7 +244,7 @@ class Lowering(CallsMixin):
         a, b = self.ex(e.left), self.ex(e.right)
         if e.op == "/":
             return ("div", "f", self.conv(a, "f"), self.conv(b, "f"))
-        if a[1] == b[1] and a[1] in ("l", "L") and e.op == "+":
+        if a[1] == b[1] and a[1] in ("l", "L", "P") and e.op == "+":
             return ("cat", a[1], a, b)
         k = "f" if "f" in (a[1], b[1]) else "i"
         if "l" in (a[1], b[1]):
@@ -286,9 +296,9 @@ class Lowering(CallsMixin):
         cond = self.ex(e.cond) if e.cond is not None else None
         elem = self.ex(e.elem)
         self.frame.restore(e.var, old)
-        if elem[1] not in ("i", "l"):
-            raise Unsupported("a list of lists of lists, or of numbers with decimals")
-        return ("comp", "L" if elem[1] == "l" else "l", (k, slot), it, cond, elem)
+        if elem[1] not in ("i", "l", "L"):
+            raise Unsupported("a list of lists of lists of lists, or of numbers with decimals")
+        return ("comp", {"i": "l", "l": "L", "L": "P"}[elem[1]], (k, slot), it, cond, elem)
 
     # ------------------------------------------------------------ functions
     def func(self, spec: Any, kinds: list[str]) -> int:
@@ -368,10 +378,10 @@ class Lowering(CallsMixin):
                 if st.index is not None:
                     slot = ("add", "i", slot, self.seat(st.index))
                 if st.op != "=":
-                    if k == "l":
+                    if k in ("l", "L"):
                         if st.op != "+=":
                             raise Unsupported("'-=' on a list")
-                        v = ("cat", "l", ("var", "l", slot), v)
+                        v = ("cat", k, ("var", k, slot), v)
                     else:
                         v = ("add" if st.op == "+=" else "sub", "i", ("var", "i", slot), v)
                 return ("setvar", k, slot, self.conv(v, k))
@@ -436,7 +446,9 @@ def _init_block(lo: Lowering, game: Any, rows: list[tuple[int, Any, Any]], name:
         k, base = lo.vslot(spec)
         slot = base + (who or 0)
         if vo is None:
-            v: IR = (("listlit", "l", [("ci", "i", lo.value(x)) for x in const or []]) if k == "l"
+            v: IR = (("listlit", "L", [("listlit", "l", [("ci", "i", lo.value(x)) for x in xs]) for xs in const or []])
+                     if k == "L" else
+                     ("listlit", "l", [("ci", "i", lo.value(x)) for x in const or []]) if k == "l"
                      else ("cf", "f", float(const)) if k == "f" else ("ci", "i", lo.value(const)))
         else:
             body.append(("setloc", "i", owner, ("ci", "i", NONE_V if who is None else who)))
@@ -531,7 +543,8 @@ def lower(game: Any) -> Program:
                                             lo.frame))
     return Program(game.n, game.num_cards, list(game.zone_names), list(range(game.num_cards)),
                    len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,
-                   game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, lo.nnums, m.max_deals or 0,
+                   game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, lo.nnums, lo.nlls,
+                   m.max_deals or 0,
                    _fix_zones(game, lo.shuffled))
 
 

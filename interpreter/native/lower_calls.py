@@ -64,7 +64,7 @@ class CallsMixin:
         elif how in ("max_by", "min_by"):
             ty = k
         elif how in ("all_max_by", "all_min_by", "sort_by"):
-            ty = "L" if k == "l" else "l"
+            ty = {"i": "l", "l": "L", "L": "P"}[k]
         return ("fold", ty, how, (k, slot), it, cond, elem)
 
     def x_Call(self, e: A.Call) -> IR:
@@ -107,14 +107,19 @@ class CallsMixin:
             return (f, "L", *xs)
         if f == "flatten":
             x = self.ex(args[0])
+            if x[1] not in ("L", "P"):
+                raise Unsupported("flatten() of a list of no lists")
+            return (f, item_kind(x), x)
+        if f == "packings":
+            x = self.ex(args[0])
             if x[1] != "L":
-                raise Unsupported("flatten() of lists of lists of lists")
-            return (f, "l", x)
+                raise Unsupported("packings() of lists of lists of lists")
+            return (f, "P", x)
         if f in SIMPLE:
             xs = [self.ex(a) for a in args]
             if f in ("len", "first", "last", "index_of", "reverse", "top", "bottom") and xs[0][1] != "l":
-                if xs[0][1] == "L" and f in ("len", "first", "last"):
-                    return (f, "i" if f == "len" else "l", *xs)
+                if xs[0][1] in ("L", "P") and f in ("len", "first", "last", "index_of"):
+                    return (f, "i" if f in ("len", "index_of") else item_kind(xs[0]), *xs)
                 raise Unsupported(f"{f}() of a text or of lists of lists")
             return (f, SIMPLE[f], *xs)
         raise Unsupported(f"library function {f}")

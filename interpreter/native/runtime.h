@@ -31,6 +31,9 @@
 #ifndef MAXFV
 #define MAXFV 1
 #endif
+#ifndef MAXLLV
+#define MAXLLV 1
+#endif
 #define MAXP 10
 // A list holds a zone's cards, or 64 values of any other kind.
 #define LCAP (MAXC > 64 ? MAXC : 64)
@@ -59,6 +62,7 @@ struct State {
   i64 v[MAXV];
   List lv[MAXLV];  // list variables
   double fv[MAXFV];  // variables of numbers with decimals
+  Lists llv[MAXLLV];  // variables of lists of lists
   int16_t team[MAXP];
   bool out[MAXP], sit[MAXP];  // eliminated; sitting out this deal
   int cur, actor, phase, turns, dealer, moves, deal_no;
