@@ -4,7 +4,7 @@ list, and the returns. `cases` lists what to play for a game: each player count 
 its defaults, then each option's other values (a flag flipped, the other choices, an int's bounds) at its
 lowest player count.
 
-    python -m cardsmith.native.difftest GAME... [--matches N] [--option-matches M] [--seed S]
+    python -m cardsmith.native.difftest GAME... [--matches N] [--option-matches M] [--seed S] [--plain]
 """
 
 from __future__ import annotations
@@ -74,11 +74,14 @@ def cases(name: str) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
-def run(name: str, players: int, options: dict[str, Any], matches: int, seed: int) -> tuple[int, int, str | None]:
+def run(name: str, players: int, options: dict[str, Any], matches: int, seed: int,
+        plain: bool = False) -> tuple[int, int, str | None]:
+    """`plain`: against the Python backend compiled without the optimizer (what the native backend is lowered
+    from), instead of `cardsmith.load`'s."""
     import cardsmith
 
-    from .build import native_game
-    py = cardsmith.load(name, players=players, options=options)
+    from .build import native_game, plain_game
+    py = plain_game(name, players, options) if plain else cardsmith.load(name, players=players, options=options)
     return compare(py, native_game(name, players, options), matches, seed)
 
 
@@ -88,13 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=1000, help="per player count")
     ap.add_argument("--option-matches", type=int, default=300, help="per option value")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--plain", action="store_true", help="against the Python backend compiled without the optimizer")
     args = ap.parse_args(argv)
     bad = 0
     for name in args.games:
         for players, options in cases(name):
             k = args.option_matches if options else args.matches
             try:
-                m, nodes, err = run(name, players, options, k, args.seed)
+                m, nodes, err = run(name, players, options, k, args.seed, args.plain)
             except Exception as e:  # noqa: BLE001 - a case that cannot be set up is reported, not fatal
                 m, nodes, err = 0, 0, f"{type(e).__name__}: {e}"
             opts = ",".join(f"{k}={v}" for k, v in options.items())
