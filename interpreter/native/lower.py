@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dsl import abi
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
@@ -103,8 +104,7 @@ class Lowering(CallsMixin):
     def table(self, name: str) -> int:
         if name not in self.table_ix:
             ns = self.ns
-            src = {"suit": "C_SUIT", "rank": "C_RANK", "suit_index": "C_SUIT_INDEX",
-                   "rank_index": "C_RANK_INDEX"}.get(name, "P_" + name)
+            src = abi.card_table(name) if name in abi.CARD_FIELDS else abi.property_table(name)
             if src not in ns:
                 raise Unsupported(f"card attribute {name}")
             self.table_ix[name] = len(self.tables)
@@ -161,10 +161,10 @@ class Lowering(CallsMixin):
                 return (b, "l" if b.endswith("s") else "i")
             raise Unsupported(f"built-in {b}")
         if isinstance(ref, R.Option):
-            v = self.ns["O_" + ref.name]
+            v = self.ns[abi.option(ref.name)]
             return ("cf", "f", v) if isinstance(v, float) else ("ci", "i", self.value(v))
         if isinstance(ref, R.Constant):
-            v = self.ns["K_" + ref.name]
+            v = self.ns[abi.const(ref.name)]
             return self.clist(v) if isinstance(v, list) else ("ci", "i", self.value(v))
         if isinstance(ref, R.Variable):
             if ref.spec.per_player or ref.spec.per_team:
@@ -174,7 +174,7 @@ class Lowering(CallsMixin):
         if isinstance(ref, R.Zone):
             if ref.spec.per_player:
                 raise Unsupported("per-player zone without index")
-            return ("zone", "l", ("ci", "i", self.ns["Z_" + ref.spec.name]))
+            return ("zone", "l", ("ci", "i", self.ns[abi.zone(ref.spec.name)]))
         raise Unsupported(f"name {e.id}")
 
     def seat(self, e: A.Expr) -> IR:
@@ -191,20 +191,20 @@ class Lowering(CallsMixin):
                     raise Unsupported("a variable of lists of lists of lists")
                 return "L", self.llslots[spec.name]
             return "l", self.lslots[spec.name]
-        return "i", self.ns["V_" + spec.name]
+        return "i", self.ns[abi.var(spec.name)]
 
     def x_Index(self, e: A.Index) -> IR:
         o = e.obj
         ref = o.ref if isinstance(o, A.Name) else None
         if isinstance(ref, R.Zone) and ref.spec.per_player:
-            return ("zone", "l", ("add", "i", ("ci", "i", self.ns["Z_" + ref.spec.name]), self.seat(e.index)))
+            return ("zone", "l", ("add", "i", ("ci", "i", self.ns[abi.zone(ref.spec.name)]), self.seat(e.index)))
         if isinstance(ref, R.Variable) and (ref.spec.per_player or ref.spec.per_team):
             k, base = self.vslot(ref.spec)
             return ("var", k, ("add", "i", ("ci", "i", base), self.seat(e.index)))
         if ref == R.Builtin("team"):
             return ("team", "i", self.seat(e.index))
-        if isinstance(ref, R.Constant) and isinstance(self.ns["K_" + ref.name], dict):
-            table = self.ns["K_" + ref.name]
+        if isinstance(ref, R.Constant) and isinstance(self.ns[abi.const(ref.name)], dict):
+            table = self.ns[abi.const(ref.name)]
             if any(isinstance(v, list | dict | float) for v in table.values()):
                 raise Unsupported("a constant table of lists or numbers with decimals")
             return ("mapget", "i", [self.value(k) for k in table], [self.value(v) for v in table.values()],
@@ -354,7 +354,7 @@ class Lowering(CallsMixin):
         return out
 
     def zref(self, z: A.ZoneRef) -> IR:
-        base = ("ci", "i", self.ns["Z_" + z.name])
+        base = ("ci", "i", self.ns[abi.zone(z.name)])
         return base if z.index is None else ("add", "i", base, self.ex(z.index))
 
     def stmt(self, st: A.Stmt) -> IR | None:
@@ -404,7 +404,7 @@ class Lowering(CallsMixin):
         if isinstance(st, A.Deal):
             spec = st.dest.ref
             if st.dest.index is None and spec is not None and spec.per_player:
-                return ("deal_each", self.ex(st.count), self.zref(st.src), ("ci", "i", self.ns["Z_" + st.dest.name]))
+                return ("deal_each", self.ex(st.count), self.zref(st.src), ("ci", "i", self.ns[abi.zone(st.dest.name)]))
             return ("deal", self.ex(st.count), self.zref(st.src), self.zref(st.dest))
         if isinstance(st, A.Eliminate):
             return ("eliminate", self.seat(st.player))
@@ -414,7 +414,7 @@ class Lowering(CallsMixin):
             self.shuffled.add(st.zone.name)
             return ("shuffle", self.zref(st.zone))
         if isinstance(st, A.Goto):
-            return ("ret", self.ns["PHASE_" + st.phase])
+            return ("ret", self.ns[abi.phase_number(st.phase)])
         if isinstance(st, A.EndDeal):
             return ("ret", END_DEAL)
         if isinstance(st, A.Do):
@@ -507,7 +507,7 @@ def lower(game: Any) -> Program:
     phases = []
     for ph in spec.phases:
         d: dict[str, Any] = {"name": ph.name, "round": ph.round, "next": ph.next,
-                             "then": lo.ns["PHASE_" + ph.then[0]] if ph.then else NONE_CODE,
+                             "then": lo.ns[abi.phase_number(ph.then[0])] if ph.then else NONE_CODE,
                              "actions": [act_ix[a] for a, _ in ph.actions]}
         d["first"] = lo.block_func(f"first_{ph.name}", [], None, ph.first) if ph.first is not None else -1
         for part in ("start", "after", "end"):
