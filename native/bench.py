@@ -30,9 +30,21 @@ sys.path.insert(0, str(HERE.parent / "benchmarks"))
 import cardsmith  # noqa: E402
 import pyspiel  # noqa: E402
 from build import build_a, build_b, build_split, game_b  # noqa: E402
-from openspiel import alternate, alternate_rates, chance_play, pyspiel_play, seeded_play  # noqa: E402
+from openspiel import (  # noqa: E402
+    CLASSICS,
+    _params,
+    alternate,
+    alternate_rates,
+    chance_play,
+    pyspiel_play,
+    seeded_play,
+)
 
-GAMES = [("Hearts", "hearts", "hearts", 4, {}), ("Go Fish", "go-fish", "go_fish", 2, {"players": 2})]
+
+def classics(names: list[str]) -> list[tuple[str, str, str, int, dict[str, Any]]]:
+    """benchmarks/openspiel.py's pairs of our classics and pyspiel's, at pyspiel's parameters."""
+    return [(c.title, c.rule_file, c.openspiel, c.players, _params(c)) for c in CLASSICS
+            if c.rule_file in names or c.openspiel in names]
 
 
 def med(xs: list[float]) -> str:
@@ -71,16 +83,22 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--designs", default="a,b,python", help="of a, b, split (the chosen design), python")
     ap.add_argument("--no-build", action="store_true", help="leave out the build times")
+    ap.add_argument("--games", default="hearts,go-fish", help="bundled classics (benchmarks/openspiel.py's)")
+    ap.add_argument("--loops", default="seeded,chance,native", help="of seeded, chance, native")
     args = ap.parse_args()
+    chosen = classics(args.games.split(","))
+    loops = args.loops.split(",")
     designs = args.designs.split(",")
     rows = []
-    for title, rule, os_name, n, params in GAMES:
+    for title, rule, os_name, n, params in chosen:
         ref = pyspiel.load_game(os_name, params)
         makers = {"a": build_a, "b": game_b, "split": build_split}
         games = [(f"native ({d})", makers[d](rule, n)[0]) if d in makers else (d, cardsmith.load(rule, n))
                  for d in designs]
         for label, g in games:
             for loop, make in (("seeded", seeded_play), ("chance", chance_play)):
+                if loop not in loops:
+                    continue
                 rng = random.Random(1)
                 mine, theirs = make(g), pyspiel_play(ref)
                 mine(rng), theirs(rng)
@@ -89,7 +107,7 @@ def main() -> int:
                 print(" | ".join(row), flush=True)
                 rows.append(row)
         for label, g in games:
-            if label == "python":
+            if label == "python" or "native" not in loops:
                 continue
             r = alternate(lambda g=g: native_rate(g, args.seconds),
                           lambda ref=ref: evaluate_bots_rate(ref, args.seconds), args.rounds)
@@ -99,7 +117,7 @@ def main() -> int:
     if args.no_build:
         return 0
     print("\nbuild times (s):")
-    for title, rule, _, n, _ in GAMES:
+    for title, rule, _, n, _ in chosen:
         ta = [build_a(rule, n, force=True)[1] for _ in range(3)]
         tb = [game_b(rule, n)[1] for _ in range(3)]
         print(f"{title}: (a) " + ", ".join(f"{k} {statistics.median(t[k] for t in ta):.3f}" for k in ta[0])

@@ -10,8 +10,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from cardsmith.native.emit_cpp import rank_tables
-from cardsmith.native.lower import Program
+from lower_b import Program, rank_tables
 
 OPS = """CI LOC ACTOR CUR DEALER VAR VARX TAB IF ADD SUB MUL FDIV MOD DIV I2F NOT AND OR CMP IN LET CALL LEN_ZONE LEN
 FIRST LAST_ZONE LAST BY MIN2 MAX2 FOLD CF CLIST PACK ZONE COMP SORT RANGE

@@ -55,6 +55,7 @@ class BuildLimits:
 
 
 DEFAULT_BUILD_LIMITS = BuildLimits()
+HEADERS = ("abi.h", "runtime.h", "lists.h", "pyrandom.h")  # what a game's library and the binding are built from
 
 
 def cache_dir() -> Path:
@@ -165,7 +166,7 @@ def _building(out: Path) -> Iterator[None]:
 
 def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> Any:
     """The binding, built once (keyed by its sources, the flags and the Python it is for)."""
-    sources = "".join((HERE / f).read_text() for f in ("loader.cc", "abi.h", "runtime.h", "pyrandom.h"))
+    sources = "".join((HERE / f).read_text() for f in ("loader.cc", *HEADERS))
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     out = cache_dir() / f"cs_loader_{_digest(sources, ' '.join(FLAGS), suffix)}"
     so = out.with_suffix(suffix)
@@ -198,7 +199,7 @@ def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAU
     if size > limits.source:
         raise BuildError(f"the generated source of {what} ({size:,} bytes) passes its limit of "
                          f"{limits.source:,} bytes")
-    headers = "".join((HERE / f).read_text() for f in ("runtime.h", "abi.h", "pyrandom.h"))
+    headers = "".join((HERE / f).read_text() for f in HEADERS)
     so = cache_dir() / f"cs_game_{_digest(text, headers, ' '.join(FLAGS))}.so"
     if not force and so.exists():
         return so, False

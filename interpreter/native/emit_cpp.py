@@ -7,9 +7,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .lower import NONE_CODE, Func, Program
+from .lower import NONE_CODE, Func, Program, Unsupported
 
-CT = {"i": "i64", "f": "double", "l": "List"}
+CT = {"i": "i64", "f": "double", "l": "List", "L": "Lists", "F": "FList", "P": "Packs"}
 
 
 class CppWriter:
@@ -26,7 +26,7 @@ class CppWriter:
         if key not in self.klist:
             name = f"K{len(self.klist)}"
             self.klist[key] = name
-            self.globals.append(f"static const List {name} = {{{len(xs)}, {{{', '.join(map(str, xs))}}}}};")
+            self.globals.append(f"static const List {name} = list_of({{{', '.join(map(str, xs))}}});")
         return self.klist[key]
 
     def loc(self, k: str, i: int) -> str:
@@ -62,11 +62,104 @@ class CppWriter:
         return "(i64)x.s.dealer"
 
     def e_var(self, x: Any) -> str:
-        assert x[1] == "i", "prototype: int variables only"
-        return f"x.s.v[{x[2]}]"
+        if x[1] == "L":
+            return f"x.s.llv[at({self.e(x[2])}, MAXLLV)]"
+        if x[1] == "l":
+            return f"x.s.lv[at({self.e(x[2])}, MAXLV)]"
+        if x[1] == "f":
+            return f"x.s.fv[at({self.e(x[2])}, MAXFV)]"
+        return f"x.s.v[at({self.e(x[2])}, MAXV)]"
 
-    def e_varx(self, x: Any) -> str:
-        return f"x.s.v[at({x[2]} + {self.e(x[3])}, MAXV)]"
+    def e_seat(self, x: Any) -> str:
+        return f"(i64)at({self.e(x[2])}, {self.p.n})"
+
+    def e_team(self, x: Any) -> str:
+        return f"(i64)x.s.team[{self.e(x[2])}]"
+
+    def e_teams(self, x: Any) -> str:
+        return "teams_list(x)"
+
+    def e_active_players(self, x: Any) -> str:
+        return "active_list(x)"
+
+    def e_deal_number(self, x: Any) -> str:
+        return "(i64)x.s.deal_no"
+
+    def e_turns(self, x: Any) -> str:
+        return "(i64)x.s.turns"
+
+    def e_at(self, x: Any) -> str:
+        return f"({self.e(x[2])})[{self.e(x[3])}]"
+
+    def e_mapget(self, x: Any) -> str:
+        return f"map_get({self.k(x[2])}, {self.k(x[3])}, {self.e(x[4])})"
+
+    def e_phase(self, x: Any) -> str:
+        return f"{self.k(x[2])}[x.s.phase]"
+
+    def e_packings(self, x: Any) -> str:
+        return self._lib("packings", x)
+
+    def e_listlit(self, x: Any) -> str:
+        if x[1] in ("F", "L", "P"):
+            fn = {"F": "flist_of", "L": "lists_of", "P": "packs_of"}[x[1]]
+            return fn + "({" + ", ".join(self.arg(v) for v in x[2]) + "})"
+        return "list_of({" + ", ".join(self.e(v) for v in x[2]) + "})"
+
+    def e_cat(self, x: Any) -> str:
+        return f"cat({self.e(x[2])}, {self.e(x[3])})"
+
+    def e_abs(self, x: Any) -> str:
+        return f"std::abs({self.e(x[2])})"
+
+    def e_floor(self, x: Any) -> str:
+        return f"(i64)std::floor({self.e(x[2])})"
+
+    def e_ceil(self, x: Any) -> str:
+        return f"(i64)std::ceil({self.e(x[2])})"
+
+    def _lib(self, name: str, x: Any) -> str:
+        return f"{name}(" + ", ".join(self.e(a) for a in x[2:]) + ")"
+
+    def e_subsets(self, x: Any) -> str:
+        return self._lib("subsets", x)
+
+    def e_combinations(self, x: Any) -> str:
+        return self._lib("combinations", x)
+
+    def e_flatten(self, x: Any) -> str:
+        return self._lib("flatten", x)
+
+    def e_reverse(self, x: Any) -> str:
+        return self._lib("reversed", x)
+
+    def e_unique(self, x: Any) -> str:
+        return self._lib("unique", x)
+
+    def e_top(self, x: Any) -> str:
+        a = x[2]
+        if a[0] == "zone":  # only the cards read are decided (runtime._fz_top)
+            return f"zone_top(x, {self.e(a[2])}, {self.e(x[3])})"
+        return self._lib("top_of", x)
+
+    def e_bottom(self, x: Any) -> str:
+        return self._lib("bottom_of", x)
+
+    def e_index_of(self, x: Any) -> str:
+        return self._lib("index_of", x)
+
+    def e_teammates(self, x: Any) -> str:
+        return f"teammates(x, {self.e(x[2])})"
+
+    def e_next_active(self, x: Any) -> str:
+        return f"(i64)next_active(x.s, x.m.n, at({self.e(x[2])}, {self.p.n}))"
+
+    def e_is_active(self, x: Any) -> str:
+        p = f"at({self.e(x[2])}, {self.p.n})"
+        return f"[&]{{ int p = {p}; return (i64)!(x.s.out[p] || x.s.sit[p]); }}()"
+
+    def e_sitting_out(self, x: Any) -> str:
+        return f"(i64)x.s.sit[at({self.e(x[2])}, {self.p.n})]"
 
     def e_zone(self, x: Any) -> str:
         return f"zone(x, {self.e(x[2])})"
@@ -75,7 +168,7 @@ class CppWriter:
         return f"T{x[2]}[at({self.e(x[3])}, {self.p.num_cards})]"
 
     def e_if(self, x: Any) -> str:
-        return f"({self.e(x[2])} ? {self.e(x[3])} : {self.e(x[4])})"
+        return f"({self.e(x[2])} ? {self.arg(x[3])} : {self.arg(x[4])})"
 
     def _bin(self, x: Any, o: str) -> str:
         return f"({self.e(x[2])} {o} {self.e(x[3])})"
@@ -120,8 +213,11 @@ class CppWriter:
         sets = "".join(f"{self.loc(k, i)} = {self.e(v)}; " for k, i, v in x[2])
         return f"[&]{{ {sets}return {self.e(x[3])}; }}()"
 
+    def arg(self, a: Any) -> str:
+        return f"to_list({self.e(a)})" if a[1] == "l" and a[0] == "zone" else self.e(a)
+
     def e_call(self, x: Any) -> str:
-        return f"f{x[2]}(x{''.join(', ' + self.e(a) for a in x[3])})"
+        return f"f{x[2]}(x{''.join(', ' + self.arg(a) for a in x[3])})"
 
     def e_len(self, x: Any) -> str:
         a = x[2]
@@ -154,18 +250,20 @@ class CppWriter:
         return f"range_list({self.e(x[2])}, {self.e(x[3])})"
 
     def e_comp(self, x: Any) -> str:
-        _, _, slot, it, cond, elem = x
+        _, ty, (k, slot), it, cond, elem = x
         u = next(self.uid)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        return (f"[&]{{ List o{u}; auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
-                f"{{ li{slot} = it{u}[i{u}]; {test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
+        return (f"[&]{{ {CT[ty]} o{u}; const auto& it{u} = {self.e(it)}; "
+                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {self.loc(k, slot)} = it{u}[i{u}]; "
+                f"{test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
 
     def e_fold(self, x: Any) -> str:
-        _, ty, how, slot, it, cond, elem = x
+        _, ty, how, (k, slot), it, cond, elem = x
         u = next(self.uid)
+        var = self.loc(k, slot)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        head = (f"auto it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
-                f"{{ li{slot} = it{u}[i{u}]; {test}")
+        head = (f"const auto& it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
+                f"{{ {var} = it{u}[i{u}]; {test}")
         el = self.e(elem)
         if how == "any":
             return f"[&]() -> i64 {{ {head}if ({el}) return 1; }} return 0; }}()"
@@ -180,15 +278,21 @@ class CppWriter:
                     f"if (!h{u} || e{u} {o} a{u}) {{ a{u} = e{u}; h{u} = true; }} }} "
                     f"if (!h{u}) fail(\"{how}() of an empty list\"); return a{u}; }}()")
         if how in ("max_by", "min_by"):
-            t, o = CT[elem[1]], ">" if how == "max_by" else "<"
-            return (f"[&]() -> i64 {{ {t} b{u} = 0; i64 r{u} = 0; bool h{u} = false; {head}{t} e{u} = {el}; "
-                    f"if (!h{u} || e{u} {o} b{u}) {{ b{u} = e{u}; r{u} = li{slot}; h{u} = true; }} }} "
+            t, o, r = CT[elem[1]], ">" if how == "max_by" else "<", CT[ty]
+            return (f"[&]() -> {r} {{ {t} b{u}{{}}; {r} r{u}{{}}; bool h{u} = false; {head}{t} e{u} = {el}; "
+                    f"if (!h{u} || e{u} {o} b{u}) {{ b{u} = e{u}; r{u} = {var}; h{u} = true; }} }} "
                     f"if (!h{u}) fail(\"{how}() of an empty list\"); return r{u}; }}()")
-        if how == "all_max_by":
+        if how == "sort_by":
             t = CT[elem[1]]
-            return (f"[&]() -> List {{ {t} k{u}[LCAP]; List o{u}; {head}k{u}[i{u}] = {el}; }} "
+            if k != "i":
+                raise Unsupported("sort_by() of lists of lists")
+            return (f"[&]() -> List {{ {t} k{u}[LCAP]; {head}k{u}[i{u}] = {el}; }} "
+                    f"return sorted_by(to_list(it{u}), k{u}); }}()")
+        if how in ("all_max_by", "all_min_by"):
+            t, best = CT[elem[1]], "std::max" if how == "all_max_by" else "std::min"
+            return (f"[&]() -> {CT[ty]} {{ {t} k{u}[KCAP]; {CT[ty]} o{u}; {head}k{u}[i{u}] = {el}; }} "
                     f"if (!it{u}.size()) return o{u}; {t} b{u} = k{u}[0]; "
-                    f"for (int j = 1; j < it{u}.size(); j++) b{u} = std::max(b{u}, k{u}[j]); "
+                    f"for (int j = 1; j < it{u}.size(); j++) b{u} = {best}(b{u}, k{u}[j]); "
                     f"for (int j = 0; j < it{u}.size(); j++) if (k{u}[j] == b{u}) o{u}.push(it{u}[j]); "
                     f"return o{u}; }}()")
         raise NotImplementedError(how)
@@ -208,7 +312,19 @@ class CppWriter:
         if op == "set_dealer":
             return [f"{ind}x.s.dealer = at({self.e(st[1])}, {n});"]
         if op == "setvar":
-            return [f"{ind}x.s.v[at({self.e(st[1])}, MAXV)] = {self.e(st[2])};"]
+            if st[1] == "L":
+                return [f"{ind}x.s.llv[at({self.e(st[2])}, MAXLLV)] = {self.e(st[3])};"]
+            if st[1] == "l":
+                return [f"{ind}x.s.lv[at({self.e(st[2])}, MAXLV)] = to_list({self.e(st[3])});"]
+            if st[1] == "f":
+                return [f"{ind}x.s.fv[at({self.e(st[2])}, MAXFV)] = {self.e(st[3])};"]
+            return [f"{ind}x.s.v[at({self.e(st[2])}, MAXV)] = {self.e(st[3])};"]
+        if op == "set_team":
+            return [f"{ind}x.s.team[{self.e(st[1])}] = (int16_t)at({self.e(st[2])}, {n});"]
+        if op == "eliminate":
+            return [f"{ind}x.s.out[{self.e(st[1])}] = true;"]
+        if op == "sit_out":
+            return [f"{ind}x.s.sit[{self.e(st[1])}] = true;"]
         if op == "setloc":
             return [f"{ind}{self.loc(st[1], st[2])} = {self.e(st[3])};"]
         if op == "pick":
@@ -218,13 +334,10 @@ class CppWriter:
             return [f"{ind}{{ auto o{u} = {lst}; li{st[1]} = o{u}[pick_index(x, o{u}.size())];",
                     f"{ind}  if (x.stop) return STOP; }}"]
         if op == "movepack":
-            return [f"{ind}move_pack(x, {self.e(st[1])});"]
-        if op == "movezone":
-            return [f"{ind}move_zone(x, {self.e(st[1])}, {self.e(st[2])});"]
-        if op == "movelist":
-            return [f"{ind}move_list(x, {self.e(st[1])}, {self.e(st[2])});"]
-        if op == "move1":
-            return [f"{ind}move1(x, {self.e(st[1])}, {self.e(st[2])});"]
+            return [f"{ind}move_pack(x, {self.e(st[1])}, {str(st[2]).lower()});"]
+        if op in ("movezone", "movelist", "move1"):
+            fn = {"movezone": "move_zone", "movelist": "move_list", "move1": "move1"}[op]
+            return [f"{ind}{fn}(x, {self.e(st[1])}, {self.e(st[2])}, {str(st[3]).lower()});"]
         if op == "deal_each":
             return [f"{ind}deal_each(x, {self.e(st[1])}, {self.e(st[2])}, {self.e(st[3])});"]
         if op == "deal":
@@ -235,7 +348,7 @@ class CppWriter:
             return [f"{ind}return {st[1]};"]
         if op == "do":
             u = next(self.uid)
-            args = "".join(", " + self.e(a) for a in st[2])
+            args = "".join(", " + self.arg(a) for a in st[2])
             return [f"{ind}{{ int r{u} = f{st[1]}(x{args}); if (r{u} != NONE_CODE) return r{u}; }}"]
         if op == "if":
             out = [f"{ind}if ({self.e(st[1])}) {{", *self.block(st[2], ind + "  ")]
@@ -244,23 +357,29 @@ class CppWriter:
             return out + [f"{ind}}}"]
         if op == "for":
             u = next(self.uid)
-            return [f"{ind}{{ List l{u} = to_list({self.e(st[2])}); for (int i{u} = 0; i{u} < l{u}.n; i{u}++) {{",
-                    f"{ind}  li{st[1]} = l{u}.a[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
+            k, slot = st[1]
+            it = st[2]
+            lst = f"Lists l{u} = {self.e(it)};" if it[1] == "L" else f"List l{u} = to_list({self.e(it)});"
+            return [f"{ind}{{ {lst} for (int i{u} = 0; i{u} < l{u}.size(); i{u}++) {{",
+                    f"{ind}  {self.loc(k, slot)} = l{u}[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
         raise NotImplementedError(op)
 
     # ------------------------------------------------------------ the file
     def decls(self, f: Func) -> str:
         ps = {(k, i) for k, i in f.params}
         out = []
-        for k in ("i", "f", "l"):
+        for k in ("i", "f", "l", "L", "F", "P"):
             for i in range(f.frame.count[k]):
                 if (k, i) not in ps:
-                    out.append(f"{CT[k]} {self.loc(k, i)}{'' if k == 'l' else ' = 0'};")
+                    out.append(f"{CT[k]} {self.loc(k, i)}{'' if k in 'lLFP' else ' = 0'};")
         return " ".join(out)
 
     def sig(self, fi: int, f: Func) -> str:
         ret = CT[f.ret] if f.ret else "int"
-        ps = "".join(f", {CT[k]} {self.loc(k, i)}" for k, i in f.params)
+        # A function (pure: it changes nothing) takes lists by reference; a procedure gets its own copies, as
+        # in the Python backend (its steps may change what it was given).
+        ps = "".join(f", {'const ' + CT[k] + '&' if k in 'lLFP' and f.ret else CT[k]} {self.loc(k, i)}"
+                     for k, i in f.params)
         return f"static {ret} f{fi}(Ctx& x{ps})"
 
     def source(self) -> str:
@@ -284,15 +403,16 @@ class CppWriter:
             legal.append("  " + self.decls(f))
             ind = "  "
             digits = []
-            for kind, _radix, stride, dom, slot in a["params"]:
+            for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
-                legal.append(f"{ind}{{ auto d{u} = {self.e(dom)}; for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
-                legal.append(f"{ind}  li{slot} = d{u}[i{u}];")
-                digit = f"RANK_POS[at(li{slot}, {len(p.strings)})]" if kind == "rank" else f"li{slot}"
-                digits.append(f"{digit} * {stride}")
+                legal.append(f"{ind}{{ const auto& d{u} = {self.e(pa['dom'])}; "
+                             f"for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
+                legal.append(f"{ind}  {self.pvar(pa)} = d{u}[i{u}];")
+                digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")
                 ind += "  "
             if a["when"] is not None:
-                legal.append(f"{ind}if (!({self.e(a['when'])})) continue;")
+                skip = "continue" if a["params"] else "return"
+                legal.append(f"{ind}if (!({self.e(a['when'])})) {skip};")
             legal.append(f"{ind}out.push_back((int)({a['off']} + {' + '.join(digits) or '0'}));")
             for _ in a["params"]:
                 ind = ind[:-2]
@@ -300,19 +420,28 @@ class CppWriter:
             legal.append("}")
             run.append(f"static int run{ai}(Ctx& x, int k) {{")
             run.append("  " + self.decls(f))
-            for kind, radix, _stride, _dom, slot in a["params"]:
-                val = f"RANK_ID[k % {radix}]" if kind == "rank" else f"k % {radix}"
-                run.append(f"  li{slot} = {val}; k /= {radix};")
+            for j, pa in enumerate(a["params"]):
+                radix = pa["radix"]
+                val = {"bool": "d", "int": f"d + {pa['lo']}"}.get(pa["kind"], "d")
+                if pa["vals"] is not None:
+                    val = f"PV{ai}_{j}[d]"
+                if pa["ids"] is not None:
+                    val = f"ids_list(IDO{ai}_{j}, IDI{ai}_{j}, d)"
+                run.append(f"  {{ i64 d = k % {radix}; {self.pvar(pa)} = {val}; k /= {radix}; }}")
             run += self.block(f.body, "  ")
             run.append("  return NONE_CODE;")
             run.append("}")
-        tables = [f"static const i64 T{i}[] = {{{', '.join(map(str, t))}}};" for i, t in enumerate(p.tables)]
-        rank_pos, rank_id = rank_tables(p)
-        tables.append(f"static const i64 RANK_POS[] = {{{', '.join(map(str, rank_pos))}}};")
-        tables.append(f"static const i64 RANK_ID[] = {{{', '.join(map(str, rank_id))}}};")
+        tables = [f"static const {'double' if any(isinstance(v, float) for v in t) else 'i64'} T{i}[] = "
+                  f"{{{', '.join(map(repr, t))}}};" for i, t in enumerate(p.tables)]
+        for ai, a in enumerate(p.actions):
+            for j, pa in enumerate(a["params"]):
+                if pa["vals"] is not None:
+                    tables.append(f"static const i64 PV{ai}_{j}[] = {{{', '.join(map(str, pa['vals'])) or '0'}}};")
+                if pa["ids"] is not None:
+                    tables += ids_tables(f"{ai}_{j}", pa["ids"], p.num_cards)
         protos = [self.sig(fi, f) + ";" for fi, f in enumerate(p.funcs) if not f.name.startswith("run_")]
         values = [f"    case {fi}: return f{fi}(x);" for fi, f in enumerate(p.funcs)
-                  if f.ret and not f.params and not f.name.startswith("run_")]
+                  if f.ret == "i" and not f.params and not f.name.startswith("run_")]
         blocks = [f"    case {fi}: return f{fi}(x);" for fi, f in enumerate(p.funcs)
                   if not f.ret and not f.params and not f.name.startswith("run_")]
         offs = sorted((a["off"], ai) for ai, a in enumerate(p.actions))
@@ -320,6 +449,8 @@ class CppWriter:
         return "\n".join([
             "// generated by native/emit_cpp.py from a checked rule file; do not edit",
             f"#define MAXZ {len(p.zones)}", f"#define MAXC {max(p.num_cards, 1)}", f"#define MAXV {max(p.nvars, 1)}",
+            f"#define MAXLV {max(p.nlists, 1)}", f"#define MAXFV {max(p.nnums, 1)}",
+            f"#define MAXLLV {max(p.nlls, 1)}",
             '#include "bind.h"', "using namespace cs;", "namespace {", *tables, "", *protos,
             *self.globals_placeholder(), *body, *legal, *run,
             "struct Rules {",
@@ -328,7 +459,7 @@ class CppWriter:
             "    }", "    fail(\"no such block\");", "  }",
             "  i64 value(Ctx& x, int fid) const {", "    switch (fid) {", *values,
             "    }", "    fail(\"no such value\");", "  }",
-            f"  double ret(Ctx& x, int p) const {{ return f{p.hooks['returns']}(x, p); }}",
+            self.ret_line(),
             "  void legal(Ctx& x, int a, std::vector<int>& out) const {", "    switch (a) {",
             *[f"    case {ai}: legal{ai}(x, out); return;" for ai in range(len(p.actions))], "    }", "  }",
             "  int run(Ctx& x, int a, int k) const {", "    switch (a) {",
@@ -340,6 +471,32 @@ class CppWriter:
             "};", "}  // namespace", "",
             f"PYBIND11_MODULE({self.module}, mod) {{ bind_game<Rules>(mod); }}", ""])
 
+    def ret_line(self) -> str:
+        """Each seat's result: `match: returns`, else the winners' share (engine/returns.py)."""
+        h = self.p.hooks
+        if h["returns"] >= 0:
+            return f"  double ret(Ctx& x, int p) const {{ return f{h['returns']}(x, p); }}"
+        if h["winners"] < 0:
+            return "  double ret(Ctx&, int) const { return 0.0; }"
+        return (f"  double ret(Ctx& x, int p) const {{ List w = unique(f{h['winners']}(x)); "
+                f"return contains(w, p) ? 1.0 / w.n : 0.0; }}")
+
+    def pvar(self, pa: dict[str, Any]) -> str:
+        return self.loc("l" if pa["ids"] is not None else "i", pa["slot"])
+
+    def digit(self, ai: int, j: int, pa: dict[str, Any]) -> str:
+        """A parameter value's digit in the action's id (engine/codec.py)."""
+        v = self.pvar(pa)
+        if pa["ids"] is not None:
+            return f"ids_digit(IDK{ai}_{j}, IDP{ai}_{j}, {len(pa['ids'])}, {v}, {self.p.num_cards})"
+        if pa["vals"] is not None:
+            return f"digit_of(PV{ai}_{j}, {len(pa['vals'])}, {v})"
+        if pa["kind"] == "bool":
+            return f"(i64)({v} != 0)"
+        if pa["kind"] == "int":
+            return f"check_digit({v} - {pa['lo']}, {pa['radix']})"
+        return f"check_digit({v}, {pa['radix']})"
+
     def globals_placeholder(self) -> list[str]:
         return ["@GLOBALS@"]
 
@@ -347,8 +504,6 @@ class CppWriter:
         p = self.p
         out = ["    Meta m;", f"    m.n = {p.n}; m.nc = {p.num_cards}; m.nz = {len(p.zones)}; m.nv = {p.nvars};",
                f"    m.num_actions = {p.num_actions};"]
-        for slot, v, scope in p.var_init:
-            out.append(f"    m.{scope}_init.push_back({{{slot}, (i64)({v}LL)}});")
         for ph in p.phases:
             nxt = {"same": 0, "clockwise": 1, "counterclockwise": 2}[ph["next"]]
             acts = ", ".join(map(str, ph["actions"]))
@@ -357,17 +512,31 @@ class CppWriter:
         h = p.hooks
         out.append(f"    m.match_start = {h['match_start']}; m.match_deal = {h['match_deal']}; "
                    f"m.match_end_deal = {h['match_end_deal']}; m.over_when = {h['over_when']};")
+        out.append(f"    m.init_match = {h['init_match']}; m.init_deal = {h['init_deal']}; m.teams = {h['teams']}; "
+                   f"m.next_dealer = {h['next_dealer']}; m.max_deals = {p.max_deals};")
+        out.append(f"    m.fix_zones = {{{', '.join(map(str, p.fix_zones))}}};")
         out.append("    return m;")
         return out
 
 
-def rank_tables(p: Program) -> tuple[list[int], list[int]]:
-    """Interned text -> rank position (-1 if no rank), and rank position -> interned text."""
-    ranks = p.ranks
-    pos = [-1] * len(p.strings)
-    for i, r in enumerate(ranks):
-        pos[p.strings.index(r)] = i
-    return pos, [p.strings.index(r) for r in ranks]
+def ids_tables(name: str, ids: list[list[int]], nc: int) -> list[str]:
+    """A list-of-cards parameter's tables (runtime.h ids_digit, ids_list): each id's key, sorted, with its
+    position; and every id's cards, one after another, with where each starts."""
+    def key(xs: list[int]) -> int:
+        k = 0
+        for c in reversed(xs):
+            k = k * (nc + 1) + c + 1
+        return k
+    keyed = sorted((key(xs), i) for i, xs in enumerate(ids))
+    offs = [0]
+    for xs in ids:
+        offs.append(offs[-1] + len(xs))
+    items = [c for xs in ids for c in xs]
+
+    def arr(t: str, n: str, xs: list[int]) -> str:
+        return f"static const {t} {n}{name}[] = {{{', '.join(map(str, xs)) or '0'}}};"
+    return [arr("i64", "IDK", [k for k, _ in keyed]), arr("i64", "IDP", [i for _, i in keyed]),
+            arr("int", "IDO", offs), arr("int16_t", "IDI", items)]
 
 
 def emit(prog: Program, module: str) -> str:

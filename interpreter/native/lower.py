@@ -13,58 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dsl import abi
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
+from .ir import END_DEAL, IR, NONE_CODE, NONE_V, Frame, Func, Unsupported, item_kind, kind
+from .lower_calls import CallsMixin
 
-NONE_V = -(2**62)  # the rules' `none` as an int
-NONE_CODE = -2
-END_DEAL = -1
-IR = tuple
+MAX_PLAYERS = 10  # runtime.h MAXP
 
-
-class Unsupported(Exception):
-    pass
-
-
-def kind(ty: Any) -> str:
-    if T.is_list(ty):
-        return "l"
-    if ty == T.NUM:
-        return "f"
-    return "i"
-
-
-@dataclass
-class Frame:
-    """The local slots of one function body (separate numbering per kind)."""
-    slots: dict[str, tuple[str, int]] = field(default_factory=dict)
-    count: dict[str, int] = field(default_factory=lambda: {"i": 0, "f": 0, "l": 0})
-
-    def new(self, name: str, k: str) -> int:
-        i = self.count[k]
-        self.count[k] += 1
-        self.slots[name] = (k, i)
-        return i
-
-    def scoped(self, name: str) -> Any:
-        """The binding of `name` now, to put back when a comprehension, lambda or `for` that rebinds it ends."""
-        return self.slots.get(name)
-
-    def restore(self, name: str, old: Any) -> None:
-        if old is None:
-            self.slots.pop(name, None)
-        else:
-            self.slots[name] = old
-
-
-@dataclass
-class Func:
-    name: str
-    params: list[tuple[str, int]]  # (kind, slot)
-    ret: str  # i, f, or '' for a block (returns a code)
-    body: Any  # an expression IR, or a list of statements
-    frame: Frame
+__all__ = ["END_DEAL", "NONE_CODE", "NONE_V", "Func", "Program", "Unsupported", "lower"]
 
 
 @dataclass
@@ -76,17 +34,22 @@ class Program:
     nvars: int
     var_init: list[tuple[int, int, str]]  # (slot, value, scope)
     strings: list[str]
-    tables: list[list[int]]  # per-card int tables (suit, rank, properties...)
+    tables: list[list[Any]]  # per-card tables (suit, rank, properties...): ints, or floats
     funcs: list[Func]
     func_index: dict[str, int]
     phases: list[dict[str, Any]]  # name, first/start/after/end (func index or -1), round, next, then, actions
     actions: list[dict[str, Any]]  # name, off, params [(kind, radix, stride, domain IR)], when, run (func ids)
     num_actions: int
     ranks: list[str]
-    hooks: dict[str, int]  # match_start, match_deal, match_end_deal, over_when, returns
+    hooks: dict[str, int]  # match_start, match_deal, match_end_deal, over_when, returns, init_*, teams
+    nlists: int = 0  # list variables' slots (kept apart from the int slots)
+    nnums: int = 0  # slots of variables of numbers with decimals (apart too)
+    nlls: int = 0  # slots of variables of lists of lists (melds)
+    max_deals: int = 0  # 0: no limit
+    fix_zones: list[int] = field(default_factory=list)  # zones decided at the end of a lazy step (fix_seen)
 
 
-class Lowering:
+class Lowering(CallsMixin):
     def __init__(self, game: Any) -> None:
         self.g = game
         self.spec = game.compiled.spec
@@ -94,11 +57,28 @@ class Lowering:
         self.n = game.n
         self.strings: list[str] = []
         self.sid: dict[str, int] = {}
-        self.tables: list[list[int]] = []
+        self.tables: list[list[Any]] = []
         self.table_ix: dict[str, int] = {}
         self.funcs: list[Func] = []
         self.func_index: dict[str, int] = {}
         self.frame = Frame()
+        self.shuffled: set[str] = set()
+        self.lslots: dict[str, int] = {}
+        self.fslots: dict[str, int] = {}
+        self.nlists = self.nnums = 0
+        self.llslots: dict[str, int] = {}
+        self.nlls = 0
+        for v in self.spec.variables:
+            size = game.n if (v.per_player or v.per_team) else 1
+            if T.is_list(v.ty) and T.is_list(v.ty.item):
+                self.llslots[v.name] = self.nlls
+                self.nlls += size
+            elif T.is_list(v.ty):
+                self.lslots[v.name] = self.nlists
+                self.nlists += size
+            elif v.ty == T.NUM:
+                self.fslots[v.name] = self.nnums
+                self.nnums += size
         for s in self.ns["SUITS"]:
             self.intern(s)
         for r in self.ns["RANKS"]:
@@ -124,12 +104,17 @@ class Lowering:
     def table(self, name: str) -> int:
         if name not in self.table_ix:
             ns = self.ns
-            src = {"suit": "C_SUIT", "rank": "C_RANK", "suit_index": "C_SUIT_INDEX",
-                   "rank_index": "C_RANK_INDEX"}.get(name, "P_" + name)
+            src = abi.card_table(name) if name in abi.CARD_FIELDS else abi.property_table(name)
             if src not in ns:
                 raise Unsupported(f"card attribute {name}")
             self.table_ix[name] = len(self.tables)
-            self.tables.append([self.value(x) for x in ns[src]])
+            col = ns[src]
+            if any(isinstance(x, float) for x in col):  # a property of numbers with decimals
+                if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in col):
+                    raise Unsupported(f"card attribute {name} of mixed kinds")
+                self.tables.append([float(x) for x in col])
+            else:
+                self.tables.append([self.value(x) for x in col])
         return self.table_ix[name]
 
     # ------------------------------------------------------------ expressions
@@ -168,35 +153,81 @@ class Lowering:
                 return self.clist(self.ns["RANKS"])
             if b == "pack":
                 return ("pack", "l")
+            if b == "suits":
+                return self.clist(self.ns["SUITS"])
+            if b == "phase":
+                return ("phase", "i", [self.intern(ph.name) for ph in self.spec.phases])
+            if b in ("active_players", "teams", "deal_number", "turns"):
+                return (b, "l" if b.endswith("s") else "i")
             raise Unsupported(f"built-in {b}")
         if isinstance(ref, R.Option):
-            v = self.ns["O_" + ref.name]
+            v = self.ns[abi.option(ref.name)]
             return ("cf", "f", v) if isinstance(v, float) else ("ci", "i", self.value(v))
         if isinstance(ref, R.Constant):
-            v = self.ns["K_" + ref.name]
+            v = self.ns[abi.const(ref.name)]
             return self.clist(v) if isinstance(v, list) else ("ci", "i", self.value(v))
         if isinstance(ref, R.Variable):
             if ref.spec.per_player or ref.spec.per_team:
                 raise Unsupported("per-player variable without index")
-            return ("var", kind(e.ty), self.ns["V_" + ref.spec.name])
+            k, base = self.vslot(ref.spec)
+            return ("var", k, ("ci", "i", base))
         if isinstance(ref, R.Zone):
             if ref.spec.per_player:
                 raise Unsupported("per-player zone without index")
-            return ("zone", "l", ("ci", "i", self.ns["Z_" + ref.spec.name]))
+            return ("zone", "l", ("ci", "i", self.ns[abi.zone(ref.spec.name)]))
         raise Unsupported(f"name {e.id}")
+
+    def seat(self, e: A.Expr) -> IR:
+        """A seat or team number, checked: 0 to n - 1."""
+        return ("seat", "i", self.ex(e))
+
+    def vslot(self, spec: Any) -> tuple[str, int]:
+        """A variable's kind and first slot: int slots are the Python backend's, list slots are apart."""
+        if spec.ty == T.NUM:
+            return "f", self.fslots[spec.name]
+        if T.is_list(spec.ty):
+            if T.is_list(spec.ty.item):
+                if T.is_list(spec.ty.item.item):
+                    raise Unsupported("a variable of lists of lists of lists")
+                return "L", self.llslots[spec.name]
+            return "l", self.lslots[spec.name]
+        return "i", self.ns[abi.var(spec.name)]
 
     def x_Index(self, e: A.Index) -> IR:
         o = e.obj
-        if isinstance(o, A.Name) and isinstance(o.ref, R.Zone) and o.ref.spec.per_player:
-            return ("zone", "l", ("add", "i", ("ci", "i", self.ns["Z_" + o.ref.spec.name]), self.ex(e.index)))
-        if isinstance(o, A.Name) and isinstance(o.ref, R.Variable) and o.ref.spec.per_player:
-            return ("varx", kind(e.ty), self.ns["V_" + o.ref.spec.name], self.ex(e.index))
-        raise Unsupported("index")
+        ref = o.ref if isinstance(o, A.Name) else None
+        if isinstance(ref, R.Zone) and ref.spec.per_player:
+            return ("zone", "l", ("add", "i", ("ci", "i", self.ns[abi.zone(ref.spec.name)]), self.seat(e.index)))
+        if isinstance(ref, R.Variable) and (ref.spec.per_player or ref.spec.per_team):
+            k, base = self.vslot(ref.spec)
+            return ("var", k, ("add", "i", ("ci", "i", base), self.seat(e.index)))
+        if ref == R.Builtin("team"):
+            return ("team", "i", self.seat(e.index))
+        if isinstance(ref, R.Constant) and isinstance(self.ns[abi.const(ref.name)], dict):
+            table = self.ns[abi.const(ref.name)]
+            if any(isinstance(v, list | dict | float) for v in table.values()):
+                raise Unsupported("a constant table of lists or numbers with decimals")
+            return ("mapget", "i", [self.value(k) for k in table], [self.value(v) for v in table.values()],
+                    self.ex(e.index))
+        x = self.ex(o)
+        return ("at", item_kind(x), x, self.ex(e.index))
+
+    def x_ListLit(self, e: A.ListLit) -> IR:
+        xs = [self.ex(v) for v in e.items]
+        kinds = {x[1] for x in xs} or {kind(T.elem(e.ty))}
+        if kinds <= {"i", "f"} and "f" in kinds:  # numbers with decimals: a list of doubles
+            return ("listlit", "F", [self.conv(x, "f") for x in xs])
+        k = kinds.pop()
+        if k not in ("i", "l", "L") or kinds:
+            raise Unsupported("a list of lists of lists of lists, or of numbers with decimals")
+        return ("listlit", {"i": "l", "l": "L", "L": "P"}[k], xs)
 
     def x_Attr(self, e: A.Attr) -> IR:
         if e.obj.ty != T.CARD:
             raise Unsupported(f"attribute of {e.obj.ty}")
-        return ("tab", "i", self.table(e.name), self.ex(e.obj))
+        t = self.table(e.name)
+        k = "f" if any(isinstance(x, float) for x in self.tables[t]) else "i"
+        return ("tab", k, t, self.ex(e.obj))
 
     def x_IfExpr(self, e: A.IfExpr) -> IR:
         k = kind(e.ty)
@@ -213,6 +244,8 @@ class Lowering:
         a, b = self.ex(e.left), self.ex(e.right)
         if e.op == "/":
             return ("div", "f", self.conv(a, "f"), self.conv(b, "f"))
+        if a[1] == b[1] and a[1] in ("l", "L", "P") and e.op == "+":
+            return ("cat", a[1], a, b)
         k = "f" if "f" in (a[1], b[1]) else "i"
         if "l" in (a[1], b[1]):
             raise Unsupported("list arithmetic")
@@ -258,73 +291,20 @@ class Lowering:
     def x_Comp(self, e: A.Comp) -> IR:
         it = self.ex(e.iter)
         old = self.frame.scoped(e.var)
-        slot = self.frame.new(e.var, "i")
+        k = item_kind(it)
+        slot = self.frame.new(e.var, k)
         cond = self.ex(e.cond) if e.cond is not None else None
         elem = self.ex(e.elem)
         self.frame.restore(e.var, old)
-        return ("comp", "l", slot, it, cond, elem)
-
-    def fold(self, how: str, arg: A.Expr, lam: A.Expr | None = None, ty: str = "i") -> IR:
-        """A fold of a list (a comprehension's parts folded in): (fold, ty, how, slot, iter, cond, elem)."""
-        if isinstance(arg, A.Comp) and lam is None:
-            it = self.ex(arg.iter)
-            old = self.frame.scoped(arg.var)
-            slot = self.frame.new(arg.var, "i")
-            cond = self.ex(arg.cond) if arg.cond is not None else None
-            elem = self.ex(arg.elem)
-            self.frame.restore(arg.var, old)
-        else:
-            it = self.ex(arg)
-            if lam is not None:
-                assert isinstance(lam, A.Lambda)
-                old = self.frame.scoped(lam.param)
-                slot = self.frame.new(lam.param, "i")
-                body = self.ex(lam.body)
-                self.frame.restore(lam.param, old)
-            else:
-                slot = self.frame.new(f"_f{id(arg)}", "i")
-                body = ("loc", "i", slot)
-            cond, elem = None, body
-            if how == "count":
-                cond, elem = body, ("ci", "i", 1)
-        k = elem[1] if how in ("sum", "max", "min") else ty
-        return ("fold", k, how, slot, it, cond, elem)
-
-    def x_Call(self, e: A.Call) -> IR:
-        ref = e.ref
-        if isinstance(ref, R.UserFunction):
-            fi = self.func(ref.spec)
-            fn = self.funcs[fi]
-            return ("call", fn.ret, fi, [self.conv(self.ex(a), k) for a, (k, _) in zip(e.args, fn.params)])
-        f, args = e.func, e.args
-        if f in ("any", "all", "sum", "max", "min") and len(args) == 1:
-            return self.fold(f, args[0])
-        if f == "count":
-            return self.fold("count", args[0], args[1] if len(args) > 1 else None)
-        if f in ("max_by", "min_by", "all_max_by"):
-            return self.fold(f, args[0], args[1], "l" if f == "all_max_by" else "i")
-        if f == "len":
-            return ("len", "i", self.ex(args[0]))
-        if f in ("first", "last"):
-            return (f, "i", self.ex(args[0]))
-        if f == "sort" and len(args) == 1:
-            return ("sort", "l", self.ex(args[0]))
-        if f == "played_by":
-            return ("by", "i", self.ex(args[0]))
-        if f == "left":
-            return ("mod", "i", ("add", "i", self.ex(args[0]), ("ci", "i", 1)), ("ci", "i", self.n))
-        if f == "right":
-            return ("mod", "i", ("add", "i", self.ex(args[0]), ("ci", "i", self.n - 1)), ("ci", "i", self.n))
-        if f in ("min", "max") and len(args) == 2:
-            a, b = self.ex(args[0]), self.ex(args[1])
-            return ("min2" if f == "min" else "max2", a[1], a, b)
-        if f == "range":
-            return ("range", "l", self.ex(args[0]), self.ex(args[1]))
-        raise Unsupported(f"library function {f}")
+        if elem[1] not in ("i", "l", "L"):
+            raise Unsupported("a list of lists of lists of lists, or of numbers with decimals")
+        return ("comp", {"i": "l", "l": "L", "L": "P"}[elem[1]], (k, slot), it, cond, elem)
 
     # ------------------------------------------------------------ functions
-    def func(self, spec: Any) -> int:
-        name = "fn_" + spec.name
+    def func(self, spec: Any, kinds: list[str]) -> int:
+        """A `define` function, lowered once per kinds of its arguments (a function is as generic as the
+        checker lets it be)."""
+        name = f"fn_{spec.name}_{''.join(kinds)}"
         if name in self.func_index:
             fi = self.func_index[name]
             if self.funcs[fi].body is None:
@@ -333,8 +313,6 @@ class Lowering:
         fi = len(self.funcs)
         self.func_index[name] = fi
         saved, self.frame = self.frame, Frame()
-        kinds = [kind(getattr(spec, "param_types", {}).get(p)) if hasattr(spec, "param_types") else "i"
-                 for p in spec.params]
         params = [(k, self.frame.new(p, k)) for p, k in zip(spec.params, kinds)]
         f = Func(name, params, "i", None, self.frame)
         self.funcs.append(f)
@@ -344,13 +322,18 @@ class Lowering:
         return fi
 
     def block_func(self, name: str, params: list[str], body: list[A.Stmt] | None,
-                   expr: A.Expr | None = None, pre: list[str] | None = None) -> int:
+                   expr: A.Expr | None = None, kinds: list[str] | None = None) -> int:
+        if kinds:
+            name += "_" + "".join(kinds)
         if name in self.func_index:
-            return self.func_index[name]
+            fi = self.func_index[name]
+            if self.funcs[fi].body is None:  # C++ recursion has no step budget to stop it
+                raise Unsupported("a recursive procedure")
+            return fi
         fi = len(self.funcs)
         self.func_index[name] = fi
         saved, self.frame = self.frame, Frame()
-        ps = [("i", self.frame.new(p, "i")) for p in params]
+        ps = [(k, self.frame.new(p, k)) for p, k in zip(params, kinds or ["i"] * len(params))]
         f = Func(name, ps, "", None, self.frame)
         self.funcs.append(f)
         if expr is not None:
@@ -371,26 +354,37 @@ class Lowering:
         return out
 
     def zref(self, z: A.ZoneRef) -> IR:
-        base = ("ci", "i", self.ns["Z_" + z.name])
+        base = ("ci", "i", self.ns[abi.zone(z.name)])
         return base if z.index is None else ("add", "i", base, self.ex(z.index))
 
     def stmt(self, st: A.Stmt) -> IR | None:
         if isinstance(st, A.Log):
             return None
         if isinstance(st, A.Assign):
-            if st.op != "=":
-                raise Unsupported("compound assignment")
             ref = st.ref
             v = self.ex(st.value)
+            if ref == R.Builtin("team"):
+                assert st.index is not None
+                return ("set_team", self.seat(st.index), v)
             if isinstance(ref, R.Builtin):
                 if ref.name in ("current", "dealer"):
+                    if st.op != "=":
+                        v = (st.op[0] == "+" and "add" or "sub", "i", (ref.name[:3], "i"), v)
                     return ("set_" + ref.name, v)
                 raise Unsupported(f"assignment to {ref.name}")
             if isinstance(ref, R.Variable):
-                slot: IR = ("ci", "i", self.ns["V_" + ref.spec.name])
+                k, base = self.vslot(ref.spec)
+                slot: IR = ("ci", "i", base)
                 if st.index is not None:
-                    slot = ("add", "i", slot, self.ex(st.index))
-                return ("setvar", slot, v)
+                    slot = ("add", "i", slot, self.seat(st.index))
+                if st.op != "=":
+                    if k in ("l", "L"):
+                        if st.op != "+=":
+                            raise Unsupported("'-=' on a list")
+                        v = ("cat", k, ("var", k, slot), v)
+                    else:
+                        v = ("add" if st.op == "+=" else "sub", "i", ("var", "i", slot), v)
+                return ("setvar", k, slot, self.conv(v, k))
             raise Unsupported("assignment")
         if isinstance(st, A.LetStmt):
             v = self.ex(st.value)
@@ -399,82 +393,121 @@ class Lowering:
             opts = self.ex(st.options)
             return ("pick", self.frame.new(st.name, "i"), opts)
         if isinstance(st, A.Move):
-            if st.bottom:
-                raise Unsupported("move to the bottom")
             c = self.ex(st.cards)
             d = self.zref(st.dest)
+            b = st.bottom
             if c[0] == "pack":
-                return ("movepack", d)
+                return ("movepack", d, b)
             if c[0] == "zone":
-                return ("movezone", c[2], d)
-            return ("movelist", c, d) if c[1] == "l" else ("move1", c, d)
+                return ("movezone", c[2], d, b)
+            return ("movelist", c, d, b) if c[1] == "l" else ("move1", c, d, b)
         if isinstance(st, A.Deal):
             spec = st.dest.ref
             if st.dest.index is None and spec is not None and spec.per_player:
-                return ("deal_each", self.ex(st.count), self.zref(st.src), ("ci", "i", self.ns["Z_" + st.dest.name]))
+                return ("deal_each", self.ex(st.count), self.zref(st.src), ("ci", "i", self.ns[abi.zone(st.dest.name)]))
             return ("deal", self.ex(st.count), self.zref(st.src), self.zref(st.dest))
+        if isinstance(st, A.Eliminate):
+            return ("eliminate", self.seat(st.player))
+        if isinstance(st, A.SitOut):
+            return ("sit_out", self.seat(st.player))
         if isinstance(st, A.Shuffle):
+            self.shuffled.add(st.zone.name)
             return ("shuffle", self.zref(st.zone))
         if isinstance(st, A.Goto):
-            return ("ret", self.ns["PHASE_" + st.phase])
+            return ("ret", self.ns[abi.phase_number(st.phase)])
         if isinstance(st, A.EndDeal):
             return ("ret", END_DEAL)
         if isinstance(st, A.Do):
             proc = next(p for p in self.spec.procedures if p.name == st.proc)
-            fi = self.block_func("pr_" + proc.name, proc.params, proc.body)
-            return ("do", fi, [self.ex(a) for a in st.args])
+            args = [self.ex(a) for a in st.args]
+            fi = self.block_func("pr_" + proc.name, proc.params, proc.body, kinds=[a[1] for a in args])
+            return ("do", fi, args)
         if isinstance(st, A.If):
             return ("if", self.ex(st.cond), self.block(st.then), self.block(st.other))
         if isinstance(st, A.For):
             it = self.ex(st.iter)
             old = self.frame.scoped(st.var)
-            var_slot = self.frame.new(st.var, "i")
+            k = item_kind(it)
+            var_slot = self.frame.new(st.var, k)
             body = self.block(st.body)
             self.frame.restore(st.var, old)
-            return ("for", var_slot, it, body)
+            return ("for", (k, var_slot), it, body)
         raise Unsupported(f"statement {type(st).__name__}")
+
+
+def _init_block(lo: Lowering, game: Any, rows: list[tuple[int, Any, Any]], name: str) -> int:
+    """The variables' initial values as one block, slot by slot in the Python backend's order: a computed
+    one sees the values set before it, and `owner` is the slot's player (or team)."""
+    lo.frame = Frame()
+    owner = lo.frame.new("owner", "i")
+    body: list[IR] = []
+    for i, const, vo in rows:
+        spec, who = game.var_specs[i]
+        k, base = lo.vslot(spec)
+        slot = base + (who or 0)
+        if vo is None:
+            v: IR = (("listlit", "L", [("listlit", "l", [("ci", "i", lo.value(x)) for x in xs]) for xs in const or []])
+                     if k == "L" else
+                     ("listlit", "l", [("ci", "i", lo.value(x)) for x in const or []]) if k == "l"
+                     else ("cf", "f", float(const)) if k == "f" else ("ci", "i", lo.value(const)))
+        else:
+            body.append(("setloc", "i", owner, ("ci", "i", NONE_V if who is None else who)))
+            v = lo.conv(lo.ex(spec.initial), k)
+        body.append(("setvar", k, ("ci", "i", slot), v))
+    return _add_func(lo, Func(name, [], "", body, lo.frame))
+
+
+def _add_func(lo: Lowering, f: Func) -> int:
+    fi = len(lo.funcs)
+    lo.funcs.append(f)
+    lo.func_index[f.name] = fi
+    return fi
+
+
+def _param(lo: Lowering, game: Any, info: Any, j: int, domain: A.Expr, name: str) -> dict[str, Any]:
+    """One parameter of an action: its domain, local slot and digit (engine/codec.py's encoding)."""
+    kind_ = info.params[j].kind
+    vals: list[int] | None = None
+    if kind_ in ("suit", "rank", "str"):
+        src = {"suit": game.spec.suits, "rank": game.spec.ranks}.get(kind_, info.values[j])
+        vals = [lo.value(x) for x in src]
+    elif kind_ == "cards":
+        if any(len(xs) > 8 for xs in info.values[j]):
+            raise Unsupported("a parameter over lists of more than 8 cards")
+    elif kind_ not in ("card", "player", "bool", "int"):
+        raise Unsupported(f"parameter kind {kind_}")
+    return {"kind": kind_, "radix": info.radix[j], "stride": info.stride[j], "lo": info.lows[j], "vals": vals,
+            "ids": info.values[j] if kind_ == "cards" else None,
+            "dom": lo.ex(domain), "slot": lo.frame.new(name, "l" if kind_ == "cards" else "i")}
 
 
 def lower(game: Any) -> Program:
     """The program of one `Game` (a compiled rule file at its player count and options). The rule file
     must be compiled without the optimizer (its Inline nodes are Python-only): `load_plain`."""
+    if game.n > MAX_PLAYERS:
+        raise Unsupported(f"more than {MAX_PLAYERS} players")
     lo = Lowering(game)
     spec = lo.spec
     for v in spec.variables:
-        if v.per_player or v.per_team:
-            raise Unsupported("per-player variables")
-    var_init = []
-    for rows, scope in ((game.var_init, "match"), (game.deal_init, "deal")):
-        for i, const, vo in rows:
-            if vo is not None:
-                raise Unsupported("computed initial value")
-            var_init.append((i, lo.value(const), scope))
+        lo.vslot(v)  # refuses the kinds of variable not covered
+    hooks = {"init_match": _init_block(lo, game, game.var_init, "init_match"),
+             "init_deal": _init_block(lo, game, game.deal_init, "init_deal")}
     acts: list[dict[str, Any]] = []
     act_ix: dict[str, int] = {}
-    for a in spec.actions:
-        info = game.compiled.params[a.name]
-        params: list[Any] = []
+    for a, info in zip(spec.actions, game.actions):
         lo.frame = Frame()
         run_frame = lo.frame
-        for p, pi in zip(a.params, info):
-            if pi.kind not in ("card", "player", "rank"):
-                raise Unsupported(f"parameter kind {pi.kind}")
-            params.append((pi.kind, lo.ns["RADIX_" + a.name][len(params)], lo.ns["STRIDE_" + a.name][len(params)],
-                           lo.ex(p.domain), lo.frame.new(p.name, "i")))
-            if lo.ns["LO_" + a.name][len(params) - 1] != 0:
-                raise Unsupported("parameter with a low bound")
+        params = [_param(lo, game, info, j, p.domain, p.name) for j, p in enumerate(a.params)]
         when = lo.ex(a.when) if a.when is not None else None
         effect = lo.block(a.effect)
-        fi = len(lo.funcs)
-        lo.funcs.append(Func("run_" + a.name, [], "", effect, run_frame))
-        lo.func_index["run_" + a.name] = fi
+        fi = _add_func(lo, Func("run_" + a.name, [], "", effect, run_frame))
         act_ix[a.name] = len(acts)
-        acts.append({"name": a.name, "off": lo.ns["OFF_" + a.name], "params": params, "when": when, "run": fi,
+        acts.append({"name": a.name, "off": info.offset, "params": params, "when": when, "run": fi,
                      "frame": run_frame})
     phases = []
     for ph in spec.phases:
         d: dict[str, Any] = {"name": ph.name, "round": ph.round, "next": ph.next,
-                             "then": lo.ns["PHASE_" + ph.then[0]] if ph.then else NONE_CODE,
+                             "then": lo.ns[abi.phase_number(ph.then[0])] if ph.then else NONE_CODE,
                              "actions": [act_ix[a] for a, _ in ph.actions]}
         d["first"] = lo.block_func(f"first_{ph.name}", [], None, ph.first) if ph.first is not None else -1
         for part in ("start", "after", "end"):
@@ -482,21 +515,47 @@ def lower(game: Any) -> Program:
             d[part] = lo.block_func(f"{part}_{ph.name}", [], body) if body else -1
         phases.append(d)
     m = spec.match
-    hooks = {"match_start": lo.block_func("match_start", [], m.start),
-             "match_deal": lo.block_func("match_deal", [], m.deal),
-             "match_end_deal": lo.block_func("match_end_deal", [], m.end_deal)}
-    if m.next_dealer is not None or getattr(m, "max_deals", None) is not None:
-        raise Unsupported("next_dealer / max_deals")
+    hooks.update({"match_start": lo.block_func("match_start", [], m.start),
+                  "match_deal": lo.block_func("match_deal", [], m.deal),
+                  "match_end_deal": lo.block_func("match_end_deal", [], m.end_deal)})
+    hooks["next_dealer"] = lo.block_func("next_dealer", [], None, m.next_dealer) if m.next_dealer is not None else -1
     hooks["over_when"] = lo.block_func("over_when", [], None, m.over_when) if m.over_when is not None else -1
     rs = m.returns
-    if rs is None:
-        raise Unsupported("a match without returns")
-    hooks["returns"] = lo.block_func("returns", ["p"], None, rs.value)
-    if lo.funcs[hooks["returns"]].ret == "i":
+    hooks["winners"] = -1
+    if rs is None:  # the winners' share (engine/returns.py)
+        hooks["returns"] = -1
+        if m.winners is not None:
+            hooks["winners"] = lo.block_func("winners", [], None, m.winners)
+            if lo.funcs[hooks["winners"]].ret != "l":
+                raise Unsupported("winners that are no list of players")
+    else:
+        hooks["returns"] = lo.block_func("returns", ["p"], None, rs.value)
+    if hooks["returns"] >= 0 and lo.funcs[hooks["returns"]].ret == "i":
         f = lo.funcs[hooks["returns"]]
         f.body, f.ret = ("i2f", "f", f.body), "f"
+    hooks["teams"] = -1
     if game.teams_of is not None:
-        raise Unsupported("teams")
+        assert spec.teams is not None
+        lo.frame = Frame()
+        p = lo.frame.new("p", "i")
+        body = [("set_team", ("loc", "i", p), lo.ex(spec.teams))]
+        hooks["teams"] = _add_func(lo, Func("teams", [], "", [("for", ("i", p), lo.clist(list(range(game.n))), body)],
+                                            lo.frame))
     return Program(game.n, game.num_cards, list(game.zone_names), list(range(game.num_cards)),
-                   len(game.var_names), var_init, lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,
-                   game.num_distinct_actions(), list(game.ns["RANKS"]), hooks)
+                   len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,
+                   game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, lo.nnums, lo.nlls,
+                   m.max_deals or 0,
+                   _fix_zones(game, lo.shuffled))
+
+
+def _fix_zones(game: Any, shuffled: set[str]) -> list[int]:
+    """The zones a lazy step decides at its end (chance.py fix_seen): those a query reads the order of or a
+    player may see. A zone seen by a rule of its own is refused if it is ever shuffled."""
+    from ..engine.observation import NOBODY, RULE, _plan
+    out = []
+    for zi, (_name, how, _owner, _rule) in enumerate(_plan(game)[0]):
+        if how == RULE and game.zone_specs[zi].name in shuffled:
+            raise Unsupported("a shuffled zone whose visibility is a rule")
+        if zi in game.queried_zones or how not in (NOBODY, RULE):
+            out.append(zi)
+    return out

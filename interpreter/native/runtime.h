@@ -5,8 +5,12 @@
 // no observations; every index into the state is checked (`at`), and a bad one is a RuleError, not memory.
 #pragma once
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
+#include <cmath>
+#include <climits>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,9 +27,18 @@
 #ifndef MAXV
 #define MAXV 16
 #endif
+#ifndef MAXLV
+#define MAXLV 1
+#endif
+#ifndef MAXFV
+#define MAXFV 1
+#endif
+#ifndef MAXLLV
+#define MAXLLV 1
+#endif
 #define MAXP 10
-#define LCAP 64
-static_assert(MAXC <= 64, "card sets are 64-bit masks");
+// A list holds a zone's cards, or 64 values of any other kind.
+#define LCAP (MAXC > 64 ? MAXC : 64)
 
 namespace cs {
 using i64 = int64_t;
@@ -37,14 +50,11 @@ struct RuleError : std::runtime_error { using std::runtime_error::runtime_error;
 [[noreturn]] inline void fail(const char* m) { throw RuleError(m); }
 inline int at(i64 i, int n) { if (i < 0 || i >= n) fail("index out of range"); return (int)i; }
 
-// A list of small ints (cards, players, interned texts), by value.
-struct List {
-  int n = 0;
-  int16_t a[LCAP];
-  void push(i64 x) { if (n >= LCAP) fail("list too long"); a[n++] = (int16_t)x; }
-  i64 operator[](i64 i) const { return a[at(i, n)]; }
-  int size() const { return n; }
-};
+}  // namespace cs
+
+#include "lists.h"
+
+namespace cs {
 
 struct State {
   int16_t zlen[MAXZ];
@@ -52,7 +62,12 @@ struct State {
   int16_t z[MAXZ][MAXC];
   int16_t loc[MAXC], by[MAXC];
   i64 v[MAXV];
-  int cur, actor, phase, turns, dealer, moves;
+  List lv[MAXLV];  // list variables
+  double fv[MAXFV];  // variables of numbers with decimals
+  Lists llv[MAXLLV];  // variables of lists of lists
+  int16_t team[MAXP];
+  bool out[MAXP], sit[MAXP];  // eliminated; sitting out this deal
+  int cur, actor, phase, turns, dealer, moves, deal_no;
   bool terminal;
   double rets[MAXP];
   // A state with either draws its own chance, else it stops at chance nodes. rng: the native playout loop's
@@ -62,7 +77,8 @@ struct State {
 };
 
 // One run of a step: the outcomes given per key (a zone, or PICK), how many it used, and its guesses.
-struct Guess { int key; uint64_t opts; int n; int card; };
+using Mask = std::bitset<MAXC>;  // a set of cards
+struct Guess { int key; Mask opts; int n; int card; };
 struct Draws {
   std::vector<int> given[MAXZ + 1];
   int used[MAXZ + 1];
@@ -81,7 +97,8 @@ inline int uniform(State& s, int n) { return (int)((next_rng(s) >> 11) % (uint64
 
 struct Meta {
   int n = 0, nc = 0, nz = 0, nv = 0, num_actions = 0;
-  std::vector<std::pair<int, i64>> match_init, deal_init;
+  int init_match = -1, init_deal = -1, teams = -1, next_dealer = -1, max_deals = 0;
+  std::vector<int> fix_zones;  // decided at the end of a lazy step (chance.py fix_seen)
   struct Phase { int first, start, after, end, then; bool round; int next; std::vector<int> actions; };
   std::vector<Phase> phases;
   int match_start, match_deal, match_end_deal, over_when;
@@ -98,9 +115,9 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
 inline int zi_of(const Ctx& x, i64 zi) { return at(zi, x.m.nz); }
 inline void shrink(State& s, int zi, int k) { s.unfixed[zi] = (int16_t)(k >= 2 ? k : 0); }
 
-inline uint64_t mask_of(const State& s, int zi, int k) {
-  uint64_t m = 0;
-  for (int i = 0; i < k; i++) m |= 1ULL << s.z[zi][i];
+inline Mask mask_of(const State& s, int zi, int k) {
+  Mask m;
+  for (int i = 0; i < k; i++) m.set(s.z[zi][i]);
   return m;
 }
 
@@ -154,6 +171,12 @@ inline i64 zone_last(Ctx& x, i64 zi_) {
   if (x.s.zlen[zi] == 0) fail("last() of an empty list");
   return x.s.z[zi][x.s.zlen[zi] - 1];
 }
+inline View zone_top_view(Ctx& x, i64 zi_, i64 n) {  // the zone, its top n cards decided (runtime._fz_top)
+  int zi = zi_of(x, zi_);
+  if (x.s.unfixed[zi] && n > 0) decide_upto(x, zi, (int)std::min<i64>(n, x.s.zlen[zi]));
+  return View{x.s.z[zi], x.s.zlen[zi]};
+}
+inline List zone_top(Ctx& x, i64 zi, i64 n) { return top_of(zone_top_view(x, zi, n), n); }
 inline List zone_list(Ctx& x, i64 zi) {  // a zone's cards in order, as a list
   View v = zone(x, zi);
   List l;
@@ -173,10 +196,23 @@ inline void append(State& s, int dest, int c) {
   s.loc[c] = (int16_t)dest;
   s.by[c] = (int16_t)s.actor;
 }
+inline void prepend(State& s, int dest, int c) {  // under the zone's cards (its undecided block is decided)
+  int n = s.zlen[dest];
+  if (n >= MAXC) fail("zone full");
+  std::memmove(s.z[dest] + 1, s.z[dest], sizeof(int16_t) * n);
+  s.z[dest][0] = (int16_t)c;
+  s.zlen[dest]++;
+  s.loc[c] = (int16_t)dest;
+  s.by[c] = (int16_t)s.actor;
+}
+inline void before_bottom(Ctx& x, int dest) {  // chance.py before_bottom
+  if (x.s.unfixed[dest]) decide_upto(x, dest, x.s.zlen[dest]);
+}
 
-inline void move1(Ctx& x, i64 c_, i64 dest_) {
+inline void move1(Ctx& x, i64 c_, i64 dest_, bool bottom = false) {
   State& s = x.s;
   int c = at(c_, x.m.nc), dest = zi_of(x, dest_);
+  if (bottom) before_bottom(x, dest);
   int src = s.loc[c];
   int16_t* zs = s.z[src];
   int n = s.zlen[src], i = 0;
@@ -185,29 +221,50 @@ inline void move1(Ctx& x, i64 c_, i64 dest_) {
   if (s.unfixed[src] && i < s.unfixed[src]) shrink(s, src, s.unfixed[src] - 1);
   std::memmove(zs + i, zs + i + 1, sizeof(int16_t) * (n - i - 1));
   s.zlen[src]--;
-  append(s, dest, c);
+  if (bottom) prepend(s, dest, c); else append(s, dest, c);
 }
-template <class L> inline void move_list(Ctx& x, const L& cards, i64 dest) {
-  for (int i = 0; i < cards.size(); i++) move1(x, cards[i], dest);
+template <class L> inline void move_list(Ctx& x, const L& cards_, i64 dest, bool bottom = false) {
+  List cards = unique(cards_);  // runtime._move: each card once
+  if (bottom) {  // to the bottom one by one, last first: the list keeps its order there
+    for (int i = cards.n - 1; i >= 0; i--) move1(x, cards.a[i], dest, true);
+  } else {
+    for (int i = 0; i < cards.n; i++) move1(x, cards.a[i], dest);
+  }
 }
-inline void move_zone(Ctx& x, i64 src_, i64 dest_) {
+inline void move_zone(Ctx& x, i64 src_, i64 dest_, bool bottom = false) {  // runtime._move of a whole zone
   State& s = x.s;
   int src = zi_of(x, src_), dest = zi_of(x, dest_);
   if (src == dest) return;
-  if (s.unfixed[src]) fail("prototype: moving an undecided zone");
-  for (int i = 0; i < s.zlen[src]; i++) append(s, dest, s.z[src][i]);
+  if (bottom) before_bottom(x, dest);
+  int k = s.unfixed[src];
+  if (k && !bottom && s.zlen[dest]) { decide_upto(x, src, s.zlen[src]); k = 0; }  // the block would sit above
+  int n = s.zlen[src], m = s.zlen[dest];
+  if (n + m > MAXC) fail("zone full");
+  if (bottom) {
+    std::memmove(s.z[dest] + n, s.z[dest], sizeof(int16_t) * m);
+    std::memcpy(s.z[dest], s.z[src], sizeof(int16_t) * n);
+  } else {
+    std::memcpy(s.z[dest] + m, s.z[src], sizeof(int16_t) * n);
+  }
+  s.zlen[dest] = (int16_t)(n + m);
+  for (int i = 0; i < n; i++) { int c = s.z[src][i]; s.loc[c] = (int16_t)dest; s.by[c] = (int16_t)s.actor; }
   s.zlen[src] = 0;
+  s.unfixed[src] = 0;
+  if (k) s.unfixed[dest] = (int16_t)k;  // the undecided block moves with the cards: the bottom k of dest
 }
-inline void move_pack(Ctx& x, i64 dest_) {  // runtime._move of the whole pack: kept cards, then the rest
+inline void move_pack(Ctx& x, i64 dest_, bool bottom = false) {  // runtime._move of the whole pack
   State& s = x.s;
   int dest = zi_of(x, dest_);
+  if (bottom) before_bottom(x, dest);
   int16_t kept[MAXC];
-  int nk = s.zlen[dest];
+  int nk = s.zlen[dest], k = s.unfixed[dest];
   std::memcpy(kept, s.z[dest], sizeof(int16_t) * nk);
   for (int zi = 0; zi < x.m.nz; zi++) { s.zlen[zi] = 0; s.unfixed[zi] = 0; }
-  for (int i = 0; i < nk; i++) append(s, dest, kept[i]);
+  if (!bottom) for (int i = 0; i < nk; i++) append(s, dest, kept[i]);  // kept cards, then the rest
   for (int c = 0; c < x.m.nc; c++) if (s.loc[c] != dest) append(s, dest, c);
+  if (bottom) for (int i = 0; i < nk; i++) append(s, dest, kept[i]);  // the rest, then the kept cards
   for (int c = 0; c < x.m.nc; c++) { s.loc[c] = (int16_t)dest; s.by[c] = (int16_t)s.actor; }
+  s.unfixed[dest] = (int16_t)k;  // the destination's undecided block stays where it is
 }
 inline void shuffle(Ctx& x, i64 zi_) {
   int zi = zi_of(x, zi_);
@@ -228,9 +285,18 @@ inline void deal(Ctx& x, i64 n, i64 src_, i64 dest_) {
   int src = zi_of(x, src_), dest = zi_of(x, dest_);
   for (i64 i = 0; i < n; i++) append(x.s, dest, take_top(x, src));
 }
-inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {
+inline int next_active(const State& s, int n, int p);
+inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {  // runtime._deal_each: to every active player
   State& s = x.s;
-  int src = zi_of(x, src_), k = x.m.n;
+  int src = zi_of(x, src_);
+  int order[MAXP], k = 0, p = s.dealer;
+  for (int i = 0; i < x.m.n; i++) {
+    p = next_active(s, x.m.n, p);
+    bool seen = false;
+    for (int j = 0; j < k; j++) seen |= order[j] == p;
+    if (seen) break;
+    order[k++] = p;
+  }
   i64 total = n * k;
   if (total <= 0) return;
   if (total > s.zlen[src]) fail("cannot deal that many cards");
@@ -238,11 +304,8 @@ inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {
   int16_t popped[MAXC];
   for (int i = 0; i < total; i++) popped[i] = s.z[src][s.zlen[src] - 1 - i];
   s.zlen[src] -= (int16_t)total;
-  int p = s.dealer;
-  for (int j = 0; j < k; j++) {
-    p = (p + 1) % k;  // from the dealer's left
-    for (int i = j; i < total; i += k) append(s, zi_of(x, base + p), popped[i]);
-  }
+  for (int j = 0; j < k; j++)  // from the dealer's left, every k-th card off the top
+    for (int i = j; i < total; i += k) append(s, zi_of(x, base + order[j]), popped[i]);
 }
 // pick: the index of one of n values (chance.py pick)
 inline int pick_index(Ctx& x, int n) {
@@ -257,38 +320,37 @@ inline int pick_index(Ctx& x, int n) {
     if (i < 0 || i >= n) fail("chance outcome out of range");
     return i;
   }
-  if (d->picks_open) d->guessed.push_back({PICK, 0, n, -1});
+  if (d->picks_open) d->guessed.push_back({PICK, Mask(), n, -1});
   x.stop = true;
   return 0;
 }
 
-// List helpers
-inline List range_list(i64 a, i64 b) {
+inline i64 check_digit(i64 d, i64 radix) { if (d < 0 || d >= radix) fail("a parameter value outside its range"); return d; }
+inline int next_active(const State& s, int n, int p) {
+  for (int k = 1; k <= n; k++) { int q = (p + k) % n; if (!s.out[q] && !s.sit[q]) return q; }
+  return p;
+}
+inline int prev_active(const State& s, int n, int p) {
+  for (int k = 1; k <= n; k++) { int q = ((p - k) % n + n) % n; if (!s.out[q] && !s.sit[q]) return q; }
+  return p;
+}
+inline int next_in_match(const State& s, int n, int p) {
+  for (int k = 1; k <= n; k++) { int q = (p + k) % n; if (!s.out[q]) return q; }
+  return p;
+}
+inline int n_active(const State& s, int n) { int k = 0; for (int p = 0; p < n; p++) k += !(s.out[p] || s.sit[p]); return k; }
+inline List active_list(const Ctx& x) { List l; for (int p = 0; p < x.m.n; p++) if (!(x.s.out[p] || x.s.sit[p])) l.push(p); return l; }
+inline List teams_list(const Ctx& x) {  // the team numbers now, smallest first
   List l;
-  if (b - a > LCAP) fail("range too long");
-  for (i64 i = a; i < b; i++) l.push(i);
+  for (int t = 0; t < x.m.n; t++) for (int p = 0; p < x.m.n; p++) if (x.s.team[p] == t) { l.push(t); break; }
   return l;
 }
-template <class L> inline List sorted(const L& xs) {
+inline List teammates(const Ctx& x, i64 p_) {
+  int p = at(p_, x.m.n);
   List l;
-  for (int i = 0; i < xs.size(); i++) l.push(xs[i]);
-  std::sort(l.a, l.a + l.n);
+  for (int q = 0; q < x.m.n; q++) if (q != p && x.s.team[q] == x.s.team[p]) l.push(q);
   return l;
 }
-template <class L> inline List to_list(const L& xs) {
-  List l;
-  for (int i = 0; i < xs.size(); i++) l.push(xs[i]);
-  return l;
-}
-template <class L> inline i64 first_of(const L& xs) { if (!xs.size()) fail("first() of an empty list"); return xs[0]; }
-template <class L> inline i64 last_of(const L& xs) { if (!xs.size()) fail("last() of an empty list"); return xs[xs.size() - 1]; }
-template <class L> inline bool contains(const L& xs, i64 v) {
-  for (int i = 0; i < xs.size(); i++) if (xs[i] == v) return true;
-  return false;
-}
-inline i64 floordiv(i64 a, i64 b) { if (!b) fail("division by zero"); i64 q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q--; return q; }
-inline i64 pymod(i64 a, i64 b) { if (!b) fail("modulo by zero"); i64 r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
-inline double truediv(double a, double b) { if (b == 0) fail("division by zero"); return a / b; }
 
 // ------------------------------------------------------------------ the engine
 // R provides: int block(Ctx&, int fid, const i64* args); i64 value(Ctx&, int fid); double ret(Ctx&, int p);
@@ -310,16 +372,29 @@ struct Engine {
         s.phase = code;
         s.turns = 0;
         const auto& ph = m.phases[at(code, (int)m.phases.size())];
-        if (ph.first >= 0) s.cur = (int)r.value(x, ph.first);
+        if (ph.first >= 0) s.cur = at(r.value(x, ph.first), m.n);
         code = ph.start >= 0 ? r.block(x, ph.start, nullptr) : NONE_CODE;
+        if (code == NONE_CODE && (s.out[s.cur] || s.sit[s.cur])) s.cur = next_active(s, m.n, s.cur);
       } else {
         code = end_deal(x);
       }
     }
   }
+  int seat_teams(Ctx& x) {  // flow.py seat_teams: each seat its own team without `players: teams`
+    State& s = x.s;
+    if (m.teams < 0) {
+      for (int p = 0; p < m.n; p++) s.team[p] = (int16_t)p;
+      return NONE_CODE;
+    }
+    s.actor = s.dealer;
+    return r.block(x, m.teams, nullptr);
+  }
   int start_deal(Ctx& x) {
     State& s = x.s;
-    for (auto& [i, v] : m.deal_init) s.v[i] = v;
+    s.deal_no++;
+    for (int p = 0; p < m.n; p++) s.sit[p] = false;
+    if (seat_teams(x) == STOP) return STOP;
+    if (r.block(x, m.init_deal, nullptr) == STOP) return STOP;
     s.actor = s.dealer;
     int code = r.block(x, m.match_deal, nullptr);
     if (code == NONE_CODE) fail("'match: deal' must end with 'goto' a phase");
@@ -329,16 +404,25 @@ struct Engine {
     State& s = x.s;
     s.actor = s.dealer;
     if (r.block(x, m.match_end_deal, nullptr) == STOP) return STOP;
-    bool over = m.over_when >= 0 && r.value(x, m.over_when);
-    if (!over) fail("prototype: one deal per match only");
-    for (int p = 0; p < m.n; p++) s.rets[p] = r.ret(x, p);
-    s.terminal = true;
-    return NONE_CODE;
+    bool over = (m.over_when >= 0 && r.value(x, m.over_when)) || (m.max_deals > 0 && s.deal_no >= m.max_deals);
+    if (over) {
+      for (int p = 0; p < m.n; p++) s.rets[p] = r.ret(x, p);
+      s.terminal = true;
+      return NONE_CODE;
+    }
+    if (x.d) fix_seen(x);
+    if (x.stop) return STOP;
+    s.dealer = m.next_dealer >= 0 ? at(r.value(x, m.next_dealer), m.n) : next_in_match(s, m.n, s.dealer);
+    return start_deal(x);
+  }
+  void fix_seen(Ctx& x) {  // chance.py fix_seen: the zones a player sees or a query reads are decided
+    for (int zi : m.fix_zones) if (x.s.unfixed[zi]) decide_upto(x, zi, x.s.zlen[zi]);
   }
   void start_match(Ctx& x) {
     State& s = x.s;
-    for (auto& [i, v] : m.match_init) s.v[i] = v;
+    if (r.block(x, m.init_match, nullptr) == STOP) return;
     s.actor = s.dealer;
+    if (seat_teams(x) == STOP) return;
     if (r.block(x, m.match_start, nullptr) == STOP) return;
     transfer(x, start_deal(x));
   }
@@ -354,15 +438,15 @@ struct Engine {
     if (code == NONE_CODE) {
       if (ph.round) {
         s.turns++;
-        if (s.turns >= m.n) {
+        if (s.turns >= n_active(s, m.n)) {
           code = r.block(x, ph.end, nullptr);
           if (code == STOP) return;
           if (code == NONE_CODE) fail("round phase ended without goto");
         }
       }
       if (code == NONE_CODE) {
-        if (ph.next == 1) s.cur = (s.cur + 1) % m.n;
-        else if (ph.next == 2) s.cur = (s.cur + m.n - 1) % m.n;
+        if (ph.next == 1) s.cur = next_active(s, m.n, s.cur);
+        else if (ph.next == 2) s.cur = prev_active(s, m.n, s.cur);
         if (ph.then != NONE_CODE) code = ph.then;
       }
     }
@@ -406,6 +490,7 @@ struct PyState {
     Ctx x{s, &d, eng->m};
     try {
       if (action < 0) eng->start_match(x); else eng->take_action(x, action);
+      if (!x.stop) eng->fix_seen(x);
     } catch (RuleError&) {
       if (d.guessed.empty()) throw;
     }
@@ -444,10 +529,10 @@ struct PyState {
     out.clear();
     const Guess& g = guessed[gat];
     if (g.key == PICK) { for (int i = 0; i < g.n; i++) out.push_back(i); return; }
-    uint64_t m = g.opts;
-    for (size_t i = 0; i < gat; i++) if (guessed[i].key == g.key) m |= 1ULL << guessed[i].card;
-    for (size_t i = gstart; i < given.size(); i++) if (given[i].first == g.key) m &= ~(1ULL << given[i].second);
-    for (int c = 0; c < 64; c++) if (m >> c & 1) out.push_back(c);
+    Mask m = g.opts;
+    for (size_t i = 0; i < gat; i++) if (guessed[i].key == g.key) m.set(guessed[i].card);
+    for (size_t i = gstart; i < given.size(); i++) if (given[i].first == g.key) m.reset(given[i].second);
+    for (int c = 0; c < MAXC; c++) if (m[c]) out.push_back(c);
   }
   void apply_chance(int o) {
     legal_ok = false;
@@ -479,7 +564,7 @@ template <class R>
 inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySeed& py = PySeed{}) {
   ps.eng = eng;
   State& s = ps.s;
-  std::memset(&s, 0, sizeof s);
+  std::memset(static_cast<void*>(&s), 0, sizeof s);  // every field zero (a List is n = 0)
   const Meta& m = eng->m;
   for (int c = 0; c < m.nc; c++) { s.z[0][c] = (int16_t)c; s.loc[c] = 0; }
   s.zlen[0] = (int16_t)m.nc;

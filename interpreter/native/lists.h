@@ -1,0 +1,233 @@
+// The values of rule code that are lists, by value: a list of ints (cards, players, interned texts, numbers),
+// of doubles (keys), of lists; and the library's functions over them. Included by runtime.h after the basics
+// it needs (i64, fail, at, LCAP); every index is checked, as there.
+#pragma once
+#include <vector>
+
+namespace cs {
+// A list of values (cards, players, interned texts, numbers), by value.
+struct List {
+  int n = 0;
+  i64 a[LCAP];
+  List() = default;
+  // Copies take the items held, not the whole capacity: lists are passed and returned by value.
+  List(const List& o) : n(o.n) { std::memcpy(a, o.a, sizeof(i64) * n); }
+  List& operator=(const List& o) { n = o.n; std::memmove(a, o.a, sizeof(i64) * n); return *this; }
+  void push(i64 x) { if (n >= LCAP) fail("list too long"); a[n++] = x; }
+  i64 operator[](i64 i) const { return a[at(i, n)]; }
+  int size() const { return n; }
+  bool operator==(const List& o) const { return n == o.n && std::equal(a, a + n, o.a); }
+  bool operator!=(const List& o) const { return !(*this == o); }
+};
+
+// A list of numbers with decimals (a key such as [30.5, 2, 1]); lists compare as Python's do.
+struct FList {
+  int n = 0;
+  double a[LCAP];
+  void push(double x) { if (n >= LCAP) fail("list too long"); a[n++] = x; }
+  double operator[](i64 i) const { return a[at(i, n)]; }
+  int size() const { return n; }
+};
+inline FList flist_of(std::initializer_list<double> xs) { FList l; for (double v : xs) l.push(v); return l; }
+template <class L, class = decltype(L::a)> inline bool operator<(const L& x, const L& y) {
+  return std::lexicographical_compare(x.a, x.a + x.n, y.a, y.a + y.n);
+}
+template <class L, class = decltype(L::a)> inline bool operator>(const L& x, const L& y) { return y < x; }
+inline bool operator==(const FList& x, const FList& y) { return x.n == y.n && std::equal(x.a, x.a + x.n, y.a); }
+
+// List helpers
+inline List range_list(i64 a, i64 b) {
+  List l;
+  if (b - a > LCAP) fail("range too long");
+  for (i64 i = a; i < b; i++) l.push(i);
+  return l;
+}
+template <class L> inline List sorted(const L& xs) {
+  List l;
+  for (int i = 0; i < xs.size(); i++) l.push(xs[i]);
+  std::sort(l.a, l.a + l.n);
+  return l;
+}
+template <class L> inline List to_list(const L& xs) {
+  List l;
+  for (int i = 0; i < xs.size(); i++) l.push(xs[i]);
+  return l;
+}
+template <class L> inline auto first_of(const L& xs) { if (!xs.size()) fail("first() of an empty list"); return xs[0]; }
+template <class L> inline auto last_of(const L& xs) { if (!xs.size()) fail("last() of an empty list"); return xs[xs.size() - 1]; }
+template <class L> inline bool contains(const L& xs, i64 v) {
+  for (int i = 0; i < xs.size(); i++) if (xs[i] == v) return true;
+  return false;
+}
+inline i64 floordiv(i64 a, i64 b) { if (!b) fail("division by zero"); i64 q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q--; return q; }
+inline i64 pymod(i64 a, i64 b) { if (!b) fail("modulo by zero"); i64 r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+inline double truediv(double a, double b) { if (b == 0) fail("division by zero"); return a / b; }
+inline List list_of(std::initializer_list<i64> xs) { List l; for (i64 v : xs) l.push(v); return l; }
+template <class A, class B> inline List cat(const A& a, const B& b) {
+  List l = to_list(a);
+  for (int i = 0; i < b.size(); i++) l.push(b[i]);
+  return l;
+}
+template <class L> inline List reversed(const L& xs) { List l; for (int i = xs.size() - 1; i >= 0; i--) l.push(xs[i]); return l; }
+template <class L> inline List unique(const L& xs) {
+  List l;
+  for (int i = 0; i < xs.size(); i++) if (!contains(l, xs[i])) l.push(xs[i]);
+  return l;
+}
+template <class L> inline List top_of(const L& xs, i64 n) {  // the last n items
+  if (n < 0) fail("top() of a negative number of items");
+  List l;
+  for (i64 i = std::max<i64>(0, xs.size() - n); i < xs.size(); i++) l.push(xs[i]);
+  return l;
+}
+template <class L> inline List bottom_of(const L& xs, i64 n) {  // the first n items
+  if (n < 0) fail("bottom() of a negative number of items");
+  List l;
+  for (i64 i = 0; i < std::min<i64>(n, xs.size()); i++) l.push(xs[i]);
+  return l;
+}
+template <class L> inline i64 index_of(const L& xs, i64 v) {
+  for (int i = 0; i < xs.size(); i++) if (xs[i] == v) return i;
+  return -1;
+}
+template <class K> inline List sorted_by(List l, const K* keys) {  // stable, as Python's sorted(key=)
+  int ix[LCAP];
+  for (int i = 0; i < l.n; i++) ix[i] = i;
+  std::stable_sort(ix, ix + l.n, [&](int a, int b) { return keys[a] < keys[b]; });
+  List o;
+  for (int i = 0; i < l.n; i++) o.push(l.a[ix[i]]);
+  return o;
+}
+// A list of lists (of cards, players or texts), by value: the items one after another, and where each
+// list starts.
+#define LLCAP 256
+#define LLITEMS 1024
+#define KCAP (LLCAP > LCAP ? LLCAP : LCAP)  // the keys of a walk over any list
+struct Lists {
+  int n = 0;
+  int16_t off[LLCAP + 1];
+  int16_t it[LLITEMS];
+  Lists() { off[0] = 0; }
+  Lists(const Lists& o) : n(o.n) { copy(o); }
+  Lists& operator=(const Lists& o) { n = o.n; copy(o); return *this; }
+  void copy(const Lists& o) {
+    std::memmove(off, o.off, sizeof(int16_t) * (n + 1));
+    std::memmove(it, o.it, sizeof(int16_t) * off[n]);
+  }
+  template <class L> void push(const L& l) {
+    if (n >= LLCAP || off[n] + l.size() > LLITEMS) fail("list of lists too long");
+    int o = off[n];
+    for (int i = 0; i < l.size(); i++) {
+      i64 v = l[i];
+      if (v < INT16_MIN || v > INT16_MAX) fail("a value too large for a list of lists");
+      it[o + i] = (int16_t)v;
+    }
+    off[++n] = (int16_t)(o + l.size());
+  }
+  List operator[](i64 i) const {
+    int k = at(i, n);
+    List l;
+    l.n = off[k + 1] - off[k];  // at most LCAP: pushed from a List
+    for (int j = 0; j < l.n; j++) l.a[j] = it[off[k] + j];
+    return l;
+  }
+  int size() const { return n; }
+  bool has(const List& l) const {  // `l in` this list: an equal list
+    for (int k = 0; k < n; k++) {
+      if (off[k + 1] - off[k] != l.n) continue;
+      bool same = true;
+      for (int j = 0; j < l.n && same; j++) same = it[off[k] + j] == l.a[j];
+      if (same) return true;
+    }
+    return false;
+  }
+};
+template <class L> inline bool contains(const Lists& xs, const L& v) { return xs.has(to_list(v)); }
+inline Lists cat(const Lists& a, const Lists& b) { Lists o = a; for (int i = 0; i < b.n; i++) o.push(b[i]); return o; }
+inline List flatten(const Lists& xs) { List l; for (int j = 0; j < xs.off[xs.n]; j++) l.push(xs.it[j]); return l; }
+template <class L> inline Lists combinations(const L& xs_, i64 k) {
+  if (k < 0) fail("combinations() needs a whole number of items, 0 or more");
+  List xs = to_list(xs_);
+  Lists o;
+  if (k > xs.n) return o;
+  int ix[LCAP];
+  for (int i = 0; i < k; i++) ix[i] = i;
+  while (true) {  // itertools.combinations' order
+    List c;
+    for (int i = 0; i < k; i++) c.push(xs.a[ix[i]]);
+    o.push(c);
+    int i = (int)k - 1;
+    while (i >= 0 && ix[i] == i + xs.n - k) i--;
+    if (i < 0) return o;
+    ix[i]++;
+    for (int j = i + 1; j < k; j++) ix[j] = ix[j - 1] + 1;
+  }
+}
+template <class L> inline Lists subsets(const L& xs) {
+  Lists o;
+  for (int k = 0; k <= xs.size(); k++) { Lists c = combinations(xs, k); for (int i = 0; i < c.n; i++) o.push(c[i]); }
+  return o;
+}
+inline Lists lists_of(std::initializer_list<List> xs) { Lists o; for (const List& l : xs) o.push(l); return o; }
+template <class L> inline i64 index_of(const Lists& xs, const L& v) {
+  List l = to_list(v);
+  for (int i = 0; i < xs.n; i++) if (xs[i] == l) return i;
+  return -1;
+}
+// A list of lists of lists (the choices `packings` gives), on the heap: never part of the state.
+struct Packs {
+  std::vector<Lists> v;
+  void push(const Lists& l) { if (v.size() >= 100000) fail("list too long"); v.push_back(l); }
+  const Lists& operator[](i64 i) const { return v[at(i, (int)v.size())]; }
+  int size() const { return (int)v.size(); }
+};
+inline Packs packs_of(std::initializer_list<Lists> xs) { Packs o; for (const Lists& l : xs) o.push(l); return o; }
+inline Packs cat(const Packs& a, const Packs& b) { Packs o = a; for (const Lists& l : b.v) o.push(l); return o; }
+inline Lists flatten(const Packs& xs) { Lists o; for (const Lists& l : xs.v) for (int i = 0; i < l.n; i++) o.push(l[i]); return o; }
+// library_impl.f_packings: every choice of groups that share no item, the groups in their order, the empty
+// choice first (the search recurses once per group: at most 400)
+inline void packings_go(const Lists& g, int i, Lists& chosen, std::vector<i64>& used, Packs& out) {
+  if (i == g.n) { out.push(chosen); return; }
+  packings_go(g, i + 1, chosen, used, out);
+  List gi = g[i];
+  for (int j = 0; j < gi.n; j++) if (std::find(used.begin(), used.end(), gi.a[j]) != used.end()) return;
+  size_t mark = used.size();
+  used.insert(used.end(), gi.a, gi.a + gi.n);
+  Lists before = chosen;
+  chosen.push(gi);
+  packings_go(g, i + 1, chosen, used, out);
+  chosen = before;
+  used.resize(mark);
+}
+inline Packs packings(const Lists& g) {
+  if (g.n > 400) fail("packings() of more than 400 groups");
+  Packs out;
+  Lists chosen;
+  std::vector<i64> used;
+  packings_go(g, 0, chosen, used, out);
+  return out;
+}
+// A list-of-cards parameter: its digit is the list's position among the action's ids (keys sorted, with
+// each id's position), and an id's list is read back from the flat table of every id's items.
+inline i64 list_key(const List& l, int nc) { i64 k = 0; for (int i = l.n - 1; i >= 0; i--) k = k * (nc + 1) + l.a[i] + 1; return k; }
+inline i64 ids_digit(const i64* keys, const i64* pos, int n, const List& l, int nc) {
+  if (l.n > 8) fail("a parameter value outside its kind");
+  i64 k = list_key(l, nc);
+  const i64* f = std::lower_bound(keys, keys + n, k);
+  if (f == keys + n || *f != k) fail("a parameter value outside its kind");
+  return pos[f - keys];
+}
+inline List ids_list(const int* off, const int16_t* items, i64 d) {
+  List l;
+  for (int j = off[d]; j < off[d + 1]; j++) l.push(items[j]);
+  return l;
+}
+inline i64 map_get(const List& keys, const List& vals, i64 k) {  // a constant table's entry
+  for (int i = 0; i < keys.n; i++) if (keys.a[i] == k) return vals.a[i];
+  fail("a key the table does not have");
+}
+inline i64 digit_of(const i64* vals, int n, i64 v) {  // a listed value's position: its digit in an action id
+  for (int i = 0; i < n; i++) if (vals[i] == v) return i;
+  fail("a parameter value outside its kind");
+}
+}  // namespace cs
