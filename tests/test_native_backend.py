@@ -68,17 +68,27 @@ def test_an_unknown_backend_is_refused() -> None:
     assert str(e.value) == "backend must be 'python', 'native' or 'auto', not 'fast'"
 
 
-def test_native_refuses_what_the_lowering_does_not_cover() -> None:
+@pytest.fixture
+def uncovered(tmp_path: Path) -> str:
+    """A rule file using what the native backend does not cover (every bundled game is covered)."""
+    from test_native_games import UNCOVERED
+    path = tmp_path / "groups.yaml"
+    path.write_text(UNCOVERED)
+    return str(path)
+
+
+def test_native_refuses_what_the_lowering_does_not_cover(uncovered: str) -> None:
     with pytest.raises(NativeUnavailable) as e:
-        cardsmith.load("spades", players=4, backend="native")
-    assert str(e.value) == "Spades cannot run on the native backend: it does not cover per-player variables yet"
+        cardsmith.load(uncovered, players=2, backend="native")
+    assert str(e.value) == ("Groups the players cannot run on the native backend: it does not cover library "
+                            "function group_by yet")
     assert isinstance(e.value, GameError)
 
 
-def test_auto_falls_back_saying_why_in_one_line() -> None:
+def test_auto_falls_back_saying_why_in_one_line(uncovered: str) -> None:
     with pytest.warns(NativeFallback) as caught:
-        g = cardsmith.load("spades", players=4, backend="auto")
-    note = "Spades runs on the Python backend: it does not cover per-player variables yet"
+        g = cardsmith.load(uncovered, players=2, backend="auto")
+    note = "Groups the players runs on the Python backend: it does not cover library function group_by yet"
     assert type(g) is Game and g.backend == "python" and g.backend_note == note
     assert [str(w.message) for w in caught] == [note]
 
@@ -304,14 +314,15 @@ def test_backend_is_a_flag_of_the_commands_that_play_fast(capsys: pytest.Capture
     assert code == 2 and "argument --backend: invalid choice: 'fast'" in err
 
 
-def test_auto_says_once_why_a_command_runs_in_python(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = cli(["run", "spades", "--players", "4", "--seed", "1", "--backend", "auto"], capsys)
+def test_auto_says_once_why_a_command_runs_in_python(capsys: pytest.CaptureFixture[str], uncovered: str) -> None:
+    code, out, err = cli(["run", uncovered, "--players", "2", "--seed", "1", "--backend", "auto"], capsys)
     assert code == 0
-    assert err == "cardsmith: Spades runs on the Python backend: it does not cover per-player variables yet\n"
-    code, out, err = cli(["run", "spades", "--players", "4", "--backend", "native"], capsys)
+    assert err == "cardsmith: Groups the players runs on the Python backend: it does not cover library function " \
+                  "group_by yet\n"
+    code, out, err = cli(["run", uncovered, "--players", "2", "--backend", "native"], capsys)
     assert (code, out) == (1, "")
-    assert err == "cardsmith: error: Spades cannot run on the native backend: it does not cover per-player " \
-                  "variables yet\n"
+    assert err == "cardsmith: error: Groups the players cannot run on the native backend: it does not cover " \
+                  "library function group_by yet\n"
 
 
 @needs_build
@@ -348,12 +359,13 @@ def test_bench_runs_the_native_loop_beside_the_python_backend(capsys: pytest.Cap
 @needs_build
 @pytest.mark.slow
 @pytest.mark.rl
-def test_the_openspiel_benchmark_measures_the_native_backend(_session_cache: Path) -> None:
-    """`benchmarks/openspiel.py playouts --backend native` and `native-loop`, with a tiny budget: their tables."""
+def test_the_openspiel_benchmark_measures_the_native_backend() -> None:
+    """`benchmarks/openspiel.py playouts --backend native` and `native-loop`, with a tiny budget: their tables
+    (the native cache folder is the session's, conftest's, through the environment)."""
     pytest.importorskip("pyspiel")
     bench = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel.py"
-    env = {**os.environ, "CARDSMITH_NATIVE_CACHE": str(_session_cache)}
-    for args, head in ((["playouts", "go-fish", "spades", "--backend", "native"],
+    env = dict(os.environ)
+    for args, head in ((["playouts", "go-fish", "--backend", "native"],
                         "game  players  loop  cardsmith native games/s  pyspiel games/s  cardsmith native/pyspiel"),
                        (["native-loop", "go-fish"],
                         "game  players  native loop games/s  evaluate_bots games/s  native/evaluate_bots")):
@@ -363,7 +375,3 @@ def test_the_openspiel_benchmark_measures_the_native_backend(_session_cache: Pat
         lines = out.stdout.splitlines()
         assert lines[0] == head
         assert all(ln.startswith("Go Fish  2  ") for ln in lines[1:] if ln), lines
-    assert "Spades: left out: Spades cannot run on the native backend: it does not cover per-player variables " \
-           "yet" in subprocess.run([sys.executable, str(bench), "playouts", "spades", "--backend", "native",
-                                    "--rounds", "1", "--seconds", "0.05"], capture_output=True, text=True,
-                                   timeout=600, env=env).stderr

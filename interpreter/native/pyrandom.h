@@ -126,21 +126,25 @@ inline int py_pick(PySeed& seed, int n) {
 
 // chance.py shuffle of the n <= CAP cards a[0..n), bottom first: a key per card from random(), then a stable
 // sort by key (ties, which need two equal 53-bit draws, keep their order). random() is the 53-bit integer
-// a * 2^26 + b over 2^53, exact in a double, so sorting the integers with the card's place in the low 6 bits
-// is that stable sort, on plain words. Zones of 0 or 1 card draw a new seed all the same.
+// a * 2^26 + b over 2^53, exact in a double, so sorting the integers with the card's place in the low bits
+// (as many as a place of CAP takes: 53 + 11 bits fill a word, so up to 2,048 cards) is that stable sort, on
+// plain words. Zones of 0 or 1 card draw a new seed all the same.
+constexpr int place_bits(int cap) { return cap <= 1 ? 0 : 1 + place_bits((cap + 1) / 2); }
+
 template <int CAP, class Card>
 inline void py_shuffle(PySeed& seed, Card* a, int n) {
-  static_assert(CAP <= 64, "a card's place takes 6 bits of its key");
+  constexpr int B = place_bits(CAP);
+  static_assert(53 + B <= 64, "a card's place and its 53-bit key share one word");
   PyRandom r(seed);
   uint64_t ks[CAP];
   Card was[CAP];
   for (int i = 0; i < n; i++) {
     uint64_t hi = r.next() >> 5, lo = r.next() >> 6;
-    ks[i] = ((hi << 26 | lo) << 6) | (uint64_t)i;
+    ks[i] = ((hi << 26 | lo) << B) | (uint64_t)i;
     was[i] = a[i];
   }
   std::sort(ks, ks + n);
-  for (int i = 0; i < n; i++) a[i] = was[ks[i] & 63];
+  for (int i = 0; i < n; i++) a[i] = was[ks[i] & ((uint64_t(1) << B) - 1)];
   seed = r.passed_on(seed.wide);
 }
 }  // namespace cs
