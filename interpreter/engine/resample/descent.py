@@ -21,6 +21,7 @@ PROBES = 8
 # ended by another that loses everyone else a life; from there, each exchange towards the right hand alone
 # takes the step further off.
 NOISE = 0.1
+PREVIEW = 8
 
 
 class Descent(Search):
@@ -64,7 +65,10 @@ class Descent(Search):
                 return None
             n = rng.choices(range(len(pools)), [weights.setdefault(key, 1.0) for key, _ in pools])[0]
             (j, k), cards = pools[n]
-            swaps = [(j, c, d) for c, d in self._exchange(cards, f.base, focus)]
+            pairs = self._exchange(cards, f.base, focus)
+            if PREVIEW and j < i:
+                pairs = self._best(i, cards, focus, pairs)
+            swaps = [(j, c, d) for c, d in pairs]
             fj = self.frames[j]
             before = fj.outcomes[:]
             if not swaps or not all(swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) for _, c, d in swaps):
@@ -93,6 +97,28 @@ class Descent(Search):
                 continue
             gap = new
         return None
+
+    def _best(self, i: int, cards: list[int], focus: set[int], first: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Of PREVIEW random exchanges, the one that brings step i closest to what the player saw, tried on
+        a copy of the state before the step (a step's run, not a replay of the history from the shuffle)."""
+        f = self.frames[i]
+        base, outcomes = f.base, f.outcomes
+        best, best_gap = first, None
+        pairs = first
+        for n in range(PREVIEW):
+            if n:
+                pairs = self._exchange(cards, base, focus)
+            if not pairs:
+                continue
+            t = base.clone()
+            for c, d in pairs:
+                swap_places(t, c, d)
+            f.base = t
+            gap, _, _ = self._gap(i)
+            f.base, f.outcomes = base, outcomes
+            if best_gap is None or gap < best_gap:
+                best, best_gap = pairs, gap
+        return best
 
     def _focus(self, i: int, t: State | None) -> set[int]:
         """The cards step i is about: those it moved in its last run, those the player's observation after it

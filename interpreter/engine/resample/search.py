@@ -396,8 +396,21 @@ class Search:
         theirs = [(d, o) for o in mine for d in self.frames[o[0]].shuffles[o[1]][1]
                   if t.loc[d] not in own and self._origin(i, d, False) == o]
         self.rng.shuffle(theirs)
-        swaps = ((o, mine[o][self.rng.randrange(len(mine[o]))], d) for d, o in theirs[:MAX_CHECKS])
-        return self._first_legal(i, swaps, True)
+        rng = self.rng
+
+        def swaps() -> Iterator[tuple[tuple[int, int], int, int]]:
+            # A card d that makes the action legal is rare (a card of the rank asked for); which of the
+            # player's cards goes in its place decides whether the steps before still replay: each of them
+            # is tried with it, in random order, and the other cards d once each.
+            for d, o in theirs[:MAX_CHECKS]:
+                cs = mine[o][:]
+                rng.shuffle(cs)
+                t = f.base.clone()
+                swap_places(t, cs[0], d)
+                self.work += 1
+                if f.action in legal(t):
+                    yield from ((o, c, d) for c in cs)
+        return self._first_legal(i, swaps(), False)
 
     def _gather(self, i: int, cards: list[int]) -> bool:
         """Make step i's action of a list of cards (a meld) legal by bringing each of its cards into the acting
