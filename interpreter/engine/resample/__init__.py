@@ -73,7 +73,7 @@ SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `
 DEALS = 6_000
 
 
-def schedule(k: int) -> tuple[type[Search], int]:
+def schedule(k: int, reached: dict[type[Search], int] | None = None) -> tuple[type[Search], int]:
     """The k-th search: its kind and its share of the work.
 
     Restarts: a search that went wrong early rarely recovers, and a fresh one often finds a state fast. They
@@ -88,7 +88,15 @@ def schedule(k: int) -> tuple[type[Search], int]:
         if k < 2:
             return (Descent, Search)[k], SCOUT
         k -= 2
-    return (Search if k % 2 else Descent), MAX_WORK // RESTARTS
+    kind: type[Search] = Search if k % 2 else Descent
+    if reached and len(reached) == 2:
+        # A way whose last search got less than half as far through the history as the other's last one
+        # cedes its share: in a fishing game, where every step holds a count the backtracking alone cannot
+        # mend, it fits a few steps where the descent fits most of them, and half the work went to it.
+        other = Descent if kind is Search else Search
+        if 2 * reached[kind] < reached[other]:
+            kind = other
+    return kind, MAX_WORK // RESTARTS
 
 
 def resample(s: State, p: Any, rng: Any) -> State:
@@ -106,15 +114,17 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     work = first.work
     if found is not None and (state := _found(s, first, found, info, r)) is not None:
         return state, work
+    reached: dict[type[Search], int] = {}
     for k in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
-        kind, share = schedule(k)
+        kind, share = schedule(k, reached)
         search = kind(info, p, r, min(MAX_WORK - work, share))
         if k == 0 and found is None:
             search.frames = first.frames
         found = search.run()
         work += search.work
+        reached[kind] = search.reached
         if found is not None and (state := _found(s, search, found, info, r)) is not None:
             return state, work
     raise GameError(f"found no state {s.game.player_name(p)} cannot tell from this one in {work:,} replayed "

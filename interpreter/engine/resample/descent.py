@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .info import cards_in, cards_of, differing, distance, legal
-from .search import Search, Shuffle, swap_outcomes, swap_places
+from .search import MAX_CHECKS, MAX_SWAPS, Search, Shuffle, swap_outcomes, swap_places
 
 if TYPE_CHECKING:
     from ..state import State
@@ -54,6 +54,10 @@ class Descent(Search):
                    for n, (key, cards) in enumerate(earlier)}
         gap, t0, f.shuffles = self._gap(i)
         focus = self._focus(i, t0)
+        if gap[0] == 0:
+            if (t := self._shift(i, focus)) is not None:
+                return t
+            gap, t0, f.shuffles = self._gap(i)  # (a replayed exchange may have changed the step)
         # A few exchanges each time the step fails, between which backtracking tries the step's other
         # choices and earlier steps' (another secret choice, another deal): many exchanges at once starve it.
         for _ in range(PROBES):
@@ -96,6 +100,49 @@ class Descent(Search):
                     m.base, m.action, m.shuffles, m.outcomes = base, action, sh, out
                 continue
             gap = new
+        return None
+
+    def _shift(self, i: int, focus: set[int]) -> State | None:
+        """Step i's action is legal but the player saw something else after it, which may be a count no card
+        names (how many cards a seat handed over, who acts next): each card the step is about is exchanged,
+        on a copy of the state before the step, with unseen cards elsewhere from the shuffle both went
+        through (MAX_CHECKS checks in all, each a step's run), and the exchanges after which the step fits
+        are replayed (MAX_SWAPS at most); the state after the step if one still fits after its replay."""
+        f, rng = self.frames[i], self.rng
+        base = f.base
+        origins = {c: o for c in sorted(focus) if (o := self._origin(i, c, False)) is not None}
+        if not origins:
+            return None
+        by: dict[tuple[int, int], list[int]] = {}
+        for o in set(origins.values()):
+            j, k = o
+            by[o] = [d for d in self.frames[j].shuffles[k][1] if self._origin(i, d, False) == o]
+        near = list(origins)
+        rng.shuffle(near)
+        per = max(1, MAX_CHECKS // len(near))
+        tries = 0
+        for c in near:
+            o = origins[c]
+            others = [d for d in by[o] if base.loc[d] != base.loc[c]]
+            for d in rng.sample(others, min(per, len(others))):
+                if self.work >= self.budget:
+                    return None
+                t = base.clone()
+                swap_places(t, c, d)
+                outcomes = f.outcomes
+                f.base = t
+                gap, _, _ = self._gap(i)
+                f.base, f.outcomes = base, outcomes
+                if gap != (0, 0):
+                    continue
+                if self._swap_before(i, o, c, d):
+                    gap, t, f.shuffles = self._gap(i)
+                    if t is not None and gap == (0, 0):
+                        return t
+                    return None
+                tries += 1
+                if tries >= MAX_SWAPS:
+                    return None
         return None
 
     def _best(self, i: int, cards: list[int], focus: set[int], first: list[tuple[int, int]]) -> list[tuple[int, int]]:

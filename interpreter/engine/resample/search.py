@@ -85,11 +85,13 @@ class Search:
         self.last = len(info.views) - 1
         self.frames: list[Frame] = []
         self.lazy_found: State | None = None  # see taken_lazily
+        self.reached = 0  # the most steps that fitted at once: how far the search got (see `schedule`)
 
     def run(self) -> State | None:
         frames = self.frames
         if not frames:  # (a carried search starts with the steps of its hint: carry.py)
             frames.append(self._frame(blank(self.info.game, None), 0))
+        self.reached = max(self.reached, len(frames) - 1)  # (one that goes on from another's history)
         while frames and self.work < self.budget:
             i = len(frames) - 1
             f = frames[-1]
@@ -109,6 +111,7 @@ class Search:
             if i == self.last:
                 return t
             frames.append(self._frame(t, i + 1))
+            self.reached = max(self.reached, i + 1)
         return None
 
     def seed(self, hint: State) -> State | None:
