@@ -69,10 +69,10 @@ class Descent(Search):
                 return None
             n = rng.choices(range(len(pools)), [weights.setdefault(key, 1.0) for key, _ in pools])[0]
             (j, k), cards = pools[n]
-            pairs = self._exchange(cards, f.base, focus)
+            exchange = self._exchange(cards, f.base, focus)
             if PREVIEW and j < i:
-                pairs = self._best(i, cards, focus, pairs)
-            swaps = [(j, c, d) for c, d in pairs]
+                exchange = self._best(i, cards, focus, exchange)
+            swaps = [(j, c, d) for c, d in exchange]
             fj = self.frames[j]
             before = fj.outcomes[:]
             if not swaps or not all(swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) for _, c, d in swaps):
@@ -127,19 +127,17 @@ class Descent(Search):
             for d in rng.sample(others, min(per, len(others))):
                 if self.work >= self.budget:
                     return None
-                t = base.clone()
-                swap_places(t, c, d)
+                trial = base.clone()
+                swap_places(trial, c, d)
                 outcomes = f.outcomes
-                f.base = t
+                f.base = trial
                 gap, _, _ = self._gap(i)
                 f.base, f.outcomes = base, outcomes
                 if gap != (0, 0):
                     continue
                 if self._swap_before(i, o, c, d):
                     gap, t, f.shuffles = self._gap(i)
-                    if t is not None and gap == (0, 0):
-                        return t
-                    return None
+                    return t if gap == (0, 0) else None
                 tries += 1
                 if tries >= MAX_SWAPS:
                     return None
