@@ -359,8 +359,14 @@ class Search:
             self.work += charge
             if f.action not in legal(t):
                 continue
+            saved = [(m.base, m.action, m.shuffles, m.outcomes[:]) for m in self.frames[:i + 1]]
             if self._swap_before(i, o, c, d):
-                return True
+                # The replayed history need not bring the cards where the copy had them (cards that move by
+                # what they are: every card of a rank handed over): the action must be legal after it too.
+                if f.action in legal(f.base):
+                    return True
+                for m, (base, action, sh, out) in zip(self.frames, saved):
+                    m.base, m.action, m.shuffles, m.outcomes = base, action, sh, out
             tries += 1
             if tries >= MAX_SWAPS:
                 return False
