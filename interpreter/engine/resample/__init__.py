@@ -19,12 +19,17 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    cards the player has not seen are exchanged, within one shuffle of the history (mostly those whose cards
    are still in play): two, three in a cycle, or all the unseen cards of two places at once; half the time
    a card the step is about (moved by it, seen differently after it, held by a player it names) with
-   another. An exchange is kept if the steps before still fit and the step comes no further from what the
+   another. Exchanges are first tried on a copy of the state before the step, which costs a step where
+   the replay from the shuffle costs the steps between: a count that differs (cards handed over, who acts
+   next) is mended by the first exchange of a card the step is about after which the step fits and still
+   fits after the replay (`_shift`), and each random exchange is the best of a few so tried. An exchange
+   is kept if the steps before still fit and the step comes no further from what the
    player saw (`_gap`), and now and then (`NOISE`) even if it comes further, so that a near miss does not
    hold the descent. It runs each time the step fails and once more before the step is given up. Past
    that, a depth-first search: the step's next choice, then the steps before it; and past a share of the
    budget, a fresh search (`RESTARTS`). Searches take turns with and without the forced-choice repair and
-   the descent, the descent first.
+   the descent, the descent first; a way whose last search got less than half as far as the other's cedes
+   its turn (`schedule`).
 
 The constraint layer runs first (`constraints`, with `matching`): the same steps, but a card the player
 saw, a card a public action used and a card another seat's public action rules out are kept as per-card
