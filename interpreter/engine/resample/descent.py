@@ -21,6 +21,8 @@ PROBES = 8
 # ended by another that loses everyone else a life; from there, each exchange towards the right hand alone
 # takes the step further off.
 NOISE = 0.1
+# Random exchanges tried on a copy of the state before the step for each one replayed (`_best`): a copy costs a
+# step's run, a replay as many steps as lie between the shuffle and the step (late in a fishing game, 50 or more).
 PREVIEW = 8
 
 
