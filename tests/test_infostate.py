@@ -398,6 +398,7 @@ RESAMPLED = [
     # were tried on a copy of the state first (`Descent._shift`, `_best`), an ask was made legal with any of
     # the asker's cards (`_supply`) and backtracking alone ceded its turns to the descent (`schedule`).
     pytest.param("go-fish.yaml", 6, 1026, 100, 0, 1026, id="go-fish-6p-counts"),
+    pytest.param("go-fish.yaml", 10, 2006, 120, 6, 2006, id="go-fish-10p-counts"),
 ]
 
 
