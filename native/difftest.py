@@ -8,7 +8,6 @@ the same returns at the end.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,43 +15,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cardsmith  # noqa: E402
+from cardsmith.native.difftest import compare  # noqa: E402  (the one lockstep loop, the package's)
 
 
 def native_game(design: str, name: str, players: int, options: dict[str, str] | None = None) -> Any:
     from build import build_a, build_split, game_b
     return {"a": build_a, "b": game_b, "split": build_split}[design](name, players, options)[0]
-
-
-def compare(py: Any, nat: Any, matches: int, seed: int) -> tuple[int, int, str | None]:
-    """(matches, nodes) played in agreement, or the first disagreement."""
-    rng = random.Random(seed)
-    nodes = 0
-    for m in range(matches):
-        a, b = py.new_initial_state(), nat.new_initial_state()
-        while True:
-            nodes += 1
-            if a.is_terminal() != b.is_terminal():
-                return m, nodes, f"match {m}: terminal {a.is_terminal()} vs {b.is_terminal()}"
-            if a.is_terminal():
-                ra, rb = a.returns(), b.returns()
-                if any(abs(x - y) > 1e-9 for x, y in zip(ra, rb)):
-                    return m, nodes, f"match {m}: returns {ra} vs {rb}"
-                break
-            if a.is_chance_node() != b.is_chance_node():
-                return m, nodes, f"match {m}: chance {a.is_chance_node()} vs {b.is_chance_node()}"
-            if a.is_chance_node():
-                la = [o for o, _ in a.chance_outcomes()]
-                lb = [o for o, _ in b.chance_outcomes()]
-            else:
-                if a.current_player() != b.current_player():
-                    return m, nodes, f"match {m}: player {a.current_player()} vs {b.current_player()}"
-                la, lb = a.legal_actions(), b.legal_actions()
-            if la != lb:
-                return m, nodes, f"match {m} node {nodes}: legal {la} vs {lb}"
-            x = la[rng.randrange(len(la))]
-            a.apply_action(x)
-            b.apply_action(x)
-    return matches, nodes, None
 
 
 def main() -> int:

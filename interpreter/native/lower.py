@@ -1,8 +1,8 @@
 """Lowering: a checked rule file at one player count and options -> a small typed tree IR that both
 prototype back ends read (emit_cpp.py: design (a), C++ source; emit_prog.py: design (b), a flat program).
 
-Covers the part of the language Hearts and Go Fish use (see README.md); anything else raises
-`Unsupported` naming the construct, so a prototype never runs a file it only half understands.
+Covers the part of the language the bundled rule files use (docs/design/native.md, "Covered"); anything else
+raises `Unsupported` naming the construct, so the native backend never runs a file it only half understands.
 
 IR: tuples (op, ty, *args); ty is 'i' (int64: ints, bools, cards, players, interned texts), 'f' (double)
 or 'l' (a list of ints). Statements: (op, *args). Blocks return a code: NONE (-2), END_DEAL (-1) or a phase.

@@ -575,8 +575,8 @@ inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySe
 
 // Random playouts in the native loop: states drawing their own chance, uniform random moves. Its matches are
 // its own (its moves are), so its chance is the fast splitmix64 and lazy dealing, not Python's generator,
-// which reseeds a Mersenne Twister for every shuffle and pick (~1,250 dependent steps each: Go Fish, which
-// picks every card fished, plays several times slower with it).
+// which reseeds a Mersenne Twister for every shuffle and pick (~1,250 dependent steps each: a game that picks
+// at every turn plays several times slower with it).
 template <class R>
 inline long long random_playouts(Engine<R>* eng, long long games, uint64_t seed, double* ret_sum) {
   PyState<R> ps;
