@@ -186,3 +186,16 @@ def test_a_match_without_a_seed_never_shows_an_undecided_order(rule_file: str, n
         s.apply_action(rng.choice(s.legal_actions()))
     again = g.deserialize_state(s.serialize())
     assert again.full_history() == s.full_history() and again.z == s.z
+
+
+def test_the_optimizer_moves_a_whole_shuffled_zone_unordered_as_the_plain_compile_does() -> None:
+    """`move discard to bottom of stock` after `shuffle discard` (Thirty-One's draw-and-discard refresh): the
+    pile's order need not be decided to move it whole, so neither compile decides it there. The optimizer's
+    inliner copies the expression, and the copy once lost the mark that says so: the optimized compile then
+    decided the pile's cards before the stock's undecided ones, and dealt otherwise than the plain one (and
+    the native backend, which is lowered from the plain one) in a match without a seed."""
+    from cardsmith.dsl.pipeline import compile_file
+    sources = {opt: compile_file(GAMES / "thirty-one.yaml", optimize=opt).game.source for opt in (True, False)}
+    line = "_move(s, s.z[Z_discard], Z_stock, True)"
+    assert line in sources[False]
+    assert line in sources[True]

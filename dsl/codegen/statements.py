@@ -146,7 +146,12 @@ class StatementWriter(ExpressionWriter):
         comprehensions ask again and again kept in locals, emptied on a line of their own before the step
         (optimize.py; nothing changes the state while one expression is evaluated)."""
         if self.inliner is not None:
-            e = self.inliner.inline(e)
+            inlined = self.inliner.inline(e)
+            if self._order_free is e:
+                # The inliner makes a new tree: the zone read whose order does not matter (`visit_Move`) is its
+                # copy now, or the optimized compile would decide a shuffled zone's order the plain one leaves.
+                self._order_free = inlined
+            e = inlined
             self.cached = {id(x) for x in invariants(e, set(), in_loop=False)}
         try:
             # The walks the step's expression is sure to make over lists known already: charged here, inline.
