@@ -120,3 +120,58 @@ def test_a_deal_with_no_place_for_a_card_names_it() -> None:
     assert not search._deal(i, {key}, False, False, False)
     assert search.stuck in (c, d)
     assert [f.outcomes for f in search.frames] == before
+
+
+def _rank(g: cardsmith.Game, c: int) -> str:
+    return str(g.card_names[c].split(" of ")[0])
+
+
+def _places(search: Deals, i: int, who: int, origins: dict[int, tuple[int, int]]) -> set[frozenset[int]]:
+    """The positions whose cards seat `who` holds before step i, per shuffle, as the facts name them."""
+    out = set()
+    for o, cards in search._held(i, who, origins).items():
+        seq = search._seq(o)
+        assert seq is not None
+        out.add(frozenset(seq.index(x) for x in cards))
+    return out
+
+
+def test_an_exclusion_holds_whatever_card_of_the_seat_it_takes_the_place_of() -> None:
+    """The probe that rules a card out of a seat (`Deals._exclude`) swaps it with each of the seat's cards in
+    turn, not one only: a Go Fish asker whose only card of the rank it asked for was the one swapped out
+    would have every card probed ruled out of its hand, though holding any one more card keeps the ask
+    legal. A seat told "go fish" does rule out every card of the rank asked for, and no other."""
+    g = cardsmith.load("go-fish", players=3)
+    lone = go_fish = 0
+    for seed in range(6):
+        s = _state("go-fish", 3, seed, 25)
+        p = 0
+        info = s._evaluating(Info, p)
+        search = Deals(info, p, random.Random(seed), 50_000)
+        if search.run() is None:
+            continue
+        for i in range(1, len(search.frames) - 1):
+            seat, a = info.who[i], info.known[i]
+            if seat in (None, p) or a is None or search.frames[i].base.pending is not None:
+                continue
+            act = g.action_for(a)
+            rank, target = act.decode(a - act.offset)
+            base, after = search.frames[i].base, search.frames[i + 1].base
+            origins = search._origins(i, False)
+
+            mine = [c for c in base.z[g.zone_owner.index(seat, 1)] if _rank(g, c) == rank]
+            lone += len(mine) == 1
+            search.facts = []
+            search._learn(i)
+            asker = _places(search, i, seat, origins)
+            asked = _places(search, i, target, origins) if target != p else set()
+            # Holding one more card never makes an ask illegal: nothing is ruled out of the asker's hand.
+            assert not [f for f in search.facts if f[3] in asker and f[3] not in asked], (seed, i)
+            hand = g.zone_owner.index(target, 1)
+            if target != p and len(after.z[hand]) >= len(base.z[hand]) and after.cur != seat:
+                # "Go fish": the target held no card of the rank, and holding one would show.
+                go_fish += 1
+                out = {f[2] for f in search.facts if f[3] in asked}
+                unseen = {y for y, o in origins.items() if base.loc[y] != hand}
+                assert {y for y in unseen if _rank(g, y) == rank} <= out, (seed, i)
+    assert lone > 0 and go_fish > 0

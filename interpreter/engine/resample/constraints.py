@@ -145,8 +145,8 @@ class Deals(Descent):
 
     def _exclude(self, i: int, who: int, held: dict[Key, list[int]], origins: dict[int, Key], used: set[int],
                  fits: Callable[[State], bool]) -> None:
-        """Each unseen card that, swapped into seat `who`'s zones before step i, makes `fits` false: it
-        takes none of the positions whose cards the seat holds then."""
+        """Each unseen card that, swapped into seat `who`'s zones before step i in place of any of the seat's
+        cards there, makes `fits` false: it takes none of the positions whose cards the seat holds then."""
         base = self.frames[i].base
         own = {zi for zi, owner in enumerate(self.info.game.zone_owner) if owner == who}
         for o, cards in held.items():
@@ -158,9 +158,7 @@ class Deals(Descent):
             for y in seq:
                 if base.loc[y] in own or y in used or origins.get(y) != o:
                     continue
-                t = base.clone()
-                swap_places(t, y, spare[0])
-                if not fits(t):
+                if not any(fits(swapped(base, y, x)) for x in spare):
                     self.facts.append((i, o, y, places, False))
 
     def _legalize(self, i: int, cards: list[int]) -> bool:
@@ -276,6 +274,17 @@ class Deals(Descent):
         if not swaps:
             return False
         return self._replay(i, changed, swaps, then)
+
+
+def swapped(base: State, y: int, x: int) -> State:
+    """A copy of `base` with cards y and x in each other's places.
+
+    (The probe of `_exclude` tries every card of the seat in turn: with one card only, where taking that card
+    out is what changes the step, the seat's only card of the rank asked for, every card probed was ruled
+    out, a fact stricter than the truth.)"""
+    t = base.clone()
+    swap_places(t, y, x)
+    return t
 
 
 def card_pairs(want: dict[str, Any], got: dict[str, Any], names: dict[str, int],

@@ -1,0 +1,28 @@
+"""The resampler's searches in turn (`schedule` in interpreter/engine/resample/__init__.py)."""
+
+from __future__ import annotations
+
+from cardsmith.engine.resample import MAX_WORK, RESTARTS, SCOUT, schedule
+from cardsmith.engine.resample.descent import Descent
+from cardsmith.engine.resample.search import Search
+
+SHARE = MAX_WORK // RESTARTS
+
+
+def test_the_ways_scout_then_take_turns_with_whole_shares() -> None:
+    assert [schedule(k) for k in range(6)] == [(Descent, SCOUT), (Search, SCOUT), (Descent, SHARE),
+                                               (Search, SHARE), (Descent, SHARE), (Search, SHARE)]
+    # As far as each other, or less than twice as far: the turns stay as they were.
+    assert schedule(3, {Descent: 40, Search: 20}) == (Search, SHARE)
+    assert schedule(2, {Descent: 20, Search: 39}) == (Descent, SHARE)
+
+
+def test_a_way_that_got_less_than_half_as_far_cedes_its_turn() -> None:
+    """Go Fish: backtracking alone fits a few steps of a history the descent fits most of (every ask holds a
+    count that only the descent's exchanges mend); its whole shares go to the descent, and the other way
+    round where the descent is the one that strays."""
+    assert schedule(3, {Descent: 53, Search: 9}) == (Descent, SHARE)
+    assert schedule(5, {Descent: 53, Search: 26}) == (Descent, SHARE)
+    assert schedule(2, {Descent: 3, Search: 40}) == (Search, SHARE)
+    # The scouts run whatever the reach: each way is tried once.
+    assert schedule(1, {Descent: 53}) == (Search, SCOUT)
