@@ -70,7 +70,9 @@ if TYPE_CHECKING:
 # world it then goes without. MAX_TRIES only keeps the loop finite: the work bound ends it first.
 MAX_TRIES = 10_000
 MAX_WORK = 400_000  # steps replayed over all tries
-RESTARTS = 8  # a search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`)
+# A search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`). The searches that find
+# a hard state do so early in their share or not at all (docs/design/resampling.md, 6): more, shorter shares.
+RESTARTS = 13
 SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `schedule`)
 # Steps of the constraint layer's search before the others. It finds most states of most games in a few
 # hundred steps; where it does not, the facts it cannot express (counts, scores) are what is missing, and
