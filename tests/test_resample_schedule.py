@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardsmith.engine.resample import MAX_WORK, RESTARTS, SCOUT, schedule
+from cardsmith.engine.resample import MAX_WORK, MORE_RESTARTS, PER_STEP, RESTARTS, SCOUT, schedule, share
 from cardsmith.engine.resample.descent import Descent
 from cardsmith.engine.resample.search import Search
 
@@ -26,3 +26,13 @@ def test_a_way_that_got_less_than_half_as_far_cedes_its_turn() -> None:
     assert schedule(2, {Descent: 3, Search: 40}) == (Search, SHARE)
     # The scouts run whatever the reach: each way is tried once.
     assert schedule(1, {Descent: 53}) == (Search, SCOUT)
+
+
+def test_a_short_history_gets_shorter_shares_and_more_of_them() -> None:
+    """The searches that find a hard state do so early in their share, earlier the shorter the history: a
+    short one's shares are shorter (more fresh starts in the same work), a long one's whole."""
+    assert share(None) == SHARE == share(10_000)
+    assert share(1) == MAX_WORK // MORE_RESTARTS < SHARE
+    assert share(55) == 55 * PER_STEP < SHARE  # the 2-player Go Fish state of tests/test_table_view.py
+    assert schedule(2, None, 55) == (Descent, 55 * PER_STEP)
+    assert schedule(0, None, 55) == (Descent, SCOUT)  # the scouts are the same

@@ -70,9 +70,13 @@ if TYPE_CHECKING:
 # world it then goes without. MAX_TRIES only keeps the loop finite: the work bound ends it first.
 MAX_TRIES = 10_000
 MAX_WORK = 400_000  # steps replayed over all tries
-# A search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`). The searches that find
-# a hard state do so early in their share or not at all (docs/design/resampling.md, 6): more, shorter shares.
-RESTARTS = 13
+# A search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`), and less for a short
+# history: PER_STEP replayed steps per step of the history, at least MAX_WORK // MORE_RESTARTS. The searches
+# that find a hard state do so early in their share or not at all, and how early grows with the history, whose
+# every replayed exchange costs the steps between a shuffle and the step (docs/design/resampling.md, 6).
+RESTARTS = 8
+MORE_RESTARTS = 13
+PER_STEP = 560
 SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `schedule`)
 # Steps of the constraint layer's search before the others. It finds most states of most games in a few
 # hundred steps; where it does not, the facts it cannot express (counts, scores) are what is missing, and
@@ -80,7 +84,14 @@ SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `
 DEALS = 6_000
 
 
-def schedule(k: int, reached: dict[type[Search], int] | None = None) -> tuple[type[Search], int]:
+def share(steps: int | None) -> int:
+    """The work of one search after the scouts, for a history of `steps` steps (None: the longest share)."""
+    whole = MAX_WORK // RESTARTS
+    return whole if steps is None else max(MAX_WORK // MORE_RESTARTS, min(whole, PER_STEP * steps))
+
+
+def schedule(k: int, reached: dict[type[Search], int] | None = None,
+             steps: int | None = None) -> tuple[type[Search], int]:
     """The k-th search: its kind and its share of the work.
 
     Restarts: a search that went wrong early rarely recovers, and a fresh one often finds a state fast. They
@@ -103,7 +114,7 @@ def schedule(k: int, reached: dict[type[Search], int] | None = None) -> tuple[ty
         other = Descent if kind is Search else Search
         if 2 * reached[kind] < reached[other]:
             kind = other
-    return kind, MAX_WORK // RESTARTS
+    return kind, share(steps)
 
 
 def resample(s: State, p: Any, rng: Any) -> State:
@@ -125,8 +136,8 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     for k in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
-        kind, share = schedule(k, reached)
-        search = kind(info, p, r, min(MAX_WORK - work, share))
+        kind, budget = schedule(k, reached, len(info.views))
+        search = kind(info, p, r, min(MAX_WORK - work, budget))
         if k == 0 and found is None:
             search.frames = first.frames
         found = search.run()
