@@ -394,6 +394,11 @@ RESAMPLED = [
     # Before those two repairs the resampler gave up on both after 400,000 replayed steps.
     pytest.param("go-fish.yaml", 2, 16, 92, 1, 16, id="go-fish-2p-asks"),
     pytest.param("go-fish.yaml", 6, 10, 146, 0, 10, id="go-fish-6p-asks"),
+    # Counts no card names, late in a match: the search gave up after 400,000 replayed steps until exchanges
+    # were tried on a copy of the state first (`Descent._shift`, `_best`), an ask was made legal with any of
+    # the asker's cards (`_supply`) and backtracking alone ceded its turns to the descent (`schedule`).
+    pytest.param("go-fish.yaml", 6, 1026, 100, 0, 1026, id="go-fish-6p-counts"),
+    pytest.param("go-fish.yaml", 10, 2006, 120, 6, 2006, id="go-fish-10p-counts"),
 ]
 
 

@@ -19,12 +19,17 @@ The method, for any rule file (docs/architecture.md, "Resampling from an informa
    cards the player has not seen are exchanged, within one shuffle of the history (mostly those whose cards
    are still in play): two, three in a cycle, or all the unseen cards of two places at once; half the time
    a card the step is about (moved by it, seen differently after it, held by a player it names) with
-   another. An exchange is kept if the steps before still fit and the step comes no further from what the
+   another. Exchanges are first tried on a copy of the state before the step, which costs a step where
+   the replay from the shuffle costs the steps between: a count that differs (cards handed over, who acts
+   next) is mended by the first exchange of a card the step is about after which the step fits and still
+   fits after the replay (`_shift`), and each random exchange is the best of a few so tried. An exchange
+   is kept if the steps before still fit and the step comes no further from what the
    player saw (`_gap`), and now and then (`NOISE`) even if it comes further, so that a near miss does not
    hold the descent. It runs each time the step fails and once more before the step is given up. Past
    that, a depth-first search: the step's next choice, then the steps before it; and past a share of the
    budget, a fresh search (`RESTARTS`). Searches take turns with and without the forced-choice repair and
-   the descent, the descent first.
+   the descent, the descent first; a way whose last search got less than half as far as the other's cedes
+   its turn (`schedule`).
 
 The constraint layer runs first (`constraints`, with `matching`): the same steps, but a card the player
 saw, a card a public action used and a card another seat's public action rules out are kept as per-card
@@ -65,7 +70,13 @@ if TYPE_CHECKING:
 # world it then goes without. MAX_TRIES only keeps the loop finite: the work bound ends it first.
 MAX_TRIES = 10_000
 MAX_WORK = 400_000  # steps replayed over all tries
-RESTARTS = 8  # a search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`)
+# A search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`), and less for a short
+# history: PER_STEP replayed steps per step of the history, at least MAX_WORK // MORE_RESTARTS. The searches
+# that find a hard state do so early in their share or not at all, and how early grows with the history, whose
+# every replayed exchange costs the steps between a shuffle and the step (docs/design/resampling.md, 6).
+RESTARTS = 8
+MORE_RESTARTS = 13
+PER_STEP = 560
 SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `schedule`)
 # Steps of the constraint layer's search before the others. It finds most states of most games in a few
 # hundred steps; where it does not, the facts it cannot express (counts, scores) are what is missing, and
@@ -73,7 +84,14 @@ SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `
 DEALS = 6_000
 
 
-def schedule(k: int) -> tuple[type[Search], int]:
+def share(steps: int | None) -> int:
+    """The work of one search after the scouts, for a history of `steps` steps (None: the longest share)."""
+    whole = MAX_WORK // RESTARTS
+    return whole if steps is None else max(MAX_WORK // MORE_RESTARTS, min(whole, PER_STEP * steps))
+
+
+def schedule(k: int, reached: dict[type[Search], int] | None = None,
+             steps: int | None = None) -> tuple[type[Search], int]:
     """The k-th search: its kind and its share of the work.
 
     Restarts: a search that went wrong early rarely recovers, and a fresh one often finds a state fast. They
@@ -88,7 +106,15 @@ def schedule(k: int) -> tuple[type[Search], int]:
         if k < 2:
             return (Descent, Search)[k], SCOUT
         k -= 2
-    return (Search if k % 2 else Descent), MAX_WORK // RESTARTS
+    kind: type[Search] = Search if k % 2 else Descent
+    if reached and len(reached) == 2:
+        # A way whose last search got less than half as far through the history as the other's last one
+        # cedes its share: in a fishing game, where every step holds a count the backtracking alone cannot
+        # mend, it fits a few steps where the descent fits most of them, and half the work went to it.
+        other = Descent if kind is Search else Search
+        if 2 * reached[kind] < reached[other]:
+            kind = other
+    return kind, share(steps)
 
 
 def resample(s: State, p: Any, rng: Any) -> State:
@@ -106,15 +132,17 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     work = first.work
     if found is not None and (state := _found(s, first, found, info, r)) is not None:
         return state, work
+    reached: dict[type[Search], int] = {}
     for k in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
-        kind, share = schedule(k)
-        search = kind(info, p, r, min(MAX_WORK - work, share))
+        kind, budget = schedule(k, reached, len(info.views))
+        search = kind(info, p, r, min(MAX_WORK - work, budget))
         if k == 0 and found is None:
             search.frames = first.frames
         found = search.run()
         work += search.work
+        reached[kind] = search.reached
         if found is not None and (state := _found(s, search, found, info, r)) is not None:
             return state, work
     raise GameError(f"found no state {s.game.player_name(p)} cannot tell from this one in {work:,} replayed "

@@ -66,7 +66,7 @@ class Deals(Descent):
         if f.ran:
             t, f.shuffles = self._run(f.base, f, i)
             if t is not None and t.pending is None and not self._fits(t, i):
-                pairs = card_pairs(self.info.views[i], t.observation(self.p), self.info.names)
+                pairs = card_pairs(self.info.views[i], t.observation(self.p), self.info.names, zones=_all_zones(t))
                 if pairs and self._mend(i, pairs):
                     t, f.shuffles = self._run(f.base, f, i)
                     if t is not None and self._fits(t, i):
@@ -145,8 +145,8 @@ class Deals(Descent):
 
     def _exclude(self, i: int, who: int, held: dict[Key, list[int]], origins: dict[int, Key], used: set[int],
                  fits: Callable[[State], bool]) -> None:
-        """Each unseen card that, swapped into seat `who`'s zones before step i, makes `fits` false: it
-        takes none of the positions whose cards the seat holds then."""
+        """Each unseen card that, swapped into seat `who`'s zones before step i in place of any of the seat's
+        cards there, makes `fits` false: it takes none of the positions whose cards the seat holds then."""
         base = self.frames[i].base
         own = {zi for zi, owner in enumerate(self.info.game.zone_owner) if owner == who}
         for o, cards in held.items():
@@ -158,9 +158,7 @@ class Deals(Descent):
             for y in seq:
                 if base.loc[y] in own or y in used or origins.get(y) != o:
                     continue
-                t = base.clone()
-                swap_places(t, y, spare[0])
-                if not fits(t):
+                if not any(fits(swapped(base, y, x)) for x in spare):
                     self.facts.append((i, o, y, places, False))
 
     def _legalize(self, i: int, cards: list[int]) -> bool:
@@ -278,12 +276,38 @@ class Deals(Descent):
         return self._replay(i, changed, swaps, then)
 
 
+def swapped(base: State, y: int, x: int) -> State:
+    """A copy of `base` with cards y and x in each other's places.
+
+    (The probe of `_exclude` tries every card of the seat in turn: with one card only, where taking that card
+    out is what changes the step, the seat's only card of the rank asked for, every card probed was ruled
+    out, a fact stricter than the truth.)"""
+    t = base.clone()
+    swap_places(t, y, x)
+    return t
+
+
+def _all_zones(t: State) -> dict[str, Any]:
+    """Every card of t's zones, as an observation names them (for `card_pairs`: the candidate's own cards,
+    which nobody sees)."""
+    g = t.game
+    return {name: [g.card_names[c] for c in t.z[zi]] for zi, name in enumerate(g.zone_names)}
+
+
 def card_pairs(want: dict[str, Any], got: dict[str, Any], names: dict[str, int],
-               ended: bool = False) -> list[tuple[int, int, bool]]:
+               ended: bool = False, zones: dict[str, Any] | None = None) -> list[tuple[int, int, bool]]:
     """(card wanted, card there, whether at the end of the last deal) at each place where two observations
     of the same shape show different cards, whatever else differs (unlike `differing`)."""
     out: list[tuple[int, int, bool]] = []
     end, end_got = want.get("deal_end"), got.get("deal_end")
+    if isinstance(end, dict) and not ended and got.get("deal") == end.get("deal") and \
+            (not isinstance(end_got, dict) or end_got.get("deal") != end.get("deal")):
+        # The player saw this deal end in the step and the candidate's goes on (a 31 it did not make): the
+        # cards seen at the deal's end are where the candidate's deal has them now (`zones`: all of its
+        # cards, hidden ones too). The player's new deal was never dealt in the candidate: its cards pair
+        # with nothing.
+        return card_pairs(end, {"zones": zones or got.get("zones", {}), "variables": got.get("variables", {})},
+                          names, True)
     if isinstance(end, dict) and isinstance(end_got, dict) and not ended:
         out.extend(card_pairs(end, end_got, names, True))
     for part in ("zones", "variables"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .info import cards_in, cards_of, differing, distance, legal
-from .search import Search, Shuffle, swap_outcomes, swap_places
+from .search import MAX_CHECKS, MAX_SWAPS, Search, Shuffle, swap_outcomes, swap_places
 
 if TYPE_CHECKING:
     from ..state import State
@@ -21,6 +21,9 @@ PROBES = 8
 # ended by another that loses everyone else a life; from there, each exchange towards the right hand alone
 # takes the step further off.
 NOISE = 0.1
+# Random exchanges tried on a copy of the state before the step for each one replayed (`_best`): a copy costs a
+# step's run, a replay as many steps as lie between the shuffle and the step (late in a fishing game, 50 or more).
+PREVIEW = 8
 
 
 class Descent(Search):
@@ -53,6 +56,10 @@ class Descent(Search):
                    for n, (key, cards) in enumerate(earlier)}
         gap, t0, f.shuffles = self._gap(i)
         focus = self._focus(i, t0)
+        if gap[0] == 0:
+            if (t := self._shift(i, focus)) is not None:
+                return t
+            gap, t0, f.shuffles = self._gap(i)  # (a replayed exchange may have changed the step)
         # A few exchanges each time the step fails, between which backtracking tries the step's other
         # choices and earlier steps' (another secret choice, another deal): many exchanges at once starve it.
         for _ in range(PROBES):
@@ -64,7 +71,10 @@ class Descent(Search):
                 return None
             n = rng.choices(range(len(pools)), [weights.setdefault(key, 1.0) for key, _ in pools])[0]
             (j, k), cards = pools[n]
-            swaps = [(j, c, d) for c, d in self._exchange(cards, f.base, focus)]
+            exchange = self._exchange(cards, f.base, focus)
+            if PREVIEW and j < i:
+                exchange = self._best(i, cards, focus, exchange)
+            swaps = [(j, c, d) for c, d in exchange]
             fj = self.frames[j]
             before = fj.outcomes[:]
             if not swaps or not all(swap_outcomes(fj.outcomes, fj.shuffles[k], c, d) for _, c, d in swaps):
@@ -93,6 +103,74 @@ class Descent(Search):
                 continue
             gap = new
         return None
+
+    def _shift(self, i: int, focus: set[int]) -> State | None:
+        """Step i's action is legal but the player saw something else after it, which may be a count no card
+        names (how many cards a seat handed over, who acts next): each card the step is about is exchanged,
+        on a copy of the state before the step, with unseen cards elsewhere from the shuffle both went
+        through (MAX_CHECKS checks in all, each a step's run), and the exchanges after which the step fits
+        are replayed (MAX_SWAPS at most); the state after the step if one still fits after its replay."""
+        f, rng = self.frames[i], self.rng
+        base = f.base
+        origins = {c: o for c in sorted(focus) if (o := self._origin(i, c, False)) is not None}
+        if not origins:
+            return None
+        by: dict[tuple[int, int], list[int]] = {}
+        for o in set(origins.values()):
+            j, k = o
+            by[o] = [d for d in self.frames[j].shuffles[k][1] if self._origin(i, d, False) == o]
+        near = list(origins)
+        rng.shuffle(near)
+        per = max(1, MAX_CHECKS // len(near))
+        tries = 0
+        for c in near:
+            o = origins[c]
+            others = [d for d in by[o] if base.loc[d] != base.loc[c]]
+            for d in rng.sample(others, min(per, len(others))):
+                if self.work >= self.budget:
+                    return None
+                trial = base.clone()
+                swap_places(trial, c, d)
+                outcomes = f.outcomes
+                f.base = trial
+                gap, _, _ = self._gap(i)
+                f.base, f.outcomes = base, outcomes
+                if gap != (0, 0):
+                    continue
+                saved = [(m.base, m.action, m.shuffles, m.outcomes[:]) for m in self.frames[:i + 1]]
+                if self._swap_before(i, o, c, d):
+                    gap, t, f.shuffles = self._gap(i)
+                    if gap == (0, 0):
+                        return t
+                    # The replay brought the cards elsewhere than the copy had them: as it was, and the next.
+                    for m, (b, action, sh, out) in zip(self.frames, saved):
+                        m.base, m.action, m.shuffles, m.outcomes = b, action, sh, out
+                tries += 1
+                if tries >= MAX_SWAPS:
+                    return None
+        return None
+
+    def _best(self, i: int, cards: list[int], focus: set[int], first: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Of PREVIEW random exchanges, the one that brings step i closest to what the player saw, tried on
+        a copy of the state before the step (a step's run, not a replay of the history from the shuffle)."""
+        f = self.frames[i]
+        base, outcomes = f.base, f.outcomes
+        best, best_gap = first, None
+        pairs = first
+        for n in range(PREVIEW):
+            if n:
+                pairs = self._exchange(cards, base, focus)
+            if not pairs:
+                continue
+            t = base.clone()
+            for c, d in pairs:
+                swap_places(t, c, d)
+            f.base = t
+            gap, _, _ = self._gap(i)
+            f.base, f.outcomes = base, outcomes
+            if best_gap is None or gap < best_gap:
+                best, best_gap = pairs, gap
+        return best
 
     def _focus(self, i: int, t: State | None) -> set[int]:
         """The cards step i is about: those it moved in its last run, those the player's observation after it

@@ -85,11 +85,13 @@ class Search:
         self.last = len(info.views) - 1
         self.frames: list[Frame] = []
         self.lazy_found: State | None = None  # see taken_lazily
+        self.reached = 0  # the most steps that fitted at once: how far the search got (see `schedule`)
 
     def run(self) -> State | None:
         frames = self.frames
         if not frames:  # (a carried search starts with the steps of its hint: carry.py)
             frames.append(self._frame(blank(self.info.game, None), 0))
+        self.reached = max(self.reached, len(frames) - 1)  # (one that goes on from another's history)
         while frames and self.work < self.budget:
             i = len(frames) - 1
             f = frames[-1]
@@ -109,6 +111,7 @@ class Search:
             if i == self.last:
                 return t
             frames.append(self._frame(t, i + 1))
+            self.reached = max(self.reached, i + 1)
         return None
 
     def seed(self, hint: State) -> State | None:
@@ -356,8 +359,14 @@ class Search:
             self.work += charge
             if f.action not in legal(t):
                 continue
+            saved = [(m.base, m.action, m.shuffles, m.outcomes[:]) for m in self.frames[:i + 1]]
             if self._swap_before(i, o, c, d):
-                return True
+                # The replayed history need not bring the cards where the copy had them (cards that move by
+                # what they are: every card of a rank handed over): the action must be legal after it too.
+                if f.action in legal(f.base):
+                    return True
+                for m, (base, action, sh, out) in zip(self.frames, saved):
+                    m.base, m.action, m.shuffles, m.outcomes = base, action, sh, out
             tries += 1
             if tries >= MAX_SWAPS:
                 return False
@@ -396,8 +405,21 @@ class Search:
         theirs = [(d, o) for o in mine for d in self.frames[o[0]].shuffles[o[1]][1]
                   if t.loc[d] not in own and self._origin(i, d, False) == o]
         self.rng.shuffle(theirs)
-        swaps = ((o, mine[o][self.rng.randrange(len(mine[o]))], d) for d, o in theirs[:MAX_CHECKS])
-        return self._first_legal(i, swaps, True)
+        rng = self.rng
+
+        def swaps() -> Iterator[tuple[tuple[int, int], int, int]]:
+            # A card d that makes the action legal is rare (a card of the rank asked for); which of the
+            # player's cards goes in its place decides whether the steps before still replay: each of them
+            # is tried with it, in random order, and the other cards d once each.
+            for d, o in theirs[:MAX_CHECKS]:
+                cs = mine[o][:]
+                rng.shuffle(cs)
+                t = f.base.clone()
+                swap_places(t, cs[0], d)
+                self.work += 1
+                if f.action in legal(t):
+                    yield from ((o, c, d) for c in cs)
+        return self._first_legal(i, swaps(), False)
 
     def _gather(self, i: int, cards: list[int]) -> bool:
         """Make step i's action of a list of cards (a meld) legal by bringing each of its cards into the acting
