@@ -14,8 +14,11 @@ string once asked, so asking again costs nothing and a state one action away fro
 extends that text by one step. Asking one player's string also extends the other players' texts known one
 action before (`_follow`), so an algorithm that asks the string of whoever acts at each state it visits
 (CFR, MCCFR) never replays the match; a state before any player acted gives every player's text at once
-(`_started`). Otherwise the history is replayed. The observations are rendered line by line
-(obstext.py), the same text as `render(g, observe(s, p))`.
+(`_started`). Otherwise the history is replayed: for p alone the first time at a state, and for every
+player not yet known there the next time (`_replayed`), since a state read back from its serialization is
+often asked each player's string in turn; at a chance node the text replayed up to it is remembered under
+("chance", p). The observations are rendered line by line (obstext.py), the same text as
+`render(g, observe(s, p))`.
 """
 
 from __future__ import annotations
