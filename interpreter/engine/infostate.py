@@ -14,8 +14,11 @@ string once asked, so asking again costs nothing and a state one action away fro
 extends that text by one step. Asking one player's string also extends the other players' texts known one
 action before (`_follow`), so an algorithm that asks the string of whoever acts at each state it visits
 (CFR, MCCFR) never replays the match; a state before any player acted gives every player's text at once
-(`_started`). Otherwise the history is replayed. The observations are rendered line by line
-(obstext.py), the same text as `render(g, observe(s, p))`.
+(`_started`). Otherwise the history is replayed: for p alone the first time at a state, and for every
+player not yet known there the next time (`_replayed`), since a state read back from its serialization is
+often asked each player's string in turn; at a chance node the text replayed up to it is remembered under
+("chance", p). The observations are rendered line by line (obstext.py), the same text as
+`render(g, observe(s, p))`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
 from .history import CHANCE, entries, explicit, groups, lazy_from_start, replay
-from .obstext import Lines, _key, _value, observation_lines
+from .obstext import Lines, _key, _value, observation_lines, observation_lines_of
 from .text import one_line
 
 if TYPE_CHECKING:
@@ -108,8 +111,8 @@ class Seen:
         self.text: str | None = None
 
 
-def _remember(s: State, p: int, seen: Seen) -> None:
-    s.remember(p, seen)
+def _remember(s: State, key: int | tuple[str, int], seen: Seen | _Chance) -> None:
+    s.remember(key, seen)
 
 
 def _lines(s: State, p: int) -> Lines:
@@ -172,6 +175,8 @@ def information_state_string(s: State, p: int) -> str:
             text = cached.text = _whole(cached.head, cached.obs)
         return text
     done = _extend(s, p, cached) if cached is not None else None
+    if done is None and s.pending is not None and _known_here(s, p):
+        done = seen[("chance", p)].head, None  # type: ignore[index]
     if done is None:
         done = _started(s, p)
     if done is None:
@@ -220,34 +225,74 @@ def _started(s: State, p: int) -> tuple[str, Lines] | None:
     return mine.head, mine.obs
 
 
+def _known_here(s: State, q: int) -> bool:
+    """Whether q's text up to s is remembered (a replay for q ran at s, or q's string was asked there)."""
+    seen = s.seen
+    if not seen:
+        return False
+    entry = seen.get(q if s.pending is None else ("chance", q))
+    return entry is not None and entry.trail is s.trail
+
+
 def _replayed(s: State, p: int) -> tuple[str, Lines | None]:
     """p's text up to s and p's observation at s (None at a chance node), worked out by replaying the
-    history from the start."""
+    history from the start. Once one player's text was worked out at s, another's replay works out every
+    player's not yet known there: a state read back from its serialization is often asked each player's
+    string in turn, and one replay then does what one a player would (the rules' `visible` run once per
+    step, each zone's line is made once)."""
     g = s.game
+    players = [p]
+    if any(_known_here(s, q) for q in range(g.n) if q != p):
+        players += [q for q in range(g.n) if q != p and not _known_here(s, q)]
     items = entries(s.trail)
     # A seed's draws as outcomes: one replay for every kind of state. A state set up with fixed cards is
     # replayed as it was played, from its seed and its setup (the setup decides outcomes of the deal).
     setup = s.setup
     steps = groups(explicit(items) if setup is None else items)
-    out: list[str] = [header(s, p)]
-    last: list[Lines | None] = [None]
+    outs: list[list[str]] = [[header(s, q)] for q in players]
+    last: list[Lines | None] = [None] * len(players)
+    one = len(players) == 1
 
     def after(t: State, i: int) -> None:
         who, action = steps[i][0], steps[i][1]
         if who is not None and action is not None:
-            out.append(perceived(g, p, who, action))
+            public = None
+            for q, out in zip(players, outs):
+                if q == who:
+                    out.append(perceived(g, q, who, action))
+                else:
+                    if public is None:
+                        public = perceived(g, q, who, action)
+                    out.append(public)
         if t.pending is None:
-            obs = _lines(t, p)
-            if last[0] is None or obs[0] != last[0][0]:
-                out.append("observation:")
-                out.extend(_changed(last[0], obs))
-                last[0] = obs
+            seen = [_lines(t, p)] if one else t._evaluating(observation_lines_of, players)
+            for j, obs in enumerate(seen):
+                before = last[j]
+                if before is None or obs[0] != before[0]:
+                    out = outs[j]
+                    out.append("observation:")
+                    out.extend(_changed(before, obs))
+                    last[j] = obs
     t = replay(g, None if setup is None else s.seed0, steps, after, setup, lazy=lazy_from_start(s, items))
-    head = "\n".join(out)
+    heads = ["\n".join(out) for out in outs]
     if t.pending is not None or last[0] is None:
-        return head, None
-    _remember(s, p, Seen(s.trail, head, last[0]))
-    return head, last[0]
+        for q, head in zip(players, heads):
+            _remember(s, ("chance", q), _Chance(s.trail, head))
+        return heads[0], None
+    for q, head, obs in zip(players, heads, last):
+        _remember(s, q, Seen(s.trail, head, obs))  # type: ignore[arg-type]
+    return heads[0], last[0]
+
+
+class _Chance:
+    """What `State.seen[("chance", p)]` holds: p's text up to a state at a chance node (`trail`), as its
+    replay worked it out."""
+
+    __slots__ = ("trail", "head")
+
+    def __init__(self, trail: Any, head: str) -> None:
+        self.trail = trail
+        self.head = head
 
 
 __all__ = ["CHANCE", "information_state_string", "observation_string", "render"]

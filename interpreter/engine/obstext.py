@@ -89,24 +89,12 @@ def _labels(g: Any) -> _Labels:
     return labels  # type: ignore[no-any-return]
 
 
-def _sees(s: Any, player: int, how: int, owner: int | None, rule: Any) -> bool:
-    if how == EVERYONE:
-        return True
-    if how == NOBODY:
-        return False
-    if how == OWNER:
-        return player == owner
-    if how == TEAM:
-        return bool(s.team[player] == owner)
-    return player in rule(s, owner)
-
-
 def _table(s: Any, p: int, lab: _Labels, prefix: str, lines: list[str], keys: list[str]) -> None:
     """The lines of the zones and the variables p sees (`infostate._seen`)."""
     cards = lab.cards
     for (label, key, how, owner, rule), zone, sees in zip(lab.zones, s.z, lab.zone_sees[p]):
-        if sees is None:
-            sees = _sees(s, p, how, owner, rule)
+        if sees is None:  # a team or a rule decides; `_fixed` decided the others once per game
+            sees = bool(s.team[p] == owner) if how == TEAM else p in rule(s, owner)
         if not sees:
             lines.append(f"{prefix}{label}{len(zone)} hidden")
         elif zone:
@@ -117,7 +105,7 @@ def _table(s: Any, p: int, lab: _Labels, prefix: str, lines: list[str], keys: li
     g = s.game
     for (label, key, how, owner, rule, ty, plain), value, sees in zip(lab.variables, s.v, lab.var_sees[p]):
         if sees is None:
-            sees = _sees(s, p, how, owner, rule)
+            sees = bool(s.team[p] == owner) if how == TEAM else p in rule(s, owner)
         if sees:
             if plain and type(value) is int:
                 text = str(value)
@@ -129,23 +117,26 @@ def _table(s: Any, p: int, lab: _Labels, prefix: str, lines: list[str], keys: li
             keys.append(prefix + key)
 
 
-def observation_lines(s: Any, p: int) -> Lines:
-    """p's observation string at s as lines, with the key of each line. Runs the rules' `visible`
-    expressions: call it through `State._evaluating` so their failures are located rule errors."""
-    g = s.game
-    lab = _labels(g)
-    names = lab.players
+def _turn(s: Any, names: list[str]) -> str:
     if s.terminal:
-        turn = "over, won by " + (", ".join(names[w] for w in s.winners) or "nobody")
-    elif s.pending is not None:
-        turn = "chance to act"
-    else:
-        turn = f"{names[s.cur]} to act"
-    out, sit = s.out, s.sit
-    lines = [f"{lab.sees[p]}deal {s.deal_no}, dealer {names[s.dealer]}, phase '{lab.phases[s.phase]}', {turn}",
-             lab.in_play + ", ".join([names[q] for q in range(g.n) if not out[q] and not sit[q]])]
-    keys = [lab.sees_key[p], lab.in_play_key]
-    _table(s, p, lab, "", lines, keys)
+        return "over, won by " + (", ".join(names[w] for w in s.winners) or "nobody")
+    if s.pending is not None:
+        return "chance to act"
+    return f"{names[s.cur]} to act"
+
+
+def _first(s: Any, lab: _Labels, p: int, turn: str, in_play: str) -> Lines:
+    return ([f"{lab.sees[p]}deal {s.deal_no}, dealer {lab.players[s.dealer]}, phase '{lab.phases[s.phase]}', {turn}",
+             in_play], [lab.sees_key[p], lab.in_play_key])
+
+
+def _in_play(s: Any, lab: _Labels) -> str:
+    out, sit, names = s.out, s.sit, lab.players
+    return lab.in_play + ", ".join([names[q] for q in range(s.game.n) if not out[q] and not sit[q]])
+
+
+def _ended(s: Any, p: int, lab: _Labels, lines: list[str], keys: list[str]) -> None:
+    """The lines of the deal as it ended (once per player and deal: `Ended.texts` keeps them)."""
     ended = s.ended
     if ended is not None:
         end = ended.texts.get(p)
@@ -156,7 +147,76 @@ def observation_lines(s: Any, p: int) -> Lines:
             end = ended.texts[p] = (end_lines, end_keys)
         lines += end[0]
         keys += end[1]
-    return lines, keys
 
 
-__all__ = ["Lines", "observation_lines"]
+def observation_lines(s: Any, p: int) -> Lines:
+    """p's observation string at s as lines, with the key of each line. Runs the rules' `visible`
+    expressions: call it through `State._evaluating` so their failures are located rule errors."""
+    lab = _labels(s.game)
+    out = _first(s, lab, p, _turn(s, lab.players), _in_play(s, lab))
+    _table(s, p, lab, "", out[0], out[1])
+    _ended(s, p, lab, out[0], out[1])
+    return out
+
+
+def observation_lines_of(s: Any, players: list[int]) -> list[Lines]:
+    """`observation_lines(s, p)` for each p of `players`, made at once: a zone's or a variable's line is
+    made once for all who see it, and each rule's `visible` runs once, as for one player (it does not
+    depend on who asks), so the rules' work and their first failure are those of one player's call. Each
+    player's lines of the deal as it ended are made from the rules' budget left after the table, as one
+    player's call makes them. Call it through `State._evaluating`."""
+    g = s.game
+    lab = _labels(g)
+    turn, in_play = _turn(s, lab.players), _in_play(s, lab)
+    outs = [_first(s, lab, p, turn, in_play) for p in players]
+    cards = lab.cards
+    for zi, ((label, key, how, owner, rule), zone) in enumerate(zip(lab.zones, s.z)):
+        shown = hidden = viewers = None
+        for p, (lines, keys) in zip(players, outs):
+            sees = lab.zone_sees[p][zi]
+            if sees is None:
+                if how == TEAM:
+                    sees = bool(s.team[p] == owner)
+                else:
+                    if viewers is None:
+                        viewers = rule(s, owner)
+                    sees = p in viewers
+            if sees:
+                if shown is None:
+                    shown = label + (" | ".join([cards[c] for c in zone]) if zone else "-")
+                lines.append(shown)
+            else:
+                if hidden is None:
+                    hidden = f"{label}{len(zone)} hidden"
+                lines.append(hidden)
+            keys.append(key)
+    for vi, ((label, key, how, owner, rule, ty, plain), value) in enumerate(zip(lab.variables, s.v)):
+        shown = viewers = None
+        for p, (lines, keys) in zip(players, outs):
+            sees = lab.var_sees[p][vi]
+            if sees is None:
+                if how == TEAM:
+                    sees = bool(s.team[p] == owner)
+                else:
+                    if viewers is None:
+                        viewers = rule(s, owner)
+                    sees = p in viewers
+            if sees:
+                if shown is None:
+                    if plain and type(value) is int:
+                        shown = label + str(value)
+                    elif value is None:
+                        shown = label + "none"
+                    else:
+                        shown = label + _value(_show(g, value, ty))
+                lines.append(shown)
+                keys.append(key)
+    if s.ended is not None:
+        left = g.steps[0]
+        for p, (lines, keys) in zip(players, outs):
+            g.steps[0] = left
+            _ended(s, p, lab, lines, keys)
+    return outs
+
+
+__all__ = ["Lines", "observation_lines", "observation_lines_of"]
