@@ -10,8 +10,8 @@ from typing import Any
 from ..engine.budget import over
 from .lower import NONE_CODE, Func, Program, Unsupported
 
-# The lowered functions the rules call (lower.py's names): `define` functions and procedures. Each call takes a
-# unit of the step budget, as the Python backend charges a call its body's size.
+# The lowered functions the rules call (lower.py's names): `define` functions and procedures. A call of one that
+# calls others takes a unit of the step budget (the Python backend charges a call its body's size).
 CALLED = ("fn_", "pr_")
 CT = {"i": "i64", "f": "double", "l": "List", "L": "Lists", "F": "FList", "P": "Packs"}
 
@@ -531,7 +531,9 @@ class CppWriter:
         out.append(f"    m.init_match = {h['init_match']}; m.init_deal = {h['init_deal']}; m.teams = {h['teams']}; "
                    f"m.next_dealer = {h['next_dealer']}; m.max_deals = {p.max_deals};")
         out.append(f"    m.fix_zones = {{{', '.join(map(str, p.fix_zones))}}};")
-        out.append(f"    m.budget = {int(p.step_budget)}LL; m.over = {c_text(str(over(p.step_budget)))};")
+        # an int64 whatever the limit (past 2**62 units no move ends anyway); the message says the limit given
+        budget = min(int(p.step_budget), 2**62)
+        out.append(f"    m.budget = {budget}LL; m.over = {c_text(str(over(p.step_budget)))};")
         out.append("    return m;")
         return out
 
