@@ -105,6 +105,7 @@ HOSTILE: dict[str, tuple[str, str, str]] = {
 PLAY = """
 import json, random, sys, time
 import cardsmith
+from cardsmith.engine.errors import GameError
 path, players = sys.argv[1], 2
 g = cardsmith.load(path, players=players, backend="native")
 out = {}
