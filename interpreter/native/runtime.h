@@ -57,9 +57,11 @@ inline int at(i64 i, int n) { if (i < 0 || i >= n) fail("index out of range"); r
 // walks could run for hours inside one move.
 [[noreturn]] __attribute__((cold, noinline)) inline void over_budget(const char* m) { throw RuleError(m); }
 struct Budget {
-  i64 left;
+  // `long long`, not i64 (`long`): a type no value of rule code has, so a charge in a loop does not make the
+  // compiler reload the lists and variables it reads (strict aliasing).
+  long long left;
   const char* over;
-  void charge(i64 k) { if (__builtin_expect((left -= k) < 0, 0)) over_budget(over); }
+  void charge(long long k) { if (__builtin_expect((left -= k) < 0, 0)) over_budget(over); }
   void tick() { if (__builtin_expect(--left < 0, 0)) over_budget(over); }
 };
 
@@ -112,7 +114,7 @@ struct Meta {
   int n = 0, nc = 0, nz = 0, nv = 0, num_actions = 0;
   int init_match = -1, init_deal = -1, teams = -1, next_dealer = -1, max_deals = 0;
   std::vector<int> fix_zones;  // decided at the end of a lazy step (chance.py fix_seen)
-  i64 budget = LLONG_MAX;  // units of work in one move: the Python backend's `Limits.steps`
+  long long budget = LLONG_MAX;  // units of work in one move: the Python backend's `Limits.steps`
   std::string over = "the rules did too much work in one move";
   struct Phase { int first, start, after, end, then; bool round; int next; std::vector<int> actions; };
   std::vector<Phase> phases;
