@@ -1,68 +1,99 @@
 // The C ABI of a game compiled alone (the design chosen in docs/design/native.md): the per-game library holds
 // the generated rules with the engine templates over them and exports one table of plain functions; the
-// binding (loader.cc) is built once and loads any such library. No C++ exception crosses the boundary.
+// binding (loader.cc) is built once and loads any such library. No C++ exception crosses the boundary: every
+// entry that runs rule code or allocates catches them all and reports failure with a one-line message in `err`
+// (a rule failing, the step budget passed, memory exhausted).
 #pragma once
 #include <cstdio>
+#include <new>
 
 #include "runtime.h"
 
 extern "C" {
 struct CsApi {
   int version;
-  void* (*game_new)();
+  void* (*game_new)(char* err, int cap);  // nullptr on failure, with the message in err
   int (*num_players)(void* g);
   // seed: |seed|'s 32-bit words, least significant first (words 0: no seed, chance nodes); wide: seed >= 2^128
-  void* (*state_new)(void* g, const uint32_t* seed, int words, int wide);
-  void* (*state_clone)(void* s);
+  // nullptr on failure (the rules failing at the match's start), with the message in err
+  void* (*state_new)(void* g, const uint32_t* seed, int words, int wide, char* err, int cap);
+  void* (*state_clone)(void* s);  // nullptr when memory is exhausted
   void (*state_free)(void* s);
-  int (*legal)(void* s, int* out, int cap);  // the legal actions, or the chance outcomes at a chance node
+  // the legal actions, or the chance outcomes at a chance node: how many, or -1 with the message in err
+  int (*legal)(void* s, int* out, int cap, char* err, int errcap);
   int (*apply)(void* s, int a, char* err, int cap);  // 0, or 1 with the message in err
   int (*is_chance)(void* s);
   int (*is_terminal)(void* s);
   int (*current_player)(void* s);
   void (*returns)(void* s, double* out);
-  long long (*playouts)(void* g, long long games, uint64_t seed, double* sums);
+  // random matches in the native loop: the moves made, or -1 with the message in err
+  long long (*playouts)(void* g, long long games, uint64_t seed, double* sums, char* err, int cap);
   // the seed of the state's next draw: its words (as state_new's) into out[0..cap), how many, 0 if none
   int (*state_seed)(void* s, uint32_t* out, int cap, int* wide);
 };
-#define CS_ABI_VERSION 2
+#define CS_ABI_VERSION 3
 }
 
 namespace cs {
+// Run f; a C++ exception it throws becomes false and its one-line message in err (never an exception across the
+// C boundary, never an abort).
+template <class F>
+inline bool guarded(char* err, int cap, F&& f) {
+  try {
+    f();
+    return true;
+  } catch (const std::bad_alloc&) {
+    std::snprintf(err, cap, "%s", "out of memory");
+  } catch (const std::exception& e) {
+    std::snprintf(err, cap, "%s", e.what());
+  } catch (...) {
+    std::snprintf(err, cap, "%s", "an unknown failure");
+  }
+  return false;
+}
+
 template <class R>
 const CsApi* make_api() {
   using G = Game<R>;
   using S = PyState<R>;
   static const CsApi api = {
       CS_ABI_VERSION,
-      []() -> void* { return new G(); },
+      [](char* err, int cap) -> void* {
+        G* g = nullptr;
+        guarded(err, cap, [&] { g = new G(); });
+        return g;
+      },
       [](void* g) { return static_cast<G*>(g)->eng.m.n; },
-      [](void* g, const uint32_t* seed, int words, int wide) -> void* {
+      [](void* g, const uint32_t* seed, int words, int wide, char* err, int cap) -> void* {
         PySeed sd{};  // the binding gives at most SEED_WORDS words
         words = std::max(0, std::min(words, SEED_WORDS));
         std::copy(seed, seed + words, sd.w);
         sd.n = (uint8_t)words;
         sd.wide = wide != 0;
-        auto* s = new S();
-        init_state(*s, &static_cast<G*>(g)->eng, 0, sd);
+        S* s = nullptr;
+        if (!guarded(err, cap, [&] {
+              s = new S();
+              init_state(*s, &static_cast<G*>(g)->eng, 0, sd);
+            })) {
+          delete s;
+          return nullptr;
+        }
         return s;
       },
-      [](void* s) -> void* { return new S(*static_cast<S*>(s)); },
+      [](void* s) -> void* { return new (std::nothrow) S(*static_cast<S*>(s)); },
       [](void* s) { delete static_cast<S*>(s); },
-      [](void* s, int* out, int cap) {
-        const auto& la = static_cast<S*>(s)->legal();
-        int n = std::min<int>((int)la.size(), cap);
-        std::copy(la.begin(), la.begin() + n, out);
-        return (int)la.size();
+      [](void* s, int* out, int cap, char* err, int errcap) {
+        int size = -1;
+        guarded(err, errcap, [&] {
+          const auto& la = static_cast<S*>(s)->legal();
+          int n = std::min<int>((int)la.size(), cap);
+          std::copy(la.begin(), la.begin() + n, out);
+          size = (int)la.size();
+        });
+        return size;
       },
       [](void* s, int a, char* err, int cap) {
-        try {
-          static_cast<S*>(s)->apply(a);
-          return 0;
-        } catch (const std::exception& e) {
-          std::snprintf(err, cap, "%s", e.what());
-          return 1;
-        }
+        return guarded(err, cap, [&] { static_cast<S*>(s)->apply(a); }) ? 0 : 1;
       },
       [](void* s) { return (int)static_cast<S*>(s)->is_chance(); },
       [](void* s) { return (int)static_cast<S*>(s)->s.terminal; },
@@ -71,8 +102,10 @@ const CsApi* make_api() {
         auto* st = static_cast<S*>(s);
         for (int p = 0; p < st->eng->m.n; p++) out[p] = st->s.terminal ? st->s.rets[p] : 0.0;
       },
-      [](void* g, long long games, uint64_t seed, double* sums) {
-        return random_playouts(&static_cast<G*>(g)->eng, games, seed, sums);
+      [](void* g, long long games, uint64_t seed, double* sums, char* err, int cap) {
+        long long moves = -1;
+        guarded(err, cap, [&] { moves = random_playouts(&static_cast<G*>(g)->eng, games, seed, sums); });
+        return moves;
       },
       [](void* s, uint32_t* out, int cap, int* wide) {
         const PySeed& sd = static_cast<S*>(s)->s.py;

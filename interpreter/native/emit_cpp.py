@@ -7,8 +7,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from ..engine.budget import over
 from .lower import NONE_CODE, Func, Program, Unsupported
 
+# The lowered functions the rules call (lower.py's names): `define` functions and procedures. A call of one that
+# calls others takes a unit of the step budget (the Python backend charges a call its body's size).
+CALLED = ("fn_", "pr_")
 CT = {"i": "i64", "f": "double", "l": "List", "L": "Lists", "F": "FList", "P": "Packs"}
 
 
@@ -98,7 +102,7 @@ class CppWriter:
         return f"{self.k(x[2])}[x.s.phase]"
 
     def e_packings(self, x: Any) -> str:
-        return self._lib("packings", x)
+        return self._lib("packings", x, budget=True)
 
     def e_listlit(self, x: Any) -> str:
         if x[1] in ("F", "L", "P"):
@@ -118,14 +122,21 @@ class CppWriter:
     def e_ceil(self, x: Any) -> str:
         return f"(i64)std::ceil({self.e(x[2])})"
 
-    def _lib(self, name: str, x: Any) -> str:
-        return f"{name}(" + ", ".join(self.e(a) for a in x[2:]) + ")"
+    def _lib(self, name: str, x: Any, budget: bool = False) -> str:
+        """A library call: its list argument charged a unit per item (`walked`), or for a generator, which charges
+        as it builds, the move's budget passed in."""
+        args = [self.e(a) for a in x[2:]]
+        if budget:
+            args.append("x.b")
+        elif args:
+            args[0] = f"walked(x, {args[0]})"
+        return f"{name}(" + ", ".join(args) + ")"
 
     def e_subsets(self, x: Any) -> str:
-        return self._lib("subsets", x)
+        return self._lib("subsets", x, budget=True)
 
     def e_combinations(self, x: Any) -> str:
-        return self._lib("combinations", x)
+        return self._lib("combinations", x, budget=True)
 
     def e_flatten(self, x: Any) -> str:
         return self._lib("flatten", x)
@@ -207,7 +218,7 @@ class CppWriter:
         return f"(i64)({self.e(x[3])} {x[2]} {self.e(x[4])})"
 
     def e_in(self, x: Any) -> str:
-        return f"(i64)contains({self.e(x[3])}, {self.e(x[2])})"
+        return f"(i64)contains(walked(x, {self.e(x[3])}), {self.e(x[2])})"
 
     def e_let(self, x: Any) -> str:
         sets = "".join(f"{self.loc(k, i)} = {self.e(v)}; " for k, i, v in x[2])
@@ -235,7 +246,7 @@ class CppWriter:
         return f"last_of({self.e(a)})"
 
     def e_sort(self, x: Any) -> str:
-        return f"sorted({self.e(x[2])})"
+        return f"sorted(walked(x, {self.e(x[2])}))"
 
     def e_by(self, x: Any) -> str:
         return f"(i64)x.s.by[at({self.e(x[2])}, {self.p.num_cards})]"
@@ -247,13 +258,14 @@ class CppWriter:
         return f"std::max({self.e(x[2])}, {self.e(x[3])})"
 
     def e_range(self, x: Any) -> str:
-        return f"range_list({self.e(x[2])}, {self.e(x[3])})"
+        return f"built(x, range_list({self.e(x[2])}, {self.e(x[3])}))"
 
     def e_comp(self, x: Any) -> str:
         _, ty, (k, slot), it, cond, elem = x
         u = next(self.uid)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
         return (f"[&]{{ {CT[ty]} o{u}; const auto& it{u} = {self.e(it)}; "
+                f"x.b.charge(it{u}.size()); "
                 f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {self.loc(k, slot)} = it{u}[i{u}]; "
                 f"{test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
 
@@ -262,8 +274,8 @@ class CppWriter:
         u = next(self.uid)
         var = self.loc(k, slot)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        head = (f"const auto& it{u} = {self.e(it)}; for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) "
-                f"{{ {var} = it{u}[i{u}]; {test}")
+        head = (f"const auto& it{u} = {self.e(it)}; x.b.charge(it{u}.size()); "
+                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {var} = it{u}[i{u}]; {test}")
         el = self.e(elem)
         if how == "any":
             return f"[&]() -> i64 {{ {head}if ({el}) return 1; }} return 0; }}()"
@@ -360,7 +372,7 @@ class CppWriter:
             k, slot = st[1]
             it = st[2]
             lst = f"Lists l{u} = {self.e(it)};" if it[1] == "L" else f"List l{u} = to_list({self.e(it)});"
-            return [f"{ind}{{ {lst} for (int i{u} = 0; i{u} < l{u}.size(); i{u}++) {{",
+            return [f"{ind}{{ {lst} x.b.charge(l{u}.size()); for (int i{u} = 0; i{u} < l{u}.size(); i{u}++) {{",
                     f"{ind}  {self.loc(k, slot)} = l{u}[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
         raise NotImplementedError(op)
 
@@ -390,6 +402,10 @@ class CppWriter:
                 continue
             body.append(self.sig(fi, f) + " {")
             body.append("  " + self.decls(f))
+            if f.name.startswith(CALLED) and calls(f.body):
+                # A call that calls is work: a chain of them without loops could be exponential. A call of a
+                # leaf (no calls, its loops charged) does a bounded part of its caller's charged work.
+                body.append("  x.b.tick();")
             if f.ret:
                 body.append(f"  return {self.e(f.body)};")
             else:
@@ -405,7 +421,7 @@ class CppWriter:
             digits = []
             for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
-                legal.append(f"{ind}{{ const auto& d{u} = {self.e(pa['dom'])}; "
+                legal.append(f"{ind}{{ const auto& d{u} = {self.e(pa['dom'])}; x.b.charge(d{u}.size()); "
                              f"for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
                 legal.append(f"{ind}  {self.pvar(pa)} = d{u}[i{u}];")
                 digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")
@@ -515,6 +531,9 @@ class CppWriter:
         out.append(f"    m.init_match = {h['init_match']}; m.init_deal = {h['init_deal']}; m.teams = {h['teams']}; "
                    f"m.next_dealer = {h['next_dealer']}; m.max_deals = {p.max_deals};")
         out.append(f"    m.fix_zones = {{{', '.join(map(str, p.fix_zones))}}};")
+        # an int64 whatever the limit (past 2**62 units no move ends anyway); the message says the limit given
+        budget = min(int(p.step_budget), 2**62)
+        out.append(f"    m.budget = {budget}LL; m.over = {c_text(str(over(p.step_budget)))};")
         out.append("    return m;")
         return out
 
@@ -537,6 +556,25 @@ def ids_tables(name: str, ids: list[list[int]], nc: int) -> list[str]:
         return f"static const {t} {n}{name}[] = {{{', '.join(map(str, xs)) or '0'}}};"
     return [arr("i64", "IDK", [k for k, _ in keyed]), arr("i64", "IDP", [i for _, i in keyed]),
             arr("int", "IDO", offs), arr("int16_t", "IDI", items)]
+
+
+def calls(ir: Any) -> bool:
+    """Whether lowered code calls a `define` function or a procedure."""
+    stack = [ir]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            if x and x[0] in ("call", "do"):
+                return True
+            stack.extend(x)
+    return False
+
+
+def c_text(s: str) -> str:
+    """A C++ string literal of a message the backend writes (never a rule file's text): plain ASCII only."""
+    if not all(" " <= ch <= "~" and ch not in '"\\?' for ch in s):
+        raise ValueError(f"not a plain message: {s!r}")
+    return f'"{s}"'
 
 
 def emit(prog: Program, module: str) -> str:

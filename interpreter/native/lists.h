@@ -145,7 +145,8 @@ struct Lists {
 template <class L> inline bool contains(const Lists& xs, const L& v) { return xs.has(to_list(v)); }
 inline Lists cat(const Lists& a, const Lists& b) { Lists o = a; for (int i = 0; i < b.n; i++) o.push(b[i]); return o; }
 inline List flatten(const Lists& xs) { List l; for (int j = 0; j < xs.off[xs.n]; j++) l.push(xs.it[j]); return l; }
-template <class L> inline Lists combinations(const L& xs_, i64 k) {
+// The generators charge a unit per list they build (`b`), as they go: their work is in the lists they make.
+template <class L> inline Lists combinations(const L& xs_, i64 k, Budget& b) {
   if (k < 0) fail("combinations() needs a whole number of items, 0 or more");
   List xs = to_list(xs_);
   Lists o;
@@ -153,6 +154,7 @@ template <class L> inline Lists combinations(const L& xs_, i64 k) {
   int ix[LCAP];
   for (int i = 0; i < k; i++) ix[i] = i;
   while (true) {  // itertools.combinations' order
+    b.tick();
     List c;
     for (int i = 0; i < k; i++) c.push(xs.a[ix[i]]);
     o.push(c);
@@ -163,9 +165,9 @@ template <class L> inline Lists combinations(const L& xs_, i64 k) {
     for (int j = i + 1; j < k; j++) ix[j] = ix[j - 1] + 1;
   }
 }
-template <class L> inline Lists subsets(const L& xs) {
+template <class L> inline Lists subsets(const L& xs, Budget& b) {
   Lists o;
-  for (int k = 0; k <= xs.size(); k++) { Lists c = combinations(xs, k); for (int i = 0; i < c.n; i++) o.push(c[i]); }
+  for (int k = 0; k <= xs.size(); k++) { Lists c = combinations(xs, k, b); for (int i = 0; i < c.n; i++) o.push(c[i]); }
   return o;
 }
 inline Lists lists_of(std::initializer_list<List> xs) { Lists o; for (const List& l : xs) o.push(l); return o; }
@@ -185,26 +187,28 @@ inline Packs packs_of(std::initializer_list<Lists> xs) { Packs o; for (const Lis
 inline Packs cat(const Packs& a, const Packs& b) { Packs o = a; for (const Lists& l : b.v) o.push(l); return o; }
 inline Lists flatten(const Packs& xs) { Lists o; for (const Lists& l : xs.v) for (int i = 0; i < l.n; i++) o.push(l[i]); return o; }
 // library_impl.f_packings: every choice of groups that share no item, the groups in their order, the empty
-// choice first (the search recurses once per group: at most 400)
-inline void packings_go(const Lists& g, int i, Lists& chosen, std::vector<i64>& used, Packs& out) {
+// choice first (the search recurses once per group: at most 400). A unit per step of the search, as it runs:
+// it may take many more steps than it finds choices.
+inline void packings_go(const Lists& g, int i, Lists& chosen, std::vector<i64>& used, Packs& out, Budget& b) {
+  b.tick();
   if (i == g.n) { out.push(chosen); return; }
-  packings_go(g, i + 1, chosen, used, out);
+  packings_go(g, i + 1, chosen, used, out, b);
   List gi = g[i];
   for (int j = 0; j < gi.n; j++) if (std::find(used.begin(), used.end(), gi.a[j]) != used.end()) return;
   size_t mark = used.size();
   used.insert(used.end(), gi.a, gi.a + gi.n);
   Lists before = chosen;
   chosen.push(gi);
-  packings_go(g, i + 1, chosen, used, out);
+  packings_go(g, i + 1, chosen, used, out, b);
   chosen = before;
   used.resize(mark);
 }
-inline Packs packings(const Lists& g) {
+inline Packs packings(const Lists& g, Budget& b) {
   if (g.n > 400) fail("packings() of more than 400 groups");
   Packs out;
   Lists chosen;
   std::vector<i64> used;
-  packings_go(g, 0, chosen, used, out);
+  packings_go(g, 0, chosen, used, out, b);
   return out;
 }
 // A list-of-cards parameter: its digit is the list's position among the action's ids (keys sorted, with

@@ -21,6 +21,21 @@
 namespace py = pybind11;
 
 namespace {
+constexpr int ERR = 512;  // room for a failure's one-line message from the library
+
+// A failure of the native code as cardsmith's GameError with its one-line message (a RuntimeError if cardsmith
+// cannot be imported, for the spike's scripts).
+[[noreturn]] void game_error(const std::string& message) {
+  py::object cls;
+  try {
+    cls = py::module_::import("cardsmith.engine.errors").attr("GameError");
+  } catch (const py::error_already_set&) {
+    throw std::runtime_error(message);
+  }
+  PyErr_SetString(cls.ptr(), message.c_str());
+  throw py::error_already_set();
+}
+
 struct Lib {
   const CsApi* api;
   void* game;
@@ -35,7 +50,9 @@ struct NState {
   long long limit = -1;  // player actions allowed (-1: no limit); past it apply refuses, the wrapper says why
   NState(std::shared_ptr<Lib> l, void* st) : lib(std::move(l)), s(st) {}
   NState(const NState& o)
-      : lib(o.lib), s(o.lib->api->state_clone(o.s)), hist(o.hist), moves(o.moves), limit(o.limit) {}
+      : lib(o.lib), s(o.lib->api->state_clone(o.s)), hist(o.hist), moves(o.moves), limit(o.limit) {
+    if (!s) game_error("the native backend could not copy a state: out of memory");
+  }
   NState& operator=(const NState&) = delete;
   ~NState() { lib->api->state_free(s); }
   bool terminal() const { return lib->api->is_terminal(s) != 0; }
@@ -43,13 +60,15 @@ struct NState {
   std::vector<int> legal() const {
     if (terminal()) return {};
     std::vector<int> out(128);
-    int n = lib->api->legal(s, out.data(), (int)out.size());
-    if (n > (int)out.size()) { out.resize(n); lib->api->legal(s, out.data(), n); }
+    char err[ERR];
+    int n = lib->api->legal(s, out.data(), (int)out.size(), err, sizeof err);
+    if (n > (int)out.size()) { out.resize(n); n = lib->api->legal(s, out.data(), n, err, sizeof err); }
+    if (n < 0) throw std::runtime_error(err);  // the rules failed (the step budget passed, ...)
     out.resize(n);
     return out;
   }
   void raw_apply(int a) {
-    char err[256];
+    char err[ERR];
     if (lib->api->apply(s, a, err, sizeof err)) throw std::runtime_error(err);
   }
   void apply(int a) {
@@ -75,7 +94,10 @@ struct NGame {
     if (!get) throw std::runtime_error("not a cardsmith game library");
     const CsApi* api = get();
     if (api->version != CS_ABI_VERSION) throw std::runtime_error("a game library of another version");
-    lib = std::make_shared<Lib>(Lib{api, api->game_new()});
+    char err[ERR];
+    void* game = api->game_new(err, sizeof err);
+    if (!game) game_error(std::string("the native game could not be made: ") + err);
+    lib = std::make_shared<Lib>(Lib{api, game});
   }
 };
 
@@ -120,7 +142,11 @@ PYBIND11_MODULE(cs_loader, mod) {
   py::class_<NState>(mod, "State")
       .def(py::init([](NGame& g, py::object seed, long long limit) {
         Seed sd = seed_of(seed);
-        auto* st = new NState(g.lib, g.lib->api->state_new(g.lib->game, sd.w, sd.n, sd.wide));
+        char err[ERR];
+        void* s = g.lib->api->state_new(g.lib->game, sd.w, sd.n, sd.wide, err, sizeof err);
+        // a RuntimeError: NativeGame.new_initial_state asks the Python backend where the rules failed
+        if (!s) throw std::runtime_error(err);
+        auto* st = new NState(g.lib, s);
         st->limit = limit;
         return st;
       }), py::arg("game"), py::arg("seed") = py::none(), py::arg("limit") = -1)
@@ -161,7 +187,12 @@ PYBIND11_MODULE(cs_loader, mod) {
       .def("chance_outcomes", [](const NState& st) {
         std::vector<std::pair<int, double>> out;
         if (st.terminal() || !st.chance()) return out;
-        std::vector<int> o = st.legal();
+        std::vector<int> o;
+        try {
+          o = st.legal();
+        } catch (const std::exception& e) {
+          game_error(std::string("the native backend could not list the chance outcomes: ") + e.what());
+        }
         out.reserve(o.size());
         for (int a : o) out.emplace_back(a, 1.0 / o.size());
         return out;
@@ -203,10 +234,12 @@ PYBIND11_MODULE(cs_loader, mod) {
       .def("random_playouts", [](NGame& g, long long games, uint64_t seed) {
         std::vector<double> sums(g.lib->api->num_players(g.lib->game), 0.0);
         long long moves;
+        char err[ERR];
         {
           py::gil_scoped_release nogil;
-          moves = g.lib->api->playouts(g.lib->game, games, seed, sums.data());
+          moves = g.lib->api->playouts(g.lib->game, games, seed, sums.data(), err, sizeof err);
         }
+        if (moves < 0) game_error(std::string("a random playout stopped: ") + err);
         return py::make_tuple(moves, sums);
       });
 }

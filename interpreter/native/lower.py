@@ -47,6 +47,7 @@ class Program:
     nlls: int = 0  # slots of variables of lists of lists (melds)
     max_deals: int = 0  # 0: no limit
     fix_zones: list[int] = field(default_factory=list)  # zones decided at the end of a lazy step (fix_seen)
+    step_budget: int = 2_000_000  # units of work in one move: the game's `Limits.steps`, compiled in
 
 
 class Lowering(CallsMixin):
@@ -545,7 +546,7 @@ def lower(game: Any) -> Program:
                    len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,
                    game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, lo.nnums, lo.nlls,
                    m.max_deals or 0,
-                   _fix_zones(game, lo.shuffled))
+                   _fix_zones(game, lo.shuffled), game.step_limit)
 
 
 def _fix_zones(game: Any, shuffled: set[str]) -> list[int]:

@@ -1,8 +1,9 @@
 // The runtime both prototype back ends share: the flat state, zones, lazy chance (as the Python engine's
 // chance.py: a step runs, guesses the cards it needs, and the guesses are the next chance nodes), the turn
 // flow (flow.py) and the OpenSpiel-shaped interface. `Engine<R>` is instantiated with design (a)'s generated
-// rules (gen_*.cc) or design (b)'s program interpreter (engine_b.cc). Prototype: no step budget, no logs,
-// no observations; every index into the state is checked (`at`), and a bad one is a RuleError, not memory.
+// rules (gen_*.cc) or design (b)'s program interpreter (engine_b.cc). No logs, no observations; every index
+// into the state is checked (`at`), and a bad one is a RuleError, not memory; every move is bounded by the
+// step budget (`Budget`).
 #pragma once
 #include <algorithm>
 #include <bitset>
@@ -49,6 +50,20 @@ constexpr int NONE_CODE = -2, END_DEAL = -1, STOP = -3, PICK = MAXZ;
 struct RuleError : std::runtime_error { using std::runtime_error::runtime_error; };
 [[noreturn]] inline void fail(const char* m) { throw RuleError(m); }
 inline int at(i64 i, int n) { if (i < 0 || i >= n) fail("index out of range"); return (int)i; }
+
+// The step budget of one move (docs/design/native.md): every loop iteration of rule code, every call of a
+// `define` function or procedure, every item a library walk or generator visits takes at least one unit; past
+// `left` the move stops with the Python backend's words (`over`). Rule files are untrusted: without it nested
+// walks could run for hours inside one move.
+[[noreturn]] __attribute__((cold, noinline)) inline void over_budget(const char* m) { throw RuleError(m); }
+struct Budget {
+  // `long long`, not i64 (`long`): a type no value of rule code has, so a charge in a loop does not make the
+  // compiler reload the lists and variables it reads (strict aliasing).
+  long long left;
+  const char* over;
+  void charge(long long k) { if (__builtin_expect((left -= k) < 0, 0)) over_budget(over); }
+  void tick() { if (__builtin_expect(--left < 0, 0)) over_budget(over); }
+};
 
 }  // namespace cs
 
@@ -99,6 +114,8 @@ struct Meta {
   int n = 0, nc = 0, nz = 0, nv = 0, num_actions = 0;
   int init_match = -1, init_deal = -1, teams = -1, next_dealer = -1, max_deals = 0;
   std::vector<int> fix_zones;  // decided at the end of a lazy step (chance.py fix_seen)
+  long long budget = LLONG_MAX;  // units of work in one move: the Python backend's `Limits.steps`
+  std::string over = "the rules did too much work in one move";
   struct Phase { int first, start, after, end, then; bool round; int next; std::vector<int> actions; };
   std::vector<Phase> phases;
   int match_start, match_deal, match_end_deal, over_when;
@@ -110,7 +127,14 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
   Draws* d;
   const Meta& m;
   bool stop = false;  // a pick is waiting for its outcome: every block returns STOP
+  Budget b{m.budget, m.over.c_str()};  // a Ctx is made per move, legal query and run of a step: a full budget
 };
+
+// A library walk over a list (sort, reverse, unique, `in`...): a unit per item, charged before it runs. Only
+// ever an argument of the call that walks (the reference is to the caller's value, alive until the call ends).
+template <class L> inline const L& walked(Ctx& x, const L& xs) { x.b.charge(xs.size()); return xs; }
+// A list built by the library (range): a unit per item.
+template <class L> inline L built(Ctx& x, L l) { x.b.charge(l.size()); return l; }
 
 inline int zi_of(const Ctx& x, i64 zi) { return at(zi, x.m.nz); }
 inline void shrink(State& s, int zi, int k) { s.unfixed[zi] = (int16_t)(k >= 2 ? k : 0); }
@@ -367,6 +391,7 @@ struct Engine {
     int hops = 0;
     while (code != NONE_CODE && !s.terminal) {
       if (code == STOP) return;
+      x.b.tick();  // a phase entry or a new deal is work, as in flow.py's transfer
       if (++hops > 10000) fail("a goto loop");
       if (code >= 0) {
         s.phase = code;
