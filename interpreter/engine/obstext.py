@@ -107,14 +107,35 @@ def _table(s: Any, p: int, lab: _Labels, prefix: str, lines: list[str], keys: li
         if sees is None:
             sees = bool(s.team[p] == owner) if how == TEAM else p in rule(s, owner)
         if sees:
-            if plain and type(value) is int:
-                text = str(value)
-            elif value is None:
-                text = "none"
-            else:
-                text = _value(_show(g, value, ty))
+            text = str(value) if plain and type(value) is int else _var_text(g, value, ty, plain)
             lines.append(prefix + label + text)
             keys.append(prefix + key)
+
+
+def _var_text(g: Any, value: Any, ty: Any, plain: bool) -> str:
+    """A variable's value as its line shows it."""
+    if plain and type(value) is int:
+        return str(value)
+    if value is None:
+        return "none"
+    return _value(_show(g, value, ty))
+
+
+def _seen_by(s: Any, players: list[int], fixed: list[bool | None], how: int, owner: Any, rule: Any) -> list[bool]:
+    """Whether each of `players` sees a zone or a variable: `fixed[i]` where `_fixed` decided it once per game,
+    else the team, else the rule, run at most once (it does not depend on who asks)."""
+    viewers = None
+    out = []
+    for p, sees in zip(players, fixed):
+        if sees is None:
+            if how == TEAM:
+                sees = bool(s.team[p] == owner)
+            else:
+                if viewers is None:
+                    viewers = rule(s, owner)
+                sees = p in viewers
+        out.append(sees)
+    return out
 
 
 def _turn(s: Any, names: list[str]) -> str:
@@ -171,16 +192,9 @@ def observation_lines_of(s: Any, players: list[int]) -> list[Lines]:
     outs = [_first(s, lab, p, turn, in_play) for p in players]
     cards = lab.cards
     for zi, ((label, key, how, owner, rule), zone) in enumerate(zip(lab.zones, s.z)):
-        shown = hidden = viewers = None
-        for p, (lines, keys) in zip(players, outs):
-            sees = lab.zone_sees[p][zi]
-            if sees is None:
-                if how == TEAM:
-                    sees = bool(s.team[p] == owner)
-                else:
-                    if viewers is None:
-                        viewers = rule(s, owner)
-                    sees = p in viewers
+        shown = hidden = None
+        seen = _seen_by(s, players, [lab.zone_sees[p][zi] for p in players], how, owner, rule)
+        for sees, (lines, keys) in zip(seen, outs):
             if sees:
                 if shown is None:
                     shown = label + (" | ".join([cards[c] for c in zone]) if zone else "-")
@@ -191,24 +205,12 @@ def observation_lines_of(s: Any, players: list[int]) -> list[Lines]:
                 lines.append(hidden)
             keys.append(key)
     for vi, ((label, key, how, owner, rule, ty, plain), value) in enumerate(zip(lab.variables, s.v)):
-        shown = viewers = None
-        for p, (lines, keys) in zip(players, outs):
-            sees = lab.var_sees[p][vi]
-            if sees is None:
-                if how == TEAM:
-                    sees = bool(s.team[p] == owner)
-                else:
-                    if viewers is None:
-                        viewers = rule(s, owner)
-                    sees = p in viewers
+        shown = None
+        seen = _seen_by(s, players, [lab.var_sees[p][vi] for p in players], how, owner, rule)
+        for sees, (lines, keys) in zip(seen, outs):
             if sees:
                 if shown is None:
-                    if plain and type(value) is int:
-                        shown = label + str(value)
-                    elif value is None:
-                        shown = label + "none"
-                    else:
-                        shown = label + _value(_show(g, value, ty))
+                    shown = label + _var_text(g, value, ty, plain)
                 lines.append(shown)
                 keys.append(key)
     if s.ended is not None:
