@@ -137,14 +137,13 @@ class Descent(Search):
                 f.base, f.outcomes = base, outcomes
                 if gap != (0, 0):
                     continue
-                saved = [(m.base, m.action, m.shuffles, m.outcomes[:]) for m in self.frames[:i + 1]]
+                saved = self._frames_up_to(i)
                 if self._swap_before(i, o, c, d):
                     gap, t, f.shuffles = self._gap(i)
                     if gap == (0, 0):
                         return t
                     # The replay brought the cards elsewhere than the copy had them: as it was, and the next.
-                    for m, (b, action, sh, out) in zip(self.frames, saved):
-                        m.base, m.action, m.shuffles, m.outcomes = b, action, sh, out
+                    self._put_back(saved)
                 tries += 1
                 if tries >= MAX_SWAPS:
                     return None

@@ -359,18 +359,25 @@ class Search:
             self.work += charge
             if f.action not in legal(t):
                 continue
-            saved = [(m.base, m.action, m.shuffles, m.outcomes[:]) for m in self.frames[:i + 1]]
+            saved = self._frames_up_to(i)
             if self._swap_before(i, o, c, d):
                 # The replayed history need not bring the cards where the copy had them (cards that move by
                 # what they are: every card of a rank handed over): the action must be legal after it too.
                 if f.action in legal(f.base):
                     return True
-                for m, (base, action, sh, out) in zip(self.frames, saved):
-                    m.base, m.action, m.shuffles, m.outcomes = base, action, sh, out
+                self._put_back(saved)
             tries += 1
             if tries >= MAX_SWAPS:
                 return False
         return False
+
+    def _frames_up_to(self, i: int) -> list[tuple[Any, int | None, list[Shuffle], list[int]]]:
+        """What steps 0 to i are now, to put back (`_put_back`) if a swap and its replay do not help."""
+        return [(m.base, m.action, m.shuffles, m.outcomes[:]) for m in self.frames[:i + 1]]
+
+    def _put_back(self, saved: list[tuple[Any, int | None, list[Shuffle], list[int]]]) -> None:
+        for m, (base, action, sh, out) in zip(self.frames, saved):
+            m.base, m.action, m.shuffles, m.outcomes = base, action, sh, out
 
     def _swap_before(self, i: int, o: tuple[int, int], c: int, d: int) -> bool:
         """Swap cards c and d in shuffle o (step, shuffle) and replay the steps from there up to step i; on a
