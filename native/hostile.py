@@ -34,7 +34,7 @@ extern "C" long long cs_playouts(long long games, unsigned long long seed, doubl
 def split_source(text: str) -> str:
     """The generated rules and engine alone: no Python binding (built once at install in the chosen design)."""
     lines = [ln for ln in text.splitlines() if not ln.startswith("PYBIND11_MODULE")]
-    return "\n".join(lines).replace('#include "bind.h"', '#include "runtime.h"') + ENTRY
+    return "\n".join(lines).replace('#include "bind.h"', '#include "engine.h"') + ENTRY
 
 
 def _children() -> float:

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <new>
 
-#include "runtime.h"
+#include "engine.h"
 
 extern "C" {
 struct CsApi {

@@ -3,7 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "runtime.h"
+#include "engine.h"
 
 namespace py = pybind11;
 

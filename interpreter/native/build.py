@@ -55,7 +55,8 @@ class BuildLimits:
 
 
 DEFAULT_BUILD_LIMITS = BuildLimits()
-HEADERS = ("abi.h", "runtime.h", "lists.h", "pyrandom.h")  # what a game's library and the binding are built from
+# What a game's library and the binding are built from (their hash names the builds).
+HEADERS = ("abi.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h")
 
 
 def cache_dir() -> Path:
