@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import cardsmith
@@ -16,7 +17,7 @@ from cardsmith.sim.summary import Meta, resampling_warnings, summarize
 from cardsmith.sim.terminal import sections
 
 
-def _give_up(self: SeatView, rng: Any) -> Any:
+def _give_up(self: SeatView, rng: Any, until: float | None = None) -> Any:
     raise GameError("found no state (a test's resampler that always gives up)")
 
 
@@ -140,3 +141,60 @@ def test_a_bot_keeps_why_its_resampler_last_gave_up(monkeypatch: pytest.MonkeyPa
     monkeypatch.undo()
     fine, _ = _decide(monkeypatch, False)
     assert fine.last_failure is None
+
+
+def test_a_bot_whose_time_runs_out_in_the_resampler_stops_there_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot with a wall-clock cap (the web table's) gives the resampler its deadline, so a hard state cannot
+    hold it ~10 s past the cap; a decision cut short before any world is a random move, said as such, and not
+    counted as the resampler giving up."""
+    from cardsmith.engine.resample import OutOfTime
+    from cardsmith.web.rooms import resampling_note
+    given: list[float | None] = []
+
+    def late(self: SeatView, rng: Any, until: float | None = None) -> Any:
+        given.append(until)
+        raise OutOfTime("stopped at its time limit (a test's resampler)")
+    game = cardsmith.load("hearts", players=4)
+    s = game.new_initial_state(seed=5)
+    while s.is_chance_node() or len(s.legal_actions()) < 2:
+        s.apply_action(s.legal_actions()[0])
+    monkeypatch.setattr(SeatView, "resample_with_work", late)
+    bot = make_bot(parse_bots("ismcts(iterations=8)")[0], game, s.current_player(), 1)
+    assert isinstance(bot, IsmctsBot)
+    bot.wall_cap = 5.0
+    t = time.monotonic()
+    assert bot.choose(SeatView(s, s.current_player())) in s.legal_actions()
+    assert len(given) == 1 and given[0] is not None and t < given[0] <= time.monotonic() + 5.0
+    assert (bot.last_timed_out, bot.last_blind, bot.last_failed, bot.blind_moves) == (True, True, 0, 1)
+    assert resampling_note(bot) == ("ran out of its time before it found an arrangement of the hidden cards that "
+                                    "fits what it saw, so it chose this move at random")
+
+
+def test_a_bot_without_a_cap_gives_the_resampler_no_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Seeded play stays a function of the seed alone.)"""
+    given: list[float | None] = []
+    real = SeatView.resample_with_work
+
+    def spy(self: SeatView, rng: Any, until: float | None = None) -> Any:
+        given.append(until)
+        return real(self, rng, until)
+    monkeypatch.setattr(SeatView, "resample_with_work", spy)
+    bot, _ = _decide(monkeypatch, False)
+    assert given and all(u is None for u in given)
+    assert not bot.last_timed_out
+
+
+def test_the_resampler_starts_no_search_past_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardsmith.engine.resample as resample
+    from cardsmith.engine.resample.constraints import Deals
+    game = cardsmith.load("hearts", players=4)
+    s = game.new_initial_state(seed=3)
+    for _ in range(30):
+        s.apply_action(s.legal_actions()[0])
+    monkeypatch.setattr(Deals, "run", lambda self: None)  # a constraint layer that finds nothing
+    with pytest.raises(resample.OutOfTime, match="^stopped at its time limit after 0 replayed steps, before it "
+                                                 "found a state P1 cannot tell from this one$"):
+        resample.resample_with_work(s, 1, 7, until=time.monotonic())
+    found, _ = resample.resample_with_work(s, 1, 7, until=time.monotonic() + 600)
+    assert found.information_state_string(1) == s.information_state_string(1)
+    assert issubclass(resample.OutOfTime, GameError)

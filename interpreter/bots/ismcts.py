@@ -34,7 +34,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import GameError
-from ..engine.resample import MAX_WORK
+from ..engine.resample import MAX_WORK, OutOfTime
 from .rollout import policy
 
 if TYPE_CHECKING:
@@ -93,11 +93,14 @@ class IsmctsBot:
         self.resample_failures = 0  # over every decision of this bot
         self.blind_moves = 0  # decisions with no world, over every decision of this bot
         self.last_failure: str | None = None  # why the resampler last gave up (its message), for logs
+        # Whether the last decision's time (`wall_cap`) ran out inside the resampler, which stops there
+        # rather than run its whole budget (a hard state takes it ~10 s) past the host's cap.
+        self.last_timed_out = False
 
     # ---------------------------------------------------------------- the decision
     def choose(self, view: SeatView) -> int:
         legal = view.legal_actions()
-        self.last_failed, self.last_blind = 0, False
+        self.last_failed, self.last_blind, self.last_timed_out = 0, False, False
         if len(legal) == 1:
             return int(legal[0])
         tree: dict[Any, dict[int, _Child]] = {}
@@ -136,7 +139,10 @@ class IsmctsBot:
                 worlds.append(world)
             elif self._wants_world(len(worlds) + failed, drawn, played):
                 try:
-                    world, work = view.resample_with_work(self.rng.getrandbits(64))
+                    world, work = view.resample_with_work(self.rng.getrandbits(64), stop_at)
+                except OutOfTime:
+                    self.last_timed_out = True
+                    break
                 except GameError as e:
                     # The resampler gave up (its work is bounded): search the worlds drawn so far.
                     failed += 1

@@ -59,10 +59,11 @@ class SeatView:
         from ..engine.masked import masked
         return masked(self._state, self.seat, rng)
 
-    def resample_with_work(self, rng: random.Random | int) -> tuple[State, int]:
-        """`resample(rng)` and the steps the resampler replayed to find it."""
+    def resample_with_work(self, rng: random.Random | int, until: float | None = None) -> tuple[State, int]:
+        """`resample(rng)` and the steps the resampler replayed to find it; `until`, a `time.monotonic()`
+        deadline past which it stops (`OutOfTime`, a GameError)."""
         from ..engine.resample import resample_with_work
-        return resample_with_work(self._state, self.seat, rng)
+        return resample_with_work(self._state, self.seat, rng, until)
 
     def carry_with_work(self, rng: random.Random | int, hint: State) -> tuple[State | None, int]:
         """A state like `resample`'s, found by extending `hint`, a state `resample` gave this seat earlier in

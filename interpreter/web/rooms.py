@@ -280,6 +280,9 @@ class Room:
 def resampling_note(bot: Any) -> str | None:
     """What a player can read of a bot's last decision whose resampler gave up, or None."""
     failed = int(getattr(bot, "last_failed", 0))
+    if getattr(bot, "last_blind", False) and getattr(bot, "last_timed_out", False):
+        return "ran out of its time before it found an arrangement of the hidden cards that fits what it saw, " \
+            "so it chose this move at random"
     if getattr(bot, "last_blind", False):
         return "found no arrangement of the hidden cards that fits what it saw, so it chose this move at random" + \
             (f" (the resampler gave up {failed:,} time{'s' * (failed != 1)})" if failed else "")

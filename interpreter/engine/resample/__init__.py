@@ -52,6 +52,7 @@ consistent, not drawn exactly from the posterior: the search keeps the first con
 from __future__ import annotations
 
 import random
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
@@ -121,9 +122,18 @@ def resample(s: State, p: Any, rng: Any) -> State:
     return resample_with_work(s, p, rng)[0]
 
 
-def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
+class OutOfTime(GameError):
+    """The resampler stopped at its caller's deadline (`until`) before it found a state: not a state the
+    player's information rules out, but a search cut short."""
+
+
+def resample_with_work(s: State, p: Any, rng: Any, until: float | None = None) -> tuple[State, int]:
     """The resampled state and the steps replayed to find it (a search bot weighs that against its
-    playouts to decide how many states to draw, in a measure that does not depend on the machine)."""
+    playouts to decide how many states to draw, in a measure that does not depend on the machine).
+
+    `until`: a `time.monotonic()` deadline, for a caller that must answer in time (a bot at the web table);
+    past it no new search starts and OutOfTime is raised. One search's share is the most it runs over (about
+    2 s on a 2-core machine). None, the default, leaves the result a function of the seed alone."""
     info, r = _start(s, p, rng)
     # The constraint layer first (constraints.py): most states are found by it; the history it built, as far
     # as it fits, seeds the first of the other searches.
@@ -136,6 +146,9 @@ def resample_with_work(s: State, p: Any, rng: Any) -> tuple[State, int]:
     for k in range(MAX_TRIES):
         if work >= MAX_WORK:
             break
+        if until is not None and time.monotonic() >= until:
+            raise OutOfTime(f"stopped at its time limit after {work:,} replayed steps, before it found a state "
+                            f"{s.game.player_name(p)} cannot tell from this one")
         kind, budget = schedule(k, reached, len(info.views))
         search = kind(info, p, r, min(MAX_WORK - work, budget))
         if k == 0 and found is None:
@@ -209,4 +222,4 @@ def _finish(s: State, found: State, r: random.Random) -> State:
     return found
 
 
-__all__ = ["carry_with_work", "resample", "resample_with_work"]
+__all__ = ["OutOfTime", "carry_with_work", "resample", "resample_with_work"]
