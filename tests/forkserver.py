@@ -18,13 +18,18 @@ interpreter did, in the same isolation, because it is a separate process too:
   standard streams flushed, exit status 120 if stdout cannot be flushed).
 
 What a forked child shares with the zygote: the modules it imported (their caches, the parser's tables)
-and what the interpreter read at start-up. So a request whose environment differs from the zygote's in
+and what the interpreter read as it started. So a request whose environment differs from the zygote's in
 what the interpreter reads when it starts (PYTHON* variables but PYTHONDONTWRITEBYTECODE, which the child
 applies; the locale's LANG, LC_ALL, LC_CTYPE; TZ) runs in a fresh interpreter instead, and the child
-re-seeds `random` and forgets tempfile's folder, which a fresh process would pick anew. Everything cardsmith
-reads from the environment (CARDSMITH_NATIVE_CACHE, XDG_*, HOME) it reads when used, not when imported,
-so the request's environment applies. The zygote is spawned with subprocess (fork and exec) and has no
-threads when it forks (it refuses to serve if it has any); the pytest worker itself is never forked.
+re-seeds `random` and forgets tempfile's folder, which a fresh process would pick anew. The seed of str
+hashes cannot be re-drawn: it is random for each zygote (each test process and run), not for each command,
+so set orders vary across runs rather than commands. Everything cardsmith reads from the environment
+(CARDSMITH_NATIVE_CACHE, XDG_*, HOME) it reads when used, not when imported, so the request's environment
+applies. The zygote's objects are frozen out of the garbage collector's sight (gc.freeze), so that the
+children share their memory pages instead of copying them as the collector touches them (they are the
+imported modules' own, which a fresh interpreter also keeps to its end). The zygote is spawned with
+subprocess (fork and exec) and has no threads when it forks (it refuses to serve if it has any); the pytest
+worker itself is never forked.
 
 If the zygote cannot start or dies, or CARDSMITH_TESTS_ZYGOTE=0 is set, every command runs in a fresh
 interpreter (`fresh_cli`, what the tests did before), so the tests never fail because of this helper.
