@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,10 @@ TIMEOUT = 5.0
 MEMORY = 1 << 30  # 1 GiB of address space
 SECRET = "cardsmith-attack-secret-5f1e2d"
 PASSWD_LINE = "root:x:0:0"
+
+
+def _limit() -> None:  # the memory limit in a child before it runs Python (test_output_safety.py's subprocess)
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
 @dataclass
