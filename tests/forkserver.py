@@ -156,9 +156,10 @@ class _Zygote:
                 raise
             except BaseException as e:  # the protocol is out of step: no later command may use it
                 self.broken = True
+                log = self.log
                 self.close()
                 with _LOCK:
-                    _STATE["why"] = f"the zygote was lost: {e!r}"
+                    _STATE["why"] = f"the zygote was lost: {e!r}{log}"
                 if isinstance(e, (_Lost, OSError, ValueError)):
                     raise _Lost from e
                 raise
@@ -171,24 +172,20 @@ class _Zygote:
             in_r, in_w = os.open(os.devnull, os.O_RDONLY), -1
         else:
             in_r, in_w = os.pipe()
+        talk = _Exchange(self.sock, in_w, input or b"", out_r, err_r)
         start = time.monotonic()
         try:
-            socket.send_fds(self.sock, [request], [in_r, out_w, err_w])
-        finally:
-            for fd in (in_r, out_w, err_w):
-                os.close(fd)
-        reply = self._reply(None)
-        if "pid" not in reply:
-            for fd in (out_r, err_r, in_w):
-                if fd >= 0:
+            try:
+                socket.send_fds(self.sock, [request], [in_r, out_w, err_w])
+            finally:
+                for fd in (in_r, out_w, err_w):  # the child's ends: the zygote has its own copies now
                     os.close(fd)
-            raise _Lost(reply.get("error", reply))
-        deadline = None if timeout is None else start + timeout
-        talk = _Exchange(self.sock, in_w, input or b"", out_r, err_r)
-        try:
-            done = talk.until(deadline)
+            reply = self._reply(START_TIMEOUT, "the zygote did not fork")
+            if "pid" not in reply:
+                raise _Lost(reply.get("error", reply))
+            done = talk.until(None if timeout is None else start + timeout)
             if done is None:  # the deadline came first: the zygote kills the child at its own deadline
-                done = self._reply(GRACE)
+                done = self._reply(GRACE, "the zygote did not report a killed command")
             talk.drain()
         finally:
             talk.close()
@@ -197,18 +194,30 @@ class _Zygote:
             raise subprocess.TimeoutExpired(cmd, timeout or 0.0, output=out, stderr=err)
         return subprocess.CompletedProcess(cmd, int(done["status"]), out, err)
 
-    def _reply(self, wait: float | None) -> dict[str, Any]:
+    def _reply(self, wait: float | None, late: str = "") -> dict[str, Any]:
+        """The zygote's next message; _Lost if none comes within `wait` seconds (saying `late`)."""
         self.sock.settimeout(wait)
         try:
             msg, _fds, flags, _ = socket.recv_fds(self.sock, MAX_MESSAGE, 0)
         except TimeoutError as e:
-            raise _Lost("the zygote did not report a killed command") from e
+            raise _Lost(late) from e
         finally:
             self.sock.settimeout(None)
         if not msg or flags & socket.MSG_TRUNC:
             raise _Lost("the zygote closed its socket")
         reply: dict[str, Any] = json.loads(msg)
         return reply
+
+    @property
+    def log(self) -> str:
+        """The end of what the zygote wrote on its stderr (nothing unless it failed), for messages."""
+        try:
+            with open(os.path.join(self.folder, "log"), "rb") as f:
+                f.seek(max(0, os.fstat(f.fileno()).st_size - 1000))
+                text = f.read().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+        return f"; its stderr ends: {text}" if text else ""
 
     def close(self) -> None:
         self.sock.close()  # the zygote reads the end of its socket and leaves
@@ -349,10 +358,10 @@ def _start() -> tuple[_Zygote | None, str]:
     env = dict(os.environ)
     try:
         os.mkdir(os.path.join(folder, "cwd"))
-        with open(os.path.join(folder, "log"), "wb") as log:
+        with open(os.path.join(folder, "log"), "wb") as stderr:
             proc = subprocess.Popen([sys.executable, "-c", BOOT, str(Path(__file__).parent), str(theirs.fileno())],
                                     cwd=os.path.join(folder, "cwd"), env=env, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL, stderr=log, pass_fds=[theirs.fileno()])
+                                    stdout=subprocess.DEVNULL, stderr=stderr, pass_fds=[theirs.fileno()])
     except OSError as e:
         ours.close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -361,12 +370,13 @@ def _start() -> tuple[_Zygote | None, str]:
         theirs.close()
     zygote = _Zygote(proc, ours, folder, env)
     try:
-        ready = zygote._reply(START_TIMEOUT)
+        ready = zygote._reply(START_TIMEOUT, "the zygote did not say it was ready")
     except (_Lost, OSError, ValueError) as e:
         ready = {"why": f"no answer ({e!r})"}
     if ready.get("ready") is not True:
+        said = zygote.log
         zygote.close()
-        return None, f"the zygote refused: {ready.get('why', ready)}"
+        return None, f"the zygote refused: {ready.get('why', ready)}{said}"
     # PEP 538: in the C locale the interpreter sets LC_CTYPE in its own environment as it starts; a fresh
     # interpreter given the same environment would do the same.
     zygote.coerced = {k: v for k, v in ready["startup_env"].items() if k not in env}

@@ -62,6 +62,8 @@ elif what == "ending":
     sys.stdout.write("no newline")
 elif what == "random":
     print(random.random())
+elif what == "parent":
+    print(os.getppid())
 elif what == "file":
     open("made.txt", "w").write("x")
 '''
@@ -85,6 +87,11 @@ def both(args: list[str], cwd: Path, **kw: object) -> tuple[subprocess.Completed
     forked = run_cli(args, cwd=cwd, module="zyprobe", **kw)  # type: ignore[arg-type]
     assert forkserver.status() == "forked from a zygote"
     return fresh, forked
+
+
+def parent(probe: Path, env: dict[str, str] | None = None) -> int:
+    """The process id of the probe's parent: this process for a fresh interpreter, else the zygote."""
+    return int(run_cli(["parent"], cwd=probe, module="zyprobe", env=env).stdout)
 
 
 def same(fresh: subprocess.CompletedProcess[bytes], forked: subprocess.CompletedProcess[bytes]) -> None:
@@ -185,6 +192,8 @@ def test_an_interpreter_setting_in_the_environment_runs_fresh(probe: Path) -> No
     seed = "1" if os.environ.get("PYTHONHASHSEED") != "1" else "2"
     out = run_cli(["state"], cwd=probe, module="zyprobe", env={**os.environ, "PYTHONHASHSEED": seed}).stdout
     assert json.loads(out)["environ"]["PYTHONHASHSEED"] == seed
+    assert parent(probe, {**os.environ, "PYTHONHASHSEED": seed}) == os.getpid()
+    assert parent(probe) != os.getpid()
     assert forkserver.status() == "forked from a zygote"  # the zygote itself is still used for the others
 
 
@@ -195,12 +204,27 @@ def test_a_lost_zygote_falls_back_to_a_fresh_interpreter(probe: Path, monkeypatc
     monkeypatch.setitem(forkserver._STATE, "started", True)
     monkeypatch.setitem(forkserver._STATE, "why", why)
     assert run_cli(["exit", "4"], cwd=probe, module="zyprobe").returncode == 4
+    assert parent(probe) == zygote.proc.pid
     zygote.proc.kill()
     zygote.proc.wait()
     r = run_cli(["exit", "5"], cwd=probe, module="zyprobe")
     assert r.returncode == 5 and r.stderr == b""
     assert forkserver.status().startswith("the zygote was lost: ")
     assert run_cli(["exit", "6"], cwd=probe, module="zyprobe").returncode == 6
+    assert parent(probe) == os.getpid()
+
+
+def test_a_zygote_that_cannot_start_falls_back_to_a_fresh_interpreter(probe: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forkserver, "BOOT", "import sys; print('no cardsmith here', file=sys.stderr); sys.exit(3)")
+    zygote, why = forkserver._start()
+    assert zygote is None
+    assert why.startswith("the zygote refused: no answer (") and why.endswith("; its stderr ends: no cardsmith here")
+    monkeypatch.setitem(forkserver._STATE, "zygote", None)
+    monkeypatch.setitem(forkserver._STATE, "started", True)
+    monkeypatch.setitem(forkserver._STATE, "why", why)
+    assert parent(probe) == os.getpid()  # a fresh interpreter, started by this process
+    assert forkserver.status() == why
 
 
 def test_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
