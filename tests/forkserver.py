@@ -112,7 +112,7 @@ def run_cli(args: Sequence[str], *, cwd: str | os.PathLike[str], env: Mapping[st
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), where)
     try:
         return zygote.run(module, list(args), where, want, input, timeout, rlimit_as)
-    except _Lost:  # the zygote died: this command, and every later one, in a fresh interpreter
+    except _Lost:  # the zygote died (then every later command runs fresh too), or the request was too large
         return fresh_cli(args, cwd=cwd, env=want, input=input, timeout=timeout, rlimit_as=rlimit_as, module=module)
 
 
