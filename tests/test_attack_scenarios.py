@@ -3,7 +3,7 @@
 Each tests/attacks_scenarios/*.yaml is copied, with rules/, into a temporary folder where the test also
 makes the files the attacks name (a FIFO, a folder, links to system files, a credentials file, YAML
 that does not parse, a huge file, ...). `cardsmith test` then runs in another, empty folder, in a
-subprocess under the limits of tests/test_attacks.py. The same files are then named through `extends:`
+process of its own under the limits of tests/test_attacks.py. The same files are then named through `extends:`
 in generated rule files (`validate`), and the device-like ones on the command line.
 """
 

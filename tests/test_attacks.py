@@ -24,8 +24,9 @@ line an error *may* point at (a bomb spread over several lines, a cascade on a n
   and `cardsmith run --seed 1` exits with status 1 and a located rule error at a marked line: a silent
   success is a failure here.
 
-Every command runs in a subprocess, in an empty temporary directory, with a 5 s timeout and a 1 GiB
-address-space limit, stdin closed, and a secret in the environment. For every file: no Python
+Every command runs in a process of its own (forked from the tests' zygote, tests/forkserver.py: the same
+isolation as a fresh `python -m cardsmith`, without its start-up), in an empty temporary directory, with a
+5 s timeout and a 1 GiB address-space limit, stdin closed, and a secret in the environment. For every file: no Python
 traceback, no file created in the working directory (the payloads try `touch PWNED`), and neither the
 secret nor the content of /etc/passwd in the output.
 """
@@ -36,12 +37,12 @@ import os
 import re
 import resource
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from forkserver import run_cli
 
 pytestmark = [pytest.mark.slow]
 
@@ -53,7 +54,7 @@ SECRET = "cardsmith-attack-secret-5f1e2d"
 PASSWD_LINE = "root:x:0:0"
 
 
-def _limit() -> None:  # runs in the child before exec
+def _limit() -> None:  # the memory limit in a child before it runs Python (test_output_safety.py's subprocess)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
@@ -69,11 +70,10 @@ class Result:
 
 
 def cardsmith(args: list[str], cwd: Path) -> Result:
-    """Run `cardsmith ARGS` in a subprocess under the time and memory limits."""
+    """Run `cardsmith ARGS` in a process of its own under the time and memory limits."""
     env = dict(os.environ, CARDSMITH_ATTACK_SECRET=SECRET, PYTHONDONTWRITEBYTECODE="1")
     try:
-        p = subprocess.run([sys.executable, "-m", "cardsmith", *args], cwd=cwd, env=env,
-                           stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT, preexec_fn=_limit)
+        p = run_cli(args, cwd=cwd, env=env, timeout=TIMEOUT, rlimit_as=MEMORY)
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode("utf-8", "replace")[-2000:]
         pytest.fail(f"'cardsmith {' '.join(args)}' did not finish within {TIMEOUT} s (a hang); output so far:\n{out}")

@@ -2,8 +2,9 @@
 
 Bad command lines, unknown or out-of-range options, unreadable files, bad scenario files, bad input
 to `cardsmith play`, and illegal action ids through the Python API. Every command line is run twice:
-in-process through `cardsmith.cli.main.main` (exit status and output), and in a subprocess with a
-timeout (no Python traceback, no hang).
+in-process through `cardsmith.cli.main.main` (exit status and output), and in a process of its own with a
+timeout (no Python traceback, no hang): forked from the tests' zygote (tests/forkserver.py), and one
+command line of each command also in a fresh `python -m cardsmith`, so that start-up is tested too.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,18 +20,21 @@ from cardsmith.dsl.limits import FLAGS
 from cardsmith.engine.errors import BadOption, GameError, IllegalAction
 from cardsmith.engine.game import Game
 from conftest import GAMES_DIR, cli, compiled
+from forkserver import fresh_cli, run_cli
 
 TIMEOUT = 20.0
 
 
 
 
-def sub(argv: list[str], cwd: Path, stdin: bytes | None = None, timeout: float = TIMEOUT) -> tuple[int, str, str]:
-    """Run the CLI in a subprocess; a hang fails the test."""
+def sub(argv: list[str], cwd: Path, stdin: bytes | None = None, timeout: float = TIMEOUT,
+        fresh: bool = False) -> tuple[int, str, str]:
+    """Run the CLI in a process of its own (forked from the tests' zygote, or with `fresh` a new interpreter);
+    a hang fails the test."""
+    run = fresh_cli if fresh else run_cli
     try:
-        p = subprocess.run([sys.executable, "-m", "cardsmith", *argv], cwd=cwd, input=stdin if stdin is not None
-                           else b"", capture_output=True, timeout=timeout,
-                           env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        p = run(argv, cwd=cwd, input=stdin if stdin is not None else b"", timeout=timeout,
+                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     except subprocess.TimeoutExpired:
         pytest.fail(f"'cardsmith {' '.join(argv)}' did not finish within {timeout} s (a hang)")
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
@@ -155,6 +158,25 @@ def test_bad_command_line_in_process(argv: list[str], files: Path, capsys: pytes
                          ids=[c[0] for c in BAD_COMMAND_LINES + HANGING_COMMAND_LINES])
 def test_bad_command_line_subprocess(argv: list[str], files: Path) -> None:
     code, out, err = sub(argv, files, timeout=8.0)
+    _check_bad(argv, code, out, err)
+
+
+# The first bad command line of each command (and of none), in a fresh interpreter: what the cases above
+# check, with the command's own start-up (its imports, in a new process) included.
+def _first_of_each_command(cases: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    first: dict[str, tuple[str, list[str]]] = {}
+    for name, argv in cases:
+        first.setdefault(argv[0] if argv else "", (name, argv))
+    return list(first.values())
+
+
+FRESH_COMMAND_LINES = _first_of_each_command(BAD_COMMAND_LINES + HANGING_COMMAND_LINES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [c[1] for c in FRESH_COMMAND_LINES], ids=[c[0] for c in FRESH_COMMAND_LINES])
+def test_bad_command_line_in_a_fresh_interpreter(argv: list[str], files: Path) -> None:
+    code, out, err = sub(argv, files, timeout=8.0, fresh=True)
     _check_bad(argv, code, out, err)
 
 

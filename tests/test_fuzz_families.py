@@ -31,7 +31,7 @@ The families (see tests/attacks/README.md for the attack files of each):
   located diagnostics, and neither the secret, the environment nor /etc/passwd in any message.
 
 A few plain tests cover the outputs the fuzzers do not reach: `run --json`, `play` and scenario failure
-messages, each on an attack file, in a subprocess under the attack suite's limits.
+messages, each on an attack file, in a process of its own under the attack suite's limits.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ import re
 import resource
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -59,9 +58,10 @@ from cardsmith.engine.errors import GameError, RuleError
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
 from cardsmith.scenario.runner import run_file
+from forkserver import run_cli
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
-from test_attacks import ATTACKS, MEMORY, PASSWD_LINE, SECRET, _limit, located_lines, read_attack
+from test_attacks import ATTACKS, MEMORY, PASSWD_LINE, SECRET, located_lines, read_attack
 from test_fuzz import FUZZ_SETTINGS, SEEDS, ExampleTooSlow, check_diagnostics, note
 
 pytestmark = [pytest.mark.slow, pytest.mark.fuzz]
@@ -761,11 +761,11 @@ def test_paths_in_scenario_game(path_folder: Path, data: st.DataObject) -> None:
 
 
 def cli(args: list[str], cwd: Path, stdin: str = "") -> tuple[int, str]:
-    """`cardsmith ARGS` in a subprocess under the attack suite's limits: (status, stdout + stderr)."""
+    """`cardsmith ARGS` in a process of its own (tests/forkserver.py) under the attack suite's limits:
+    (status, stdout + stderr)."""
     env = dict(os.environ, CARDSMITH_ATTACK_SECRET=SECRET, PYTHONDONTWRITEBYTECODE="1")
     try:
-        p = subprocess.run([sys.executable, "-m", "cardsmith", *args], cwd=cwd, env=env, input=stdin.encode(),
-                           capture_output=True, timeout=5.0, preexec_fn=_limit)
+        p = run_cli(args, cwd=cwd, env=env, input=stdin.encode(), timeout=5.0, rlimit_as=MEMORY)
     except subprocess.TimeoutExpired:
         pytest.fail(f"'cardsmith {' '.join(args)}' did not finish within 5 s (a hang)")
     return p.returncode, p.stdout.decode("utf-8", "replace") + p.stderr.decode("utf-8", "replace")

@@ -24,6 +24,7 @@ from cardsmith.cli.main import main
 from cardsmith.table.record import open_record, read_record, steps
 from cardsmith.table.view import SUIT_SYMBOLS, TableView
 from conftest import ROOT, game_for
+from forkserver import run_cli
 
 TIMEOUT = 60.0
 SYMBOL_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
@@ -32,8 +33,10 @@ NOT_A_MOVE = "for a move, ? for help, q to leave"
 
 
 def play(args: list[str], stdin: str, cwd: Path = ROOT) -> tuple[int, str, str]:
-    p = subprocess.run([sys.executable, "-m", "cardsmith", "play", *args], cwd=cwd, input=stdin.encode(),
-                       capture_output=True, timeout=TIMEOUT, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    """`cardsmith play ARGS` with STDIN piped in, in a process of its own (forked from the tests' zygote,
+    tests/forkserver.py; the tests below that start `python -m cardsmith play` themselves keep a fresh one)."""
+    p = run_cli(["play", *args], cwd=cwd, input=stdin.encode(), timeout=TIMEOUT,
+                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 

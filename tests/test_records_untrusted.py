@@ -17,13 +17,15 @@ import pytest
 from cardsmith.cli.main import main
 from cardsmith.table.record import open_record, read_record
 from conftest import ROOT
+from forkserver import run_cli
 
 TIMEOUT = 60.0
 
 
 def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
-    p = subprocess.run([sys.executable, "-m", "cardsmith", *args], cwd=ROOT, input=stdin.encode(),
-                       capture_output=True, timeout=TIMEOUT, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    """`cardsmith ARGS` in a process of its own (forked from the tests' zygote, tests/forkserver.py)."""
+    p = run_cli(args, cwd=ROOT, input=stdin.encode(), timeout=TIMEOUT,
+                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
