@@ -375,3 +375,24 @@ def test_the_openspiel_benchmark_measures_the_native_backend() -> None:
         lines = out.stdout.splitlines()
         assert lines[0] == head
         assert all(ln.startswith("Go Fish  2  ") for ln in lines[1:] if ln), lines
+
+
+def test_the_standard_headers_are_precompiled_once_per_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's library reads the standard headers precompiled (std.h.gch, built at the first game and kept
+    in the cache), not as text each time: the first native load of a game is ~0.3 s faster."""
+    monkeypatch.setenv("CARDSMITH_NATIVE_CACHE", str(tmp_path))
+    build.game_library(build.program("kuhn-poker", 2))
+    gch = list(tmp_path.glob("cs_std_*/std.h.gch"))
+    assert len(gch) == 1
+    made = gch[0].stat().st_mtime_ns
+    _, compiled = build.game_library(build.program("leduc-poker", 2))
+    assert compiled and gch[0].stat().st_mtime_ns == made
+    flag = build._precompiled(build.DEFAULT_BUILD_LIMITS)
+    assert flag == [f"-I{gch[0].parent}"]
+    # The compiler takes it: -H marks a precompiled header used with "!".
+    src = tmp_path / "probe.cc"
+    src.write_text(build.library_source(build.program("kuhn-poker", 2)))
+    r = subprocess.run([build.COMPILER, *[f for f in build.FLAGS if f != "-shared"], "-fsyntax-only", "-H", *flag,
+                        f"-I{build.HERE}", str(src)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines()[0] == f"! {gch[0]}"
