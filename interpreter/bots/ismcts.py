@@ -94,7 +94,7 @@ class IsmctsBot:
         self.blind_moves = 0  # decisions with no world, over every decision of this bot
         self.last_failure: str | None = None  # why the resampler last gave up (its message), for logs
         # Whether the last decision's time (`wall_cap`) ran out inside the resampler, which stops there
-        # rather than run its whole budget (a hard state takes it ~10 s) past the host's cap.
+        # rather than run its whole budget (a hard state takes it 30-45 s) past the host's cap.
         self.last_timed_out = False
 
     # ---------------------------------------------------------------- the decision

@@ -67,16 +67,18 @@ if TYPE_CHECKING:
     from ..state import State
 
 # The bounds of one resample, in replayed steps (a measure that does not depend on the machine). MAX_WORK is
-# what a failure may cost: about 10 s on a 2-core machine, the longest a search bot should wait for a
-# world it then goes without. MAX_TRIES only keeps the loop finite: the work bound ends it first.
+# what a failure may cost: 30-45 s on a 2-core machine. Three times the 400,000 steps it was, in shares of
+# the same size: a fishing game's hardest states are found in the second or third 400,000 (CHANGELOG), and
+# every other state as before, at the same cost; a bot with a wall-clock cap stops sooner (`until`).
+# MAX_TRIES only keeps the loop finite.
 MAX_TRIES = 10_000
-MAX_WORK = 400_000  # steps replayed over all tries
+MAX_WORK = 1_200_000  # steps replayed over all tries
 # A search gets at most MAX_WORK // RESTARTS before a fresh one starts (why: `schedule`), and less for a short
 # history: PER_STEP replayed steps per step of the history, at least MAX_WORK // MORE_RESTARTS. The searches
 # that find a hard state do so early in their share or not at all, and how early grows with the history, whose
 # every replayed exchange costs the steps between a shuffle and the step (docs/design/resampling.md, 6).
-RESTARTS = 8
-MORE_RESTARTS = 13
+RESTARTS = 24
+MORE_RESTARTS = 39
 PER_STEP = 560
 SCOUT = 6_000  # steps of a first, scouting search of each kind (0: none; why: `schedule`)
 # Steps of the constraint layer's search before the others. It finds most states of most games in a few
