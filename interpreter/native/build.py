@@ -22,6 +22,7 @@ import subprocess
 import sysconfig
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -82,16 +83,25 @@ def _has_pybind11() -> bool:
     return importlib.util.find_spec("pybind11") is not None
 
 
+@cache
+def _compiler() -> tuple[str, str]:
+    """The compiler's version and target ("" each if it cannot say): for `status`, and in the name of the
+    precompiled headers, which only the same compiler can read. Asked once per process."""
+    try:
+        out = subprocess.run([COMPILER, "-dumpfullversion", "-dumpmachine"], capture_output=True, text=True,
+                             timeout=30).stdout.split()
+    except (OSError, subprocess.TimeoutExpired):
+        out = []
+    return (out[0] if out else "", out[1] if len(out) > 1 else "")
+
+
 def status() -> str:
     """One line: whether the native backend can be built here, with what, or why not."""
     why = missing()
     if why is not None:
         return f"native backend: unavailable here: {why}"
     from importlib.metadata import PackageNotFoundError, version
-    try:
-        cc = subprocess.run([COMPILER, "-dumpfullversion"], capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        cc = ""
+    cc = _compiler()[0]
     try:
         pb = version("pybind11")
     except PackageNotFoundError:
@@ -200,12 +210,7 @@ def _precompiled(limits: BuildLimits) -> list[str]:
     per cache, compiler and flags), or [] where it cannot be built: the compiler then reads std.h as text
     (`-I` the package), to the same code, about 0.3 s slower a game."""
     text = (HERE / STD).read_text()
-    try:
-        cc = subprocess.run([COMPILER, "-dumpfullversion", "-dumpmachine"], capture_output=True, text=True,
-                            timeout=30).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    folder = cache_dir() / f"cs_std_{_digest(text, ' '.join(FLAGS), cc)}"
+    folder = cache_dir() / f"cs_std_{_digest(text, ' '.join(FLAGS), *_compiler())}"
     gch = folder / f"{STD}.gch"
     if not gch.exists():
         try:
