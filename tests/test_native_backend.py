@@ -287,6 +287,58 @@ def test_refusals_are_the_python_backends_word_for_word(hearts: Game) -> None:
 
 @needs_build
 @pytest.mark.slow
+@pytest.mark.parametrize("action", [1.0, "3", None, True, 2**40, -2**70, [1]])
+def test_what_is_not_an_action_id_is_refused_as_the_python_backend_refuses_it(hearts: Game, action: Any) -> None:
+    """The binding reads an action id itself (a plain CPython method): anything else is the Python backend's
+    refusal, word for word, and the state is unchanged."""
+    s = hearts.new_initial_state(seed=4)
+    py = s.python_state()
+    with pytest.raises(Exception) as e:
+        s.apply_action(action)
+    with pytest.raises(Exception) as e_py:
+        py.apply_action(action)
+    assert (type(e.value), str(e.value)) == (type(e_py.value), str(e_py.value))
+    assert s.history() == [] and s.legal_actions() == py.legal_actions()
+
+
+@needs_build
+@pytest.mark.slow
+def test_a_clone_is_a_whole_state_of_its_own(go_fish: Game) -> None:
+    """`clone` (the binding's, no Python frame) copies the game, the seed and the twin: the copy answers as the
+    original, each moves alone, and each one's twin follows its own moves."""
+    s = go_fish.new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    s.observation_string(0)  # the twin is made
+    c = s.clone()
+    assert (c.game, c._seed, c._synced) == (s.game, s._seed, s._synced) and c._twin is not s._twin
+    assert c.information_state_string(0) == s.information_state_string(0)
+    c.apply_action(c.legal_actions(player=c.current_player())[0])
+    assert len(c.full_history()) == len(s.full_history()) + 1
+    assert c.python_state().full_history() == c.full_history()
+    assert s.python_state().full_history() == s.full_history()
+    seeded = go_fish.new_initial_state(seed=2**64 + 5)
+    twin = seeded.clone()
+    assert twin._seed == 2**64 + 5 and twin.seed() == seeded.seed() == seeded.python_state().rng
+    assert isinstance(twin, NativeState) and type(twin) is type(seeded)
+
+
+@needs_build
+@pytest.mark.slow
+def test_chance_outcomes_are_pairs_of_an_id_and_its_probability(go_fish: Game) -> None:
+    """The binding hands out each (outcome, 1/n) pair once made: equal to the Python backend's at every node."""
+    s = go_fish.new_initial_state()
+    py = cardsmith.load("go-fish", players=2).new_initial_state()
+    while s.is_chance_node():
+        out = s.chance_outcomes()
+        assert out == py.chance_outcomes() and all(type(a) is int and type(p) is float for a, p in out)
+        assert s.chance_outcomes() == out
+        s.apply_action(out[-1][0])
+        py.apply_action(out[-1][0])
+
+
+@needs_build
+@pytest.mark.slow
 def test_the_action_limit_holds_natively() -> None:
     g = cardsmith.load("hearts", players=4, backend="native", limits=cardsmith.Limits(actions=5))
     py = cardsmith.load("hearts", players=4, limits=cardsmith.Limits(actions=5))

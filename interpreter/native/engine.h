@@ -140,6 +140,22 @@ struct PyState {
   std::vector<int> legal_cache;
   bool legal_ok = false;
 
+  PyState() = default;
+  // A copy (clone, the search's hot path): `base` is read only while chance is pending, so a state between
+  // steps is copied without it.
+  PyState(const PyState& o)
+      : eng(o.eng), s(o.s), pending(o.pending), action(o.action), given(o.given), guessed(o.guessed),
+        gat(o.gat), gstart(o.gstart), legal_cache(o.legal_cache), legal_ok(o.legal_ok) {
+    if (pending) base = o.base;
+  }
+  PyState& operator=(const PyState&) = delete;
+
+  // One step's draws, kept between steps so that its lists keep their room (a step never runs another's).
+  static Draws& draws() {
+    static thread_local Draws d;
+    return d;
+  }
+
   void run_step(Draws& d) {  // one run from `base` (which s is now) with `given`
     d.reset();
     for (auto& [k, o] : given) d.given[k].push_back(o);
@@ -178,8 +194,7 @@ struct PyState {
     base = s;
     action = a;
     given.clear();
-    Draws d;
-    run_step(d);
+    run_step(draws());
   }
   void outcomes(std::vector<int>& out) const {
     out.clear();
@@ -195,8 +210,7 @@ struct PyState {
     given.emplace_back(guessed[gat].key, o);
     if (++gat < guessed.size()) return;
     s = base;
-    Draws d;
-    run_step(d);
+    run_step(draws());
   }
   bool is_chance() const { return pending; }
   int current_player() const { return s.terminal ? -4 : pending ? -1 : s.cur; }

@@ -30,20 +30,21 @@ if TYPE_CHECKING:
 # Answered by the binding's own methods (loader.cc), with the Python backend's semantics: the hot loop calls
 # them with no Python frame in between.
 NATIVE = ("current_player", "is_terminal", "is_chance_node", "legal_actions", "apply_action", "chance_outcomes",
-          "returns", "rewards", "history")
+          "returns", "rewards", "history", "clone")
 
 
 class NativeState:
     """A match on the native backend, with the interface of `cardsmith.State`. The class of its states is this
     one over the binding's `State` (`state_class`), which answers the names in NATIVE itself."""
 
-    _game: NativeGame
-    _seed: int | None = None  # the seed it was made with (its twin is made with it)
-    _twin: State | None = None  # the Python state at the same position, once asked for
-    _synced: int = 0  # entries of the native history the twin has been given
-
-    # The binding's methods this class calls (loader.cc), for the type checker.
+    # The binding's fields and methods this class uses (loader.cc), for the type checker. The four fields are
+    # the binding's (None and 0 until set), so that its `clone` copies them with no Python frame.
     if TYPE_CHECKING:
+        _game: NativeGame
+        _seed: int | None  # the seed it was made with (its twin is made with it)
+        _twin: State | None  # the Python state at the same position, once asked for
+        _synced: int  # entries of the native history the twin has been given
+
         def entries(self, start: int = 0) -> list[tuple[int, int]]: ...
         def entry_count(self) -> int: ...
         def current_player(self) -> int: ...
@@ -55,15 +56,13 @@ class NativeState:
         def returns(self) -> list[float]: ...
         def rewards(self) -> list[float]: ...
         def history(self) -> list[int]: ...
+        def clone(self) -> NativeState: ...  # with the fields above, the twin copied
 
     # ------------------------------------------------------------ made
     @classmethod
     def start(cls, game: NativeGame, seed: int | None, limit: int) -> NativeState:
         """A new match of `game` (a class of `state_class`): `seed` None for chance nodes, `limit` the actions."""
-        s = cls(game.native, seed, limit)  # type: ignore[call-arg]  # the binding's constructor
-        s._game = game
-        s._seed = seed
-        return s
+        return cls(game.native, seed, limit, game)  # type: ignore[call-arg]  # the binding's, which keeps both
 
     @property
     def game(self) -> NativeGame:
@@ -82,15 +81,6 @@ class NativeState:
     def blank(cls, game: Any, seed: int | None, lazy: bool = False, setup: Any = None) -> State:
         """As `State.blank`: a state before the match starts, for a replay (the Python backend's)."""
         return State.blank(game, seed, lazy, setup)
-
-    def clone(self) -> NativeState:
-        c = type(self)(self)  # type: ignore[call-arg]  # the binding's copy
-        c._game = self._game
-        c._seed = self._seed
-        t = self._twin
-        c._twin = t.clone() if t is not None else None
-        c._synced = self._synced
-        return c
 
     def full_history(self) -> list[tuple[int, int]]:
         """The history as (player, action) pairs, the player CHANCE (-1) for chance outcomes (none in a seeded
@@ -226,7 +216,6 @@ def state_class(binding: Any) -> type[NativeState]:
     """The class of the native states of a binding module: NativeState over its `State` (made once a module)."""
     cls: type[NativeState] | None = getattr(binding, "cardsmith_state", None)
     if cls is None:
-        # The binding's metaclass makes the class (pybind11's, the most derived of the two bases').
         made = {"__module__": __name__, "__doc__": NativeState.__doc__}
         cls = type("NativeState", (NativeState, binding.State), made)
         binding.cardsmith_state = cls
