@@ -309,7 +309,7 @@ def test_a_clone_is_a_whole_state_of_its_own(go_fish: Game) -> None:
     s = go_fish.new_initial_state()
     while s.is_chance_node():
         s.apply_action(s.chance_outcomes()[0][0])
-    s.observation_string(0)  # the twin is made
+    s.information_state_string(0)  # the twin is made
     c = s.clone()
     assert (c.game, c._seed, c._synced) == (s.game, s._seed, s._synced) and c._twin is not s._twin
     assert c.information_state_string(0) == s.information_state_string(0)
@@ -335,6 +335,42 @@ def test_chance_outcomes_are_pairs_of_an_id_and_its_probability(go_fish: Game) -
         assert s.chance_outcomes() == out
         s.apply_action(out[-1][0])
         py.apply_action(out[-1][0])
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players"), [("thirty-one", 3), ("siebenbatten", 4), ("euchre", 4)])
+def test_observations_are_native_and_the_python_backends(name: str, players: int) -> None:
+    """Each player's observation and its string come from the native state (view.h: no Python twin is made),
+    equal to the Python backend's, with `visible` rules, the deal as it ended and the winners; before the
+    match's first step (its chance pending) the Python backend answers."""
+    g = cardsmith.load(name, players=players, backend="native")
+    rng = random.Random(3)
+    s = g.new_initial_state()
+    first = s.observation_string(0)  # the match's start: the twin's
+    assert s._twin is not None and first == s.python_state().observation_string(0)
+    s = g.new_initial_state(seed=11)
+    ended = over = 0
+    while True:
+        mine = [(s.observation(p), s.observation_string(p)) for p in range(players)]
+        assert s._twin is None
+        py = State.initial(cardsmith.load(name, players=players), 11) if s.is_terminal() else None
+        if py is not None:
+            for a in s.history():
+                py.apply_action(a)
+            assert mine == [(py.observation(p), py.observation_string(p)) for p in range(players)]
+            over = 1
+            break
+        ended += any(o["deal_end"] is not None for o, _ in mine)
+        assert s.observation_words(0) == s.clone().observation_words(0)
+        la = s.legal_actions()
+        s.apply_action(la[rng.randrange(len(la))])
+    c = s.clone()
+    assert c.observation_string(1) == s.observation_string(1) and over
+    assert ended or name == "euchre"  # one deal is the whole match
+    with pytest.raises(GameError) as e:
+        s.observation_string(players)
+    assert str(e.value) == f"no player {players}: the seats are 0 to {players - 1}"
 
 
 @needs_build

@@ -12,7 +12,7 @@ import random
 import pytest
 from cardsmith.engine.observation import _zone_viewers
 from cardsmith.engine.state import State
-from conftest import FEATURE_CASES, GAME_CASES, game_for, play_random
+from conftest import FEATURE_CASES, GAME_CASES, GAMES_DIR, game_for, play_random
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -66,3 +66,24 @@ def test_observation_shows_own_hand_and_counts_of_others(rule_file: str, num_pla
                 assert shown == [g.card_names[c] for c in s.z[zi]]
             else:
                 assert shown == len(s.z[zi])
+
+
+
+def test_a_number_with_decimals_that_has_none_reads_as_a_whole_number() -> None:
+    """A `number` variable holding 16.0 is shown as 16 (and 30.5 as 30.5), in the observation and its string:
+    the same value reads the same however the rules reached it (16 + 0, 32 / 2), and the native backend,
+    which keeps numbers with decimals as such, shows the same text."""
+    from cardsmith.dsl import types as T
+    from cardsmith.engine.observation import _show
+    g = game_for(str(GAMES_DIR / "thirty-one.yaml"), 3)
+    assert (_show(g, 16.0, T.NUM), _show(g, 30.5, T.NUM), _show(g, 16, T.NUM)) == (16, 30.5, 16)
+    assert type(_show(g, 16.0, T.NUM)) is int and _show(g, 16.0, T.INT) == 16.0
+    s = State.initial(g, 5)
+    s.v[g.var_names.index("showdown")] = True  # the hands' values are shown to everyone
+    vi = g.var_names.index("hand_points[0]")
+    whole, decimal, half = s.clone(), s.clone(), s.clone()
+    whole.v[vi], decimal.v[vi], half.v[vi] = 16, 16.0, 30.5
+    assert whole.observation_string(1) == decimal.observation_string(1)
+    assert whole.observation(1)["variables"]["hand_points[0]"] == 16
+    assert "hand_points[0] = 16\n" in decimal.observation_string(1) + "\n"
+    assert "hand_points[0] = 30.5\n" in half.observation_string(1) + "\n"

@@ -49,6 +49,10 @@ _CARDS, _CARD_LISTS = T.ListOf(T.CARD), T.ListOf(T.ListOf(T.CARD))
 def _show(g: Any, value: Any, ty: T.Type) -> Any:
     if value is None:
         return None
+    if ty == T.NUM and type(value) is float and value.is_integer():
+        # A number with decimals that has none is shown as a whole number, however the rules reached it (16 or
+        # 16.0): the same value reads the same, and the native backend, which keeps no such difference, agrees.
+        return int(value)
     if ty == T.CARD:
         return g.card_names[value]
     if ty == _CARDS:

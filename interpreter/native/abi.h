@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <new>
 
-#include "engine.h"
+#include "view.h"
 
 extern "C" {
 struct CsApi {
@@ -30,8 +30,11 @@ struct CsApi {
   long long (*playouts)(void* g, long long games, uint64_t seed, double* sums, char* err, int cap);
   // the seed of the state's next draw: its words (as state_new's) into out[0..cap), how many, 0 if none
   int (*state_seed)(void* s, uint32_t* out, int cap, int* wide);
+  // what player p sees (view.h): how many words (written into out[0..cap)), -1 with the message in err, or
+  // -2 before the match's first step has run
+  int (*observe)(void* s, int p, int64_t* out, int cap, char* err, int errcap);
 };
-#define CS_ABI_VERSION 3
+#define CS_ABI_VERSION 4
 }
 
 namespace cs {
@@ -112,6 +115,16 @@ const CsApi* make_api() {
         std::copy(sd.w, sd.w + std::min<int>(sd.n, cap), out);
         *wide = sd.wide;
         return (int)sd.n;
+      },
+      [](void* s, int p, int64_t* out, int cap, char* err, int errcap) {
+        int size = -1;
+        guarded(err, errcap, [&] {
+          static thread_local std::vector<i64> words;
+          if (!observe(*static_cast<S*>(s), p, words)) { size = -2; return; }
+          std::copy(words.begin(), words.begin() + std::min<size_t>(words.size(), (size_t)std::max(cap, 0)), out);
+          size = (int)words.size();
+        });
+        return size;
       },
   };
   return &api;

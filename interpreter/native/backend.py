@@ -24,6 +24,7 @@ from ..engine.setup import Setup
 from ..engine.state import State
 from .build import DEFAULT_BUILD_LIMITS, BuildError, BuildLimits, game_library, loader
 from .lower import Unsupported, lower
+from .views import Reader
 from .wrapper import state_class
 
 BACKENDS = ("python", "native", "auto")
@@ -54,6 +55,7 @@ class NativeGame(Game):
     native: Any  # the binding's Game: `random_playouts(games, seed)` is the native loop
     native_library: str  # the path of the compiled library, in the cache folder
     state_class: Any  # the class of its states: wrapper.NativeState over the binding's State
+    views: Reader  # what the native observation's words mean (views.py)
 
     def new_initial_state(self, seed: int | None = None, setup: Setup | None = None) -> Any:
         """A new match on the native backend. With a `setup` (a position to start from), the Python backend's
@@ -110,6 +112,7 @@ def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any],
         raise NativeUnavailable(name, _reason(e)) from None
     game.native = native
     game.native_library = str(so)
+    game.views = Reader(game, prog.strings)
     game.state_class = state_class(binding)
     return game
 

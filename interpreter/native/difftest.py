@@ -1,10 +1,11 @@
 """The differential test of the native backend: it and the Python backend play the same random matches in
 lockstep, chance drawn by the loop, and must agree on the player to act, every legal set and chance-outcome
-list, and the returns. `cases` lists what to play for a game: each player count it allows (up to 10) at
-its defaults, then each option's other values (a flag flipped, the other choices, an int's bounds) at its
-lowest player count.
+list, every player's observation (the dict and its string) at every node, and the returns. `cases` lists
+what to play for a game: each player count it allows (up to 10) at its defaults, then each option's other
+values (a flag flipped, the other choices, an int's bounds) at its lowest player count.
 
     python -m cardsmith.native.difftest GAME... [--matches N] [--option-matches M] [--seed S] [--plain]
+                                        [--views-every K]
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ from typing import Any
 MAX_PLAYERS = 10
 
 
-def compare(py: Any, nat: Any, matches: int, seed: int) -> tuple[int, int, str | None]:
-    """(matches, nodes) played in agreement, or the first disagreement."""
+def compare(py: Any, nat: Any, matches: int, seed: int, views_every: int = 1) -> tuple[int, int, str | None]:
+    """(matches, nodes) played in agreement, or the first disagreement. Every player's observation is
+    compared at every `views_every`-th node (the Python backend's are most of the time of a long run; 0:
+    never, for states that have none, as the prototypes')."""
     rng = random.Random(seed)
     nodes = 0
+    n = py.num_players()
     for m in range(matches):
         a, b = py.new_initial_state(), nat.new_initial_state()
         while True:
@@ -32,6 +36,9 @@ def compare(py: Any, nat: Any, matches: int, seed: int) -> tuple[int, int, str |
                 if any(abs(x - y) > 1e-9 for x, y in zip(ra, rb)):
                     return m, nodes, f"match {m}: returns {ra} vs {rb}"
                 break
+            for p in range(n if views_every and nodes % views_every == 0 else 0):
+                if a.observation(p) != b.observation(p) or a.observation_string(p) != b.observation_string(p):
+                    return m, nodes, f"match {m} node {nodes}: P{p}'s observation differs"
             if a.is_chance_node() != b.is_chance_node():
                 return m, nodes, f"match {m} node {nodes}: chance {a.is_chance_node()} vs {b.is_chance_node()}"
             if a.is_chance_node():
@@ -75,14 +82,15 @@ def cases(name: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 def run(name: str, players: int, options: dict[str, Any], matches: int, seed: int,
-        plain: bool = False) -> tuple[int, int, str | None]:
+        plain: bool = False, views_every: int = 1) -> tuple[int, int, str | None]:
     """`plain`: against the Python backend compiled without the optimizer (what the native backend is lowered
     from), instead of `cardsmith.load`'s."""
     import cardsmith
 
-    from .build import native_game, plain_game
+    from .build import plain_game
     py = plain_game(name, players, options) if plain else cardsmith.load(name, players=players, options=options)
-    return compare(py, native_game(name, players, options), matches, seed)
+    return compare(py, cardsmith.load(name, players=players, options=options, backend="native"), matches, seed,
+                   views_every)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,13 +100,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--option-matches", type=int, default=300, help="per option value")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plain", action="store_true", help="against the Python backend compiled without the optimizer")
+    ap.add_argument("--views-every", type=int, default=1, metavar="K",
+                    help="compare the observations at every K-th node (1: every node)")
     args = ap.parse_args(argv)
     bad = 0
     for name in args.games:
         for players, options in cases(name):
             k = args.option_matches if options else args.matches
             try:
-                m, nodes, err = run(name, players, options, k, args.seed, args.plain)
+                m, nodes, err = run(name, players, options, k, args.seed, args.plain, max(1, args.views_every))
             except Exception as e:  # noqa: BLE001 - a case that cannot be set up is reported, not fatal
                 m, nodes, err = 0, 0, f"{type(e).__name__}: {e}"
             opts = ",".join(f"{k}={v}" for k, v in options.items())

@@ -8,6 +8,8 @@ import itertools
 from typing import Any
 
 from ..engine.budget import over
+from .emit_views import list_dispatch
+from .emit_views import meta_lines as view_meta
 from .lower import NONE_CODE, Func, Program, Unsupported
 
 # The lowered functions the rules call (lower.py's names): `define` functions and procedures. A call of one that
@@ -475,7 +477,7 @@ class CppWriter:
             "    }", "    fail(\"no such block\");", "  }",
             "  i64 value(Ctx& x, int fid) const {", "    switch (fid) {", *values,
             "    }", "    fail(\"no such value\");", "  }",
-            self.ret_line(),
+            self.ret_line(), *list_dispatch(p.funcs, p.views),
             "  void legal(Ctx& x, int a, std::vector<int>& out) const {", "    switch (a) {",
             *[f"    case {ai}: legal{ai}(x, out); return;" for ai in range(len(p.actions))], "    }", "  }",
             "  int run(Ctx& x, int a, int k) const {", "    switch (a) {",
@@ -494,8 +496,9 @@ class CppWriter:
             return f"  double ret(Ctx& x, int p) const {{ return f{h['returns']}(x, p); }}"
         if h["winners"] < 0:
             return "  double ret(Ctx&, int) const { return 0.0; }"
-        return (f"  double ret(Ctx& x, int p) const {{ List w = unique(f{h['winners']}(x)); "
-                f"return contains(w, p) ? 1.0 / w.n : 0.0; }}")
+        # the winners' share, of the players end_deal found (State::winners, as flow.py's sorted set)
+        return ("  double ret(Ctx& x, int p) const { int k = __builtin_popcount(x.s.winners); "
+                "return (x.s.winners >> p & 1) ? 1.0 / k : 0.0; }")
 
     def pvar(self, pa: dict[str, Any]) -> str:
         return self.loc("l" if pa["ids"] is not None else "i", pa["slot"])
@@ -531,6 +534,7 @@ class CppWriter:
         out.append(f"    m.init_match = {h['init_match']}; m.init_deal = {h['init_deal']}; m.teams = {h['teams']}; "
                    f"m.next_dealer = {h['next_dealer']}; m.max_deals = {p.max_deals};")
         out.append(f"    m.fix_zones = {{{', '.join(map(str, p.fix_zones))}}};")
+        out += view_meta(p.views)
         # an int64 whatever the limit (past 2**62 units no move ends anyway); the message says the limit given
         budget = min(int(p.step_budget), 2**62)
         out.append(f"    m.budget = {budget}LL; m.over = {c_text(str(over(p.step_budget)))};")

@@ -10,7 +10,7 @@ namespace cs {
 // ------------------------------------------------------------------ the engine
 // R provides: int block(Ctx&, int fid, const i64* args); i64 value(Ctx&, int fid); double ret(Ctx&, int p);
 // void legal(Ctx&, int action, std::vector<int>& out); int run(Ctx&, int action, int k);
-// int action_of(int id, int& k).
+// int action_of(int id, int& k); List list(Ctx&, int fid, i64 owner) (a `visible` rule, the winners).
 template <class R>
 struct Engine {
   const R& r;
@@ -62,12 +62,18 @@ struct Engine {
     if (r.block(x, m.match_end_deal, nullptr) == STOP) return STOP;
     bool over = (m.over_when >= 0 && r.value(x, m.over_when)) || (m.max_deals > 0 && s.deal_no >= m.max_deals);
     if (over) {
+      s.winners = 0;
+      if (m.winners >= 0) {  // as flow.py: sorted(set(winners)), each a player (runtime.py _want_players)
+        List w = r.list(x, m.winners, NONE_V);
+        for (int i = 0; i < w.n; i++) s.winners |= (uint16_t)(1u << at(w.a[i], m.n));
+      }
       for (int p = 0; p < m.n; p++) s.rets[p] = r.ret(x, p);
       s.terminal = true;
       return NONE_CODE;
     }
     if (x.d) fix_seen(x);
     if (x.stop) return STOP;
+    if (x.ended) *x.ended = std::make_shared<const State>(s);  // what the players see of the deal as it ended
     s.dealer = m.next_dealer >= 0 ? at(r.value(x, m.next_dealer), m.n) : next_in_match(s, m.n, s.dealer);
     return start_deal(x);
   }
@@ -139,14 +145,15 @@ struct PyState {
   size_t gat = 0, gstart = 0;
   std::vector<int> legal_cache;
   bool legal_ok = false;
+  std::shared_ptr<const State> ended, base_ended;  // the last deal as it ended (observation.py Ended), and base's
 
   PyState() = default;
   // A copy (clone, the search's hot path): `base` is read only while chance is pending, so a state between
   // steps is copied without it.
   PyState(const PyState& o)
       : eng(o.eng), s(o.s), pending(o.pending), action(o.action), given(o.given), guessed(o.guessed),
-        gat(o.gat), gstart(o.gstart), legal_cache(o.legal_cache), legal_ok(o.legal_ok) {
-    if (pending) base = o.base;
+        gat(o.gat), gstart(o.gstart), legal_cache(o.legal_cache), legal_ok(o.legal_ok), ended(o.ended) {
+    if (pending) { base = o.base; base_ended = o.base_ended; }
   }
   PyState& operator=(const PyState&) = delete;
 
@@ -160,6 +167,7 @@ struct PyState {
     d.reset();
     for (auto& [k, o] : given) d.given[k].push_back(o);
     Ctx x{s, &d, eng->m};
+    x.ended = &ended;
     try {
       if (action < 0) eng->start_match(x); else eng->take_action(x, action);
       if (!x.stop) eng->fix_seen(x);
@@ -168,6 +176,7 @@ struct PyState {
     }
     if (!d.guessed.empty()) {
       s = base;
+      ended = base_ended;
       guessed = d.guessed;
       gat = 0;
       gstart = given.size();
@@ -188,10 +197,12 @@ struct PyState {
     legal_ok = false;
     if (s.rng || s.py) {
       Ctx x{s, nullptr, eng->m};
+      x.ended = &ended;
       if (a < 0) eng->start_match(x); else eng->take_action(x, a);
       return;
     }
     base = s;
+    base_ended = ended;
     action = a;
     given.clear();
     run_step(draws());
@@ -210,6 +221,7 @@ struct PyState {
     given.emplace_back(guessed[gat].key, o);
     if (++gat < guessed.size()) return;
     s = base;
+    ended = base_ended;
     run_step(draws());
   }
   bool is_chance() const { return pending; }

@@ -454,6 +454,32 @@ PyObject* entries(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {  //
 
 PyObject* entry_count(PyObject* self, PyObject*) { return PyLong_FromSize_t(st_of(self).hist.size()); }
 
+// What player p sees (view.h) as bytes of native int64 words: equal bytes for equal observations; None before
+// the match's first step has run. A rule failing on the way (a `visible` rule) is a RuntimeError. In both
+// cases the wrapper asks the Python backend instead.
+PyObject* observation_words(PyObject* self, PyObject* player) {
+  const NState& st = st_of(self);
+  long p = PyLong_AsLong(player);
+  if (p == -1 && PyErr_Occurred()) return nullptr;
+  if (p < 0 || p >= st.lib->api->num_players(st.lib->game)) {
+    PyErr_SetString(PyExc_ValueError, "no such player");
+    return nullptr;
+  }
+  static std::vector<int64_t> words(256);
+  char err[ERR];
+  int n = st.lib->api->observe(st.s, (int)p, words.data(), (int)words.size(), err, sizeof err);
+  if (n > (int)words.size()) {
+    words.resize(n);
+    n = st.lib->api->observe(st.s, (int)p, words.data(), n, err, sizeof err);
+  }
+  if (n == -2) Py_RETURN_NONE;  // before the first step: the wrapper asks the Python backend
+  if (n < 0) {
+    PyErr_SetString(PyExc_RuntimeError, err);
+    return nullptr;
+  }
+  return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(words.data()), (Py_ssize_t)n * 8);
+}
+
 PyMethodDef state_methods[] = {
     {"is_terminal", is_terminal, METH_NOARGS, nullptr},
     {"is_chance_node", is_chance_node, METH_NOARGS, nullptr},
@@ -469,6 +495,7 @@ PyMethodDef state_methods[] = {
     {"history", history, METH_NOARGS, nullptr},
     {"entries", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(entries)), METH_FASTCALL, nullptr},
     {"entry_count", entry_count, METH_NOARGS, nullptr},
+    {"observation_words", observation_words, METH_O, nullptr},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -19,6 +19,7 @@ from ..dsl import refs as R
 from ..dsl import types as T
 from .ir import END_DEAL, IR, NONE_CODE, NONE_V, Frame, Func, Unsupported, item_kind, kind
 from .lower_calls import CallsMixin
+from .lower_views import lower_views
 
 MAX_PLAYERS = 10  # runtime.h MAXP
 
@@ -48,6 +49,7 @@ class Program:
     max_deals: int = 0  # 0: no limit
     fix_zones: list[int] = field(default_factory=list)  # zones decided at the end of a lazy step (fix_seen)
     step_budget: int = 2_000_000  # units of work in one move: the game's `Limits.steps`, compiled in
+    views: dict[str, Any] = field(default_factory=dict)  # what each player sees (lower_views.py)
 
 
 class Lowering(CallsMixin):
@@ -383,8 +385,9 @@ class Lowering(CallsMixin):
                         if st.op != "+=":
                             raise Unsupported("'-=' on a list")
                         v = ("cat", k, ("var", k, slot), v)
-                    else:
-                        v = ("add" if st.op == "+=" else "sub", "i", ("var", "i", slot), v)
+                    else:  # a number, or a number with decimals (whose slots are apart: vslot)
+                        w = "f" if "f" in (k, v[1]) else "i"
+                        v = ("add" if st.op == "+=" else "sub", w, self.conv(("var", k, slot), w), self.conv(v, w))
                 return ("setvar", k, slot, self.conv(v, k))
             raise Unsupported("assignment")
         if isinstance(st, A.LetStmt):
@@ -542,11 +545,12 @@ def lower(game: Any) -> Program:
         body = [("set_team", ("loc", "i", p), lo.ex(spec.teams))]
         hooks["teams"] = _add_func(lo, Func("teams", [], "", [("for", ("i", p), lo.clist(list(range(game.n))), body)],
                                             lo.frame))
+    views = lower_views(lo, game)
     return Program(game.n, game.num_cards, list(game.zone_names), list(range(game.num_cards)),
                    len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,
                    game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, lo.nnums, lo.nlls,
                    m.max_deals or 0,
-                   _fix_zones(game, lo.shuffled), game.step_limit)
+                   _fix_zones(game, lo.shuffled), game.step_limit, views)
 
 
 def _fix_zones(game: Any, shuffled: set[str]) -> list[int]:

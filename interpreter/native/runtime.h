@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -83,6 +84,7 @@ struct State {
   bool out[MAXP], sit[MAXP];  // eliminated; sitting out this deal
   int cur, actor, phase, turns, dealer, moves, deal_no;
   bool terminal;
+  uint16_t winners;  // the players `match: winners` names when the match ends (a bit each), as State.winners
   double rets[MAXP];
   // A state with either draws its own chance, else it stops at chance nodes. rng: the native playout loop's
   // (splitmix64, lazy dealing); py: a seeded state's, drawn exactly as the Python backend's (pyrandom.h).
@@ -118,6 +120,13 @@ struct Meta {
   struct Phase { int first, start, after, end, then; bool round; int next; std::vector<int> actions; };
   std::vector<Phase> phases;
   int match_start, match_deal, match_end_deal, over_when;
+  int winners = -1;  // `match: winners`, a list of players (-1: none)
+  // What each player sees (observation.py's plan, lower_views.py): how (EVERYONE, NOBODY, OWNER, TEAM, RULE),
+  // the slot's owner (-1: none) and the RULE's function; a variable's kind (i, f, l, L) and native slot too.
+  struct Sees { int how, owner, rule; };
+  struct VarSees { int how, owner, rule; char kind; int slot; };
+  std::vector<Sees> zsees;
+  std::vector<VarSees> vsees;
 };
 
 // ------------------------------------------------------------------ zones
@@ -127,6 +136,9 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
   const Meta& m;
   bool stop = false;  // a pick is waiting for its outcome: every block returns STOP
   Budget b{m.budget, m.over.c_str()};  // a Ctx is made per move, legal query and run of a step: a full budget
+  // Where a deal that ends (the match going on) leaves its copy, as observation.py's `Ended`; none in the
+  // native playout loop, which shows nobody anything.
+  std::shared_ptr<const State>* ended = nullptr;
 };
 
 // A library walk over a list (sort, reverse, unique, `in`...): a unit per item, charged before it runs. Only

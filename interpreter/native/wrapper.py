@@ -57,6 +57,7 @@ class NativeState:
         def rewards(self) -> list[float]: ...
         def history(self) -> list[int]: ...
         def clone(self) -> NativeState: ...  # with the fields above, the twin copied
+        def observation_words(self, player: int) -> bytes | None: ...
 
     # ------------------------------------------------------------ made
     @classmethod
@@ -135,10 +136,29 @@ class NativeState:
         return self._py().action_from_string(text)
 
     def observation(self, player: int) -> dict[str, Any]:
-        return self._py().observation(player)
+        """What `player` sees, from the native state (view.h); the Python backend's before the first step, for
+        a seat that is no player (its error) or where a `visible` rule fails natively (its located error)."""
+        obs = self._native_observation(player)
+        return obs if obs is not None else self._py().observation(player)
 
     def observation_string(self, player: int) -> str:
-        return self._py().observation_string(player)
+        words = self._words(player)
+        return self._game.views.text(words, player) if words is not None else \
+            self._py().observation_string(player)
+
+    def _native_observation(self, player: Any) -> dict[str, Any] | None:
+        words = self._words(player)
+        return None if words is None else self._game.views.observation(words, player)
+
+    def _words(self, player: Any) -> memoryview | None:
+        """The native observation's words (view.h), or None where the Python backend answers."""
+        if type(player) is not int or not 0 <= player < self._game.n:
+            return None
+        try:
+            words = self.observation_words(player)
+        except RuntimeError:
+            return None
+        return None if words is None else memoryview(words)
 
     def information_state_string(self, player: int) -> str:
         return self._py().information_state_string(player)
