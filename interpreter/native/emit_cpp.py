@@ -195,10 +195,10 @@ class CppWriter:
         return self._bin(x, "*")
 
     def e_fdiv(self, x: Any) -> str:
-        return f"floordiv({self.e(x[2])}, {self.e(x[3])})"
+        return f"floordiv{'_f' if x[1] == 'f' else ''}({self.e(x[2])}, {self.e(x[3])})"
 
     def e_mod(self, x: Any) -> str:
-        return f"pymod({self.e(x[2])}, {self.e(x[3])})"
+        return f"pymod{'_f' if x[1] == 'f' else ''}({self.e(x[2])}, {self.e(x[3])})"
 
     def e_div(self, x: Any) -> str:
         return f"truediv({self.e(x[2])}, {self.e(x[3])})"

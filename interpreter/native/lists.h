@@ -62,6 +62,22 @@ template <class L> inline bool contains(const L& xs, i64 v) {
 }
 inline i64 floordiv(i64 a, i64 b) { if (!b) fail("division by zero"); i64 q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q--; return q; }
 inline i64 pymod(i64 a, i64 b) { if (!b) fail("modulo by zero"); i64 r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+// Python's float % and // (CPython's float_rem and float_floor_div), for numbers with decimals: not cut to whole
+// numbers first.
+inline double pymod_f(double a, double b) {
+  if (b == 0) fail("modulo by zero");
+  double m = std::fmod(a, b);
+  if (m == 0) return std::copysign(0.0, b);
+  return (b < 0) != (m < 0) ? m + b : m;
+}
+inline double floordiv_f(double a, double b) {
+  if (b == 0) fail("division by zero");
+  double m = std::fmod(a, b), d = (a - m) / b;
+  if (m != 0 && (b < 0) != (m < 0)) d -= 1.0;
+  if (d == 0) return std::copysign(0.0, a / b);
+  double f = std::floor(d);
+  return d - f > 0.5 ? f + 1.0 : f;
+}
 inline double truediv(double a, double b) { if (b == 0) fail("division by zero"); return a / b; }
 inline List list_of(std::initializer_list<i64> xs) { List l; for (i64 v : xs) l.push(v); return l; }
 template <class A, class B> inline List cat(const A& a, const B& b) {

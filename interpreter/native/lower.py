@@ -383,6 +383,8 @@ class Lowering(CallsMixin):
                         if st.op != "+=":
                             raise Unsupported("'-=' on a list")
                         v = ("cat", k, ("var", k, slot), v)
+                    elif k == "f":  # a number with decimals: read from its own slots
+                        v = ("add" if st.op == "+=" else "sub", k, ("var", k, slot), self.conv(v, k))
                     else:
                         v = ("add" if st.op == "+=" else "sub", "i", ("var", "i", slot), v)
                 return ("setvar", k, slot, self.conv(v, k))
