@@ -234,7 +234,9 @@ struct Combos {
     for (int i = 0; i < k; i++) ix[i] = i;
   }
   int size() const { return built ? all.n : (int)count; }
-  bool next(List& out) {  // the next list into out; false after the last
+  // The next list into out; false after the last. Inlined into the loop (it is its every step): 4% of
+  // Cribbage's native loop.
+  __attribute__((always_inline)) bool next(List& out) {
     if (built) {
       if (given == all.n) return false;
       out = all[given++];
