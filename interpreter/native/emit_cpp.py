@@ -10,6 +10,7 @@ from typing import Any
 from ..engine.budget import over
 from .emit_views import list_dispatch
 from .emit_views import meta_lines as view_meta
+from .emit_ids import ids_digit, ids_tables
 from .lower import NONE_CODE, Func, Program, Unsupported
 
 # The lowered functions the rules call (lower.py's names): `define` functions and procedures. A call of one that
@@ -196,10 +197,10 @@ class CppWriter:
         return self._bin(x, "*")
 
     def e_fdiv(self, x: Any) -> str:
-        return f"floordiv({self.e(x[2])}, {self.e(x[3])})"
+        return f"floordiv{'_f' if x[1] == 'f' else ''}({self.e(x[2])}, {self.e(x[3])})"
 
     def e_mod(self, x: Any) -> str:
-        return f"pymod({self.e(x[2])}, {self.e(x[3])})"
+        return f"pymod{'_f' if x[1] == 'f' else ''}({self.e(x[2])}, {self.e(x[3])})"
 
     def e_div(self, x: Any) -> str:
         return f"truediv({self.e(x[2])}, {self.e(x[3])})"
@@ -266,18 +267,27 @@ class CppWriter:
         _, ty, (k, slot), it, cond, elem = x
         u = next(self.uid)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        return (f"[&]{{ {CT[ty]} o{u}; const auto& it{u} = {self.e(it)}; "
-                f"x.b.charge(it{u}.size()); "
-                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {self.loc(k, slot)} = it{u}[i{u}]; "
+        return (f"[&]{{ {CT[ty]} o{u}; {self.loop(u, it, self.loc(k, slot))}"
                 f"{test}o{u}.push({self.e(elem)}); }} return o{u}; }}()")
+
+    def loop(self, u: int, it: Any, var: str, by_index: bool = False) -> str:
+        """The head of a loop of rule code over the list `it` (the body and a closing brace follow): `var` set
+        to each item in turn, the loop's units charged as it starts. Over `combinations` or `subsets`, unless
+        the body reads the items by index (`by_index`), the lists are made one at a time into `var` (runtime.h
+        `Combos`, charged as building them is) instead of built into a list of lists and copied out of it."""
+        if it[0] in ("combinations", "subsets") and not by_index:
+            args = "".join(f"{self.e(a)}, " for a in it[2:])
+            return (f"auto it{u} = {it[0]}_walk({args}x.b); x.b.charge(it{u}.size()); "
+                    f"while (it{u}.next({var})) {{ ")
+        return (f"const auto& it{u} = {self.e(it)}; x.b.charge(it{u}.size()); "
+                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {var} = it{u}[i{u}]; ")
 
     def e_fold(self, x: Any) -> str:
         _, ty, how, (k, slot), it, cond, elem = x
         u = next(self.uid)
         var = self.loc(k, slot)
         test = f"if (!({self.e(cond)})) continue; " if cond is not None else ""
-        head = (f"const auto& it{u} = {self.e(it)}; x.b.charge(it{u}.size()); "
-                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {var} = it{u}[i{u}]; {test}")
+        head = self.loop(u, it, var, by_index=how in ("sort_by", "all_max_by", "all_min_by")) + test
         el = self.e(elem)
         if how == "any":
             return f"[&]() -> i64 {{ {head}if ({el}) return 1; }} return 0; }}()"
@@ -373,6 +383,9 @@ class CppWriter:
             u = next(self.uid)
             k, slot = st[1]
             it = st[2]
+            if it[0] in ("combinations", "subsets"):  # the walk holds its own copy of the list walked
+                return [f"{ind}{{ {self.loop(u, it, self.loc(k, slot))}", *self.block(st[3], ind + "  "),
+                        f"{ind}}} }}"]
             lst = f"Lists l{u} = {self.e(it)};" if it[1] == "L" else f"List l{u} = to_list({self.e(it)});"
             return [f"{ind}{{ {lst} x.b.charge(l{u}.size()); for (int i{u} = 0; i{u} < l{u}.size(); i{u}++) {{",
                     f"{ind}  {self.loc(k, slot)} = l{u}[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
@@ -423,9 +436,7 @@ class CppWriter:
             digits = []
             for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
-                legal.append(f"{ind}{{ const auto& d{u} = {self.e(pa['dom'])}; x.b.charge(d{u}.size()); "
-                             f"for (int i{u} = 0; i{u} < d{u}.size(); i{u}++) {{")
-                legal.append(f"{ind}  {self.pvar(pa)} = d{u}[i{u}];")
+                legal.append(f"{ind}{{ {self.loop(u, pa['dom'], self.pvar(pa))}")
                 digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")
                 ind += "  "
             if a["when"] is not None:
@@ -507,7 +518,7 @@ class CppWriter:
         """A parameter value's digit in the action's id (engine/codec.py)."""
         v = self.pvar(pa)
         if pa["ids"] is not None:
-            return f"ids_digit(IDK{ai}_{j}, IDP{ai}_{j}, {len(pa['ids'])}, {v}, {self.p.num_cards})"
+            return ids_digit(f"{ai}_{j}", pa["ids"], self.p.num_cards, v)
         if pa["vals"] is not None:
             return f"digit_of(PV{ai}_{j}, {len(pa['vals'])}, {v})"
         if pa["kind"] == "bool":
@@ -540,26 +551,6 @@ class CppWriter:
         out.append(f"    m.budget = {budget}LL; m.over = {c_text(str(over(p.step_budget)))};")
         out.append("    return m;")
         return out
-
-
-def ids_tables(name: str, ids: list[list[int]], nc: int) -> list[str]:
-    """A list-of-cards parameter's tables (runtime.h ids_digit, ids_list): each id's key, sorted, with its
-    position; and every id's cards, one after another, with where each starts."""
-    def key(xs: list[int]) -> int:
-        k = 0
-        for c in reversed(xs):
-            k = k * (nc + 1) + c + 1
-        return k
-    keyed = sorted((key(xs), i) for i, xs in enumerate(ids))
-    offs = [0]
-    for xs in ids:
-        offs.append(offs[-1] + len(xs))
-    items = [c for xs in ids for c in xs]
-
-    def arr(t: str, n: str, xs: list[int]) -> str:
-        return f"static const {t} {n}{name}[] = {{{', '.join(map(str, xs)) or '0'}}};"
-    return [arr("i64", "IDK", [k for k, _ in keyed]), arr("i64", "IDP", [i for _, i in keyed]),
-            arr("int", "IDO", offs), arr("int16_t", "IDI", items)]
 
 
 def calls(ir: Any) -> bool:

@@ -2,6 +2,7 @@
 // of doubles (keys), of lists; and the library's functions over them. Included by runtime.h after the basics
 // it needs (i64, fail, at, LCAP); every index is checked, as there.
 #pragma once
+#include <type_traits>
 #include <vector>
 
 namespace cs {
@@ -61,6 +62,22 @@ template <class L> inline bool contains(const L& xs, i64 v) {
 }
 inline i64 floordiv(i64 a, i64 b) { if (!b) fail("division by zero"); i64 q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q--; return q; }
 inline i64 pymod(i64 a, i64 b) { if (!b) fail("modulo by zero"); i64 r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+// Python's float % and // (CPython's float_rem and float_floor_div), for numbers with decimals: not cut to whole
+// numbers first.
+inline double pymod_f(double a, double b) {
+  if (b == 0) fail("modulo by zero");
+  double m = std::fmod(a, b);
+  if (m == 0) return std::copysign(0.0, b);
+  return (b < 0) != (m < 0) ? m + b : m;
+}
+inline double floordiv_f(double a, double b) {
+  if (b == 0) fail("division by zero");
+  double m = std::fmod(a, b), d = (a - m) / b;
+  if (m != 0 && (b < 0) != (m < 0)) d -= 1.0;
+  if (d == 0) return std::copysign(0.0, a / b);
+  double f = std::floor(d);
+  return d - f > 0.5 ? f + 1.0 : f;
+}
 inline double truediv(double a, double b) { if (b == 0) fail("division by zero"); return a / b; }
 inline List list_of(std::initializer_list<i64> xs) { List l; for (i64 v : xs) l.push(v); return l; }
 template <class A, class B> inline List cat(const A& a, const B& b) {
@@ -93,7 +110,17 @@ template <class L> inline i64 index_of(const L& xs, i64 v) {
 template <class K> inline List sorted_by(List l, const K* keys) {  // stable, as Python's sorted(key=)
   int ix[LCAP];
   for (int i = 0; i < l.n; i++) ix[i] = i;
-  std::stable_sort(ix, ix + l.n, [&](int a, int b) { return keys[a] < keys[b]; });
+  if (std::is_integral<K>::value && l.n <= 16) {
+    // a hand's worth of whole-number keys: an insertion sort, stable, without the buffer stable_sort takes from
+    // the heap (whole numbers are totally ordered, so every stable sort gives this order)
+    for (int i = 1; i < l.n; i++) {
+      int v = ix[i], j = i;
+      for (; j > 0 && keys[v] < keys[ix[j - 1]]; j--) ix[j] = ix[j - 1];
+      ix[j] = v;
+    }
+  } else {
+    std::stable_sort(ix, ix + l.n, [&](int a, int b) { return keys[a] < keys[b]; });
+  }
   List o;
   for (int i = 0; i < l.n; i++) o.push(l.a[ix[i]]);
   return o;
@@ -170,6 +197,71 @@ template <class L> inline Lists subsets(const L& xs, Budget& b) {
   for (int k = 0; k <= xs.size(); k++) { Lists c = combinations(xs, k, b); for (int i = 0; i < c.n; i++) o.push(c[i]); }
   return o;
 }
+// A walk over `combinations(xs, k)` or `subsets(xs)` where rule code only reads the lists one after another (a
+// comprehension, a fold, a `for`, an action parameter's values): the same lists in the same order, made one at
+// a time into the loop's variable instead of all into a list of lists and copied out of it (a hand's show walks
+// 32 subsets). It charges the budget what building them charges (a unit per list), before the first; where
+// building them would fail (more lists or items than a list of lists holds, a value too large for one, k < 0),
+// it builds them, failing as that does.
+struct Combos {
+  List xs;
+  int k = 0;  // the size of the lists made now (subsets: 0, 1, ... n)
+  int ix[LCAP];  // their items' positions in xs
+  i64 count = 0, given = 0;
+  bool built = false;  // the fallback: the lists built, given from `all`
+  Lists all;
+
+  template <class L> Combos(const L& xs_, i64 k_, bool all_sizes, Budget& b) : xs(to_list(xs_)) {
+    int n = xs.n;
+    i64 items = 0;
+    if (all_sizes) {  // 2**n lists, n * 2**(n-1) items
+      count = n < 16 ? (i64)1 << n : LLCAP + 1;
+      items = n < 16 ? count * n / 2 : LLITEMS + 1;
+    } else if (k_ >= 0 && k_ <= n) {
+      k = (int)k_;
+      count = 1;  // C(n, k) as C(n-k+1, 1) * ... / i, rising: stop once past the cap
+      for (int i = 1; i <= k && count <= LLCAP; i++) count = count * (n - k + i) / i;
+      items = count * k;
+    }
+    bool fits = (all_sizes || k_ >= 0) && count <= LLCAP && items <= LLITEMS;
+    for (int i = 0; i < n && fits && items > 0; i++) fits = xs.a[i] >= INT16_MIN && xs.a[i] <= INT16_MAX;
+    if (!fits) {
+      built = true;
+      all = all_sizes ? subsets(xs, b) : combinations(xs, k_, b);
+      return;
+    }
+    b.charge(count);
+    for (int i = 0; i < k; i++) ix[i] = i;
+  }
+  int size() const { return built ? all.n : (int)count; }
+  // The next list into out; false after the last. Inlined into the loop (it is its every step): 4% of
+  // Cribbage's native loop.
+  __attribute__((always_inline)) bool next(List& out) {
+    if (built) {
+      if (given == all.n) return false;
+      out = all[given++];
+      return true;
+    }
+    if (given == count) return false;
+    if (given++ > 0) step();
+    out.n = k;
+    for (int i = 0; i < k; i++) out.a[i] = xs.a[ix[i]];
+    return true;
+  }
+  void step() {  // itertools.combinations' next, and after the last of a size the first of the next (subsets)
+    int i = k - 1;
+    while (i >= 0 && ix[i] == i + xs.n - k) i--;
+    if (i < 0) {
+      k++;
+      for (int j = 0; j < k; j++) ix[j] = j;
+      return;
+    }
+    ix[i]++;
+    for (int j = i + 1; j < k; j++) ix[j] = ix[j - 1] + 1;
+  }
+};
+template <class L> inline Combos combinations_walk(const L& xs, i64 k, Budget& b) { return Combos(xs, k, false, b); }
+template <class L> inline Combos subsets_walk(const L& xs, Budget& b) { return Combos(xs, 0, true, b); }
 inline Lists lists_of(std::initializer_list<List> xs) { Lists o; for (const List& l : xs) o.push(l); return o; }
 template <class L> inline i64 index_of(const Lists& xs, const L& v) {
   List l = to_list(v);
@@ -220,6 +312,14 @@ inline i64 ids_digit(const i64* keys, const i64* pos, int n, const List& l, int 
   const i64* f = std::lower_bound(keys, keys + n, k);
   if (f == keys + n || *f != k) fail("a parameter value outside its kind");
   return pos[f - keys];
+}
+// The same, read from a table indexed by the key (emit_ids.py: where every id's key is small): the first id's
+// position, -1 where no id has the key.
+template <class T> inline i64 ids_dense(const T* pos, i64 size, const List& l, int nc) {
+  if (l.n > 8) fail("a parameter value outside its kind");
+  i64 k = list_key(l, nc);
+  if (k < 0 || k >= size || pos[k] < 0) fail("a parameter value outside its kind");
+  return pos[k];
 }
 inline List ids_list(const int* off, const int16_t* items, i64 d) {
   List l;

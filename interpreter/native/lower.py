@@ -385,9 +385,10 @@ class Lowering(CallsMixin):
                         if st.op != "+=":
                             raise Unsupported("'-=' on a list")
                         v = ("cat", k, ("var", k, slot), v)
-                    else:  # a number, or a number with decimals (whose slots are apart: vslot)
-                        w = "f" if "f" in (k, v[1]) else "i"
-                        v = ("add" if st.op == "+=" else "sub", w, self.conv(("var", k, slot), w), self.conv(v, w))
+                    elif k == "f":  # a number with decimals: read from its own slots
+                        v = ("add" if st.op == "+=" else "sub", k, ("var", k, slot), self.conv(v, k))
+                    else:
+                        v = ("add" if st.op == "+=" else "sub", "i", ("var", "i", slot), v)
                 return ("setvar", k, slot, self.conv(v, k))
             raise Unsupported("assignment")
         if isinstance(st, A.LetStmt):
