@@ -8,9 +8,9 @@ import itertools
 from typing import Any
 
 from ..engine.budget import over
+from .emit_ids import ids_digit, ids_tables
 from .emit_views import list_dispatch
 from .emit_views import meta_lines as view_meta
-from .emit_ids import ids_digit, ids_tables
 from .lower import NONE_CODE, Func, Program, Unsupported
 
 # The lowered functions the rules call (lower.py's names): `define` functions and procedures. A call of one that
