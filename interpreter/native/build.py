@@ -143,7 +143,11 @@ def _compile(args: list[str], out: Path, seconds: float, memory: int, what: str)
 
     def bounded() -> None:  # in the child, before exec: the compiler and what it runs inherit the cap
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        # A process may lower its hard limit but never raise it: under a smaller cap already (a sandbox, a
+        # command run with `ulimit -v`) that one holds, where asking for more would fail the build unrun.
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     try:
         r = subprocess.run([COMPILER, *args, "-o", str(tmp)], capture_output=True, text=True, timeout=seconds,
