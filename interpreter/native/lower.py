@@ -22,6 +22,8 @@ from .lower_calls import CallsMixin
 from .lower_views import lower_views
 
 MAX_PLAYERS = 10  # runtime.h MAXP
+# pyrandom.h's seeded shuffle sorts a card's 53-bit key with its place in one 64-bit word: 11 bits of place.
+MAX_CARDS = 2048
 
 __all__ = ["END_DEAL", "NONE_CODE", "NONE_V", "Func", "Program", "Unsupported", "lower"]
 
@@ -491,6 +493,8 @@ def lower(game: Any) -> Program:
     must be compiled without the optimizer (its Inline nodes are Python-only): `load_plain`."""
     if game.n > MAX_PLAYERS:
         raise Unsupported(f"more than {MAX_PLAYERS} players")
+    if game.num_cards > MAX_CARDS:
+        raise Unsupported(f"a pack of more than {MAX_CARDS:,} cards")
     lo = Lowering(game)
     spec = lo.spec
     for v in spec.variables:
