@@ -25,6 +25,8 @@ class CppWriter:
         self.module = module
         self.globals: list[str] = []
         self.klist: dict[tuple[int, ...], str] = {}
+        # A loop's or fold's own names are a letter or two and this number (`it3`, `ix3`, `o3`): no such name may
+        # spell one the runtime defines (the index was `i` and the number until a file's 65th loop declared `i64`).
         self.uid = itertools.count()
 
     # ------------------------------------------------------------ expressions
@@ -280,7 +282,7 @@ class CppWriter:
             return (f"auto it{u} = {it[0]}_walk({args}x.b); x.b.charge(it{u}.size()); "
                     f"while (it{u}.next({var})) {{ ")
         return (f"const auto& it{u} = {self.e(it)}; x.b.charge(it{u}.size()); "
-                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {var} = it{u}[i{u}]; ")
+                f"for (int ix{u} = 0; ix{u} < it{u}.size(); ix{u}++) {{ {var} = it{u}[ix{u}]; ")
 
     def e_fold(self, x: Any) -> str:
         _, ty, how, (k, slot), it, cond, elem = x
@@ -310,11 +312,11 @@ class CppWriter:
             t = CT[elem[1]]
             if k != "i":
                 raise Unsupported("sort_by() of lists of lists")
-            return (f"[&]() -> List {{ {t} k{u}[LCAP]; {head}k{u}[i{u}] = {el}; }} "
+            return (f"[&]() -> List {{ {t} k{u}[LCAP]; {head}k{u}[ix{u}] = {el}; }} "
                     f"return sorted_by(to_list(it{u}), k{u}); }}()")
         if how in ("all_max_by", "all_min_by"):
             t, best = CT[elem[1]], "std::max" if how == "all_max_by" else "std::min"
-            return (f"[&]() -> {CT[ty]} {{ {t} k{u}[KCAP]; {CT[ty]} o{u}; {head}k{u}[i{u}] = {el}; }} "
+            return (f"[&]() -> {CT[ty]} {{ {t} k{u}[KCAP]; {CT[ty]} o{u}; {head}k{u}[ix{u}] = {el}; }} "
                     f"if (!it{u}.size()) return o{u}; {t} b{u} = k{u}[0]; "
                     f"for (int j = 1; j < it{u}.size(); j++) b{u} = {best}(b{u}, k{u}[j]); "
                     f"for (int j = 0; j < it{u}.size(); j++) if (k{u}[j] == b{u}) o{u}.push(it{u}[j]); "
@@ -387,8 +389,8 @@ class CppWriter:
                 return [f"{ind}{{ {self.loop(u, it, self.loc(k, slot))}", *self.block(st[3], ind + "  "),
                         f"{ind}}} }}"]
             lst = f"Lists l{u} = {self.e(it)};" if it[1] == "L" else f"List l{u} = to_list({self.e(it)});"
-            return [f"{ind}{{ {lst} x.b.charge(l{u}.size()); for (int i{u} = 0; i{u} < l{u}.size(); i{u}++) {{",
-                    f"{ind}  {self.loc(k, slot)} = l{u}[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
+            return [f"{ind}{{ {lst} x.b.charge(l{u}.size()); for (int ix{u} = 0; ix{u} < l{u}.size(); ix{u}++) {{",
+                    f"{ind}  {self.loc(k, slot)} = l{u}[ix{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
         raise NotImplementedError(op)
 
     # ------------------------------------------------------------ the file
