@@ -227,7 +227,7 @@ class CppWriter:
 
     def e_let(self, x: Any) -> str:
         sets = "".join(f"{self.loc(k, i)} = {self.e(v)}; " for k, i, v in x[2])
-        return f"[&]{{ {sets}return {self.e(x[3])}; }}()"
+        return f"[&]{{ x.b.deep(); {sets}return {self.e(x[3])}; }}()"  # nested lets nest frames
 
     def arg(self, a: Any) -> str:
         return f"to_list({self.e(a)})" if a[1] == "l" and a[0] == "zone" else self.e(a)
