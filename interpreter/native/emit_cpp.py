@@ -281,6 +281,12 @@ class CppWriter:
             args = "".join(f"{self.e(a)}, " for a in it[2:])
             return (f"auto it{u} = {it[0]}_walk({args}x.b); x.b.charge(it{u}.size()); "
                     f"while (it{u}.next({var})) {{ ")
+        if it[0] == "range" and not by_index:
+            # Its numbers one at a time, as many as the rules ask for (a list holds 64, or a zone's cards): a
+            # parameter over range(0, 10000) is the Python backend's too. Charged as building and walking the list.
+            return (f"i64 lo{u} = {self.e(it[2])}, hi{u} = {self.e(it[3])}; long long n{u} = span(lo{u}, hi{u}); "
+                    f"x.b.charge(n{u}); x.b.charge(n{u}); "
+                    f"for (i64 v{u} = lo{u}; v{u} < hi{u}; v{u}++) {{ {var} = v{u}; ")
         return (f"const auto& it{u} = {self.e(it)}; x.b.charge(it{u}.size()); "
                 f"for (int ix{u} = 0; ix{u} < it{u}.size(); ix{u}++) {{ {var} = it{u}[ix{u}]; ")
 
@@ -385,7 +391,7 @@ class CppWriter:
             u = next(self.uid)
             k, slot = st[1]
             it = st[2]
-            if it[0] in ("combinations", "subsets"):  # the walk holds its own copy of the list walked
+            if it[0] in ("combinations", "subsets", "range"):  # the walk holds its own copy of what it walks
                 return [f"{ind}{{ {self.loop(u, it, self.loc(k, slot))}", *self.block(st[3], ind + "  "),
                         f"{ind}}} }}"]
             lst = f"Lists l{u} = {self.e(it)};" if it[1] == "L" else f"List l{u} = to_list({self.e(it)});"
@@ -436,14 +442,15 @@ class CppWriter:
             legal.append("  " + self.decls(f))
             ind = "  "
             digits = []
+            # Each part of `when` is tested as soon as the parameters it reads are bound, in written order, as
+            # the Python backend's plain plan does (dsl/candidates.py): the same work, the same errors.
+            legal += [f"{ind}if (!({self.e(c)})) return;" for c in a["first"]]
             for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
                 legal.append(f"{ind}{{ {self.loop(u, pa['dom'], self.pvar(pa))}")
                 digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")
                 ind += "  "
-            if a["when"] is not None:
-                skip = "continue" if a["params"] else "return"
-                legal.append(f"{ind}if (!({self.e(a['when'])})) {skip};")
+                legal += [f"{ind}if (!({self.e(c)})) continue;" for c in pa["checks"]]
             legal.append(f"{ind}out.push_back((int)({a['off']} + {' + '.join(digits) or '0'}));")
             for _ in a["params"]:
                 ind = ind[:-2]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dsl import abi
+from ..dsl import abi, candidates
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
@@ -528,11 +528,16 @@ def lower(game: Any) -> Program:
         lo.frame = Frame()
         run_frame = lo.frame
         params = [_param(lo, game, info, j, p.domain, p.name) for j, p in enumerate(a.params)]
-        when = lo.ex(a.when) if a.when is not None else None
+        # `when` in parts, each tested in the loop of the last parameter it reads (the Python backend's plain
+        # plan): a parameter filtered on its own is not walked with every value of the ones after it.
+        plan = candidates.plain_plan([p.name for p in a.params], candidates.parts(a.when) if a.when is not None else [])
+        first = [lo.ex(c) for c in plan.first]
+        for pa, level in zip(params, plan.levels):
+            pa["checks"] = [lo.ex(c) for c in level.checks]
         effect = lo.block(a.effect)
         fi = _add_func(lo, Func("run_" + a.name, [], "", effect, run_frame))
         act_ix[a.name] = len(acts)
-        acts.append({"name": a.name, "off": info.offset, "params": params, "when": when, "run": fi,
+        acts.append({"name": a.name, "off": info.offset, "params": params, "first": first, "run": fi,
                      "frame": run_frame})
     phases = []
     for ph in spec.phases:

@@ -176,6 +176,10 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
   std::shared_ptr<const State>* ended = nullptr;
 };
 
+// How many numbers range(a, b) holds, as a charge (a walk over it takes them one at a time: emit_cpp `loop`).
+inline long long span(i64 a, i64 b) {
+  return b > a ? (long long)std::min<uint64_t>((uint64_t)b - (uint64_t)a, LLONG_MAX / 4) : 0;
+}
 // A library walk over a list (sort, reverse, unique, `in`...): a unit per item, charged before it runs. Only
 // ever an argument of the call that walks (the reference is to the caller's value, alive until the call ends).
 template <class L> inline const L& walked(Ctx& x, const L& xs) { x.b.charge(xs.size()); return xs; }
