@@ -179,6 +179,22 @@ def test_parameters_over_long_ranges_and_when_in_parts(tmp_path: Path) -> None:
     lockstep(path, 5)
 
 
+# ---------------------------------------------------------------- what the fuzzers found
+COUNTS = """\
+  counts(q):
+    - n += count(players) + 10 * count([i for i in range(0, 5)])
+    - n += 100 * count([rank_of(c) for c in hand[q] if c.suit == 'clubs'])
+    - n += 1000 * count([i / 2 for i in range(0, 3)]) + 10000 * count(players, p => p == q)
+"""
+
+
+def test_count_counts_items_not_their_truth(tmp_path: Path) -> None:
+    """`count(players)` counted the players that are not seat 0 natively, and `count([...])` added up the
+    comprehension's items: a variable read in every observation differed (tests/test_native_fuzz.py)."""
+    path = write(tmp_path, "counts", game(procedures=COUNTS, call="counts"))
+    lockstep(path, 5)
+
+
 # ---------------------------------------------------------------- the pack
 def test_a_pack_past_the_seeded_shuffle_is_refused_by_name(tmp_path: Path) -> None:
     path = write(tmp_path, "big", game(copies=MAX_CARDS // 64, ranks=33))

@@ -301,9 +301,12 @@ class CppWriter:
             return f"[&]() -> i64 {{ {head}if ({el}) return 1; }} return 0; }}()"
         if how == "all":
             return f"[&]() -> i64 {{ {head}if (!({el})) return 0; }} return 1; }}()"
-        if how in ("sum", "count"):
+        if how == "sum":
             t = CT[elem[1]]
             return f"[&]() -> {t} {{ {t} a{u} = 0; {head}a{u} += {el}; }} return a{u}; }}()"
+        if how == "count":  # a comprehension's items are made all the same (their errors), as its list is
+            made = "" if elem[0] == "ci" else f"(void)({el}); "
+            return f"[&]() -> i64 {{ i64 a{u} = 0; {head}{made}a{u} += 1; }} return a{u}; }}()"
         if how in ("max", "min"):
             t, o = CT[elem[1]], ">" if how == "max" else "<"
             return (f"[&]() -> {t} {{ {t} a{u} = 0; bool h{u} = false; {head}{t} e{u} = {el}; "
