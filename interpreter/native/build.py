@@ -35,6 +35,11 @@ from .lower import Program, lower
 
 HERE = Path(__file__).resolve().parent
 FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden"]
+# No function of a game's library may take a stack frame over FRAME_LIMIT bytes (the compiler refuses it): rule
+# code checks the stack left at its calls, loops and lets (runtime.h `Budget::deep`), and what runs between two
+# checks must fit in the room it keeps, STACK_RESERVE. The bundled games' largest frame is 135 KB (Thirty-One).
+FRAME_LIMIT = 256 * 1024
+GAME_FLAGS = [*FLAGS, f"-Werror=frame-larger-than={FRAME_LIMIT}"]
 COMPILER = "g++"
 MB = 1 << 20
 
@@ -143,7 +148,11 @@ def _compile(args: list[str], out: Path, seconds: float, memory: int, what: str)
 
     def bounded() -> None:  # in the child, before exec: the compiler and what it runs inherit the cap
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        # A process may lower its hard limit but never raise it: under a smaller cap already (a sandbox, a
+        # command run with `ulimit -v`) that one holds, where asking for more would fail the build unrun.
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     try:
         r = subprocess.run([COMPILER, *args, "-o", str(tmp)], capture_output=True, text=True, timeout=seconds,
@@ -158,6 +167,9 @@ def _compile(args: list[str], out: Path, seconds: float, memory: int, what: str)
         err = r.stderr
         if "memory exhausted" in err or "out of memory" in err or "std::bad_alloc" in err or r.returncode < 0:
             raise BuildError(f"the build of {what} passed its memory limit of {memory // MB:,} MB")
+        if "-Werror=frame-larger-than=" in err:
+            raise BuildError(f"the build of {what} failed: a function of the rules needs more than "
+                             f"{FRAME_LIMIT // 1024:,} KB of stack")
         first = next((ln for ln in err.splitlines() if "error" in ln), err.strip().splitlines()[-1:] or [""])
         raise BuildError(f"the build of {what} failed: {str(first).strip()[:200]}")
     os.replace(tmp, out)  # whole or not at all, for another process building the same
@@ -235,7 +247,7 @@ def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAU
         raise BuildError(f"the generated source of {what} ({size:,} bytes) passes its limit of "
                          f"{limits.source:,} bytes")
     headers = "".join((HERE / f).read_text() for f in HEADERS)
-    so = cache_dir() / f"cs_game_{_digest(text, headers, ' '.join(FLAGS))}.so"
+    so = cache_dir() / f"cs_game_{_digest(text, headers, ' '.join(GAME_FLAGS))}.so"
     if not force and so.exists():
         return so, False
     why = missing()
@@ -247,8 +259,8 @@ def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAU
         src = so.with_name(so.name + f".{os.getpid()}.cc")
         src.write_text(text)
         try:
-            _compile([*FLAGS, *_precompiled(limits), f"-I{HERE}", str(src)], so, limits.seconds, limits.memory,
-                     what)
+            _compile([*GAME_FLAGS, *_precompiled(limits), f"-I{HERE}", str(src)], so, limits.seconds,
+                     limits.memory, what)
         finally:
             src.unlink(missing_ok=True)
     return so, True

@@ -25,6 +25,8 @@ class CppWriter:
         self.module = module
         self.globals: list[str] = []
         self.klist: dict[tuple[int, ...], str] = {}
+        # A loop's or fold's own names are a letter or two and this number (`it3`, `ix3`, `o3`): no such name may
+        # spell one the runtime defines (the index was `i` and the number until a file's 65th loop declared `i64`).
         self.uid = itertools.count()
 
     # ------------------------------------------------------------ expressions
@@ -225,7 +227,7 @@ class CppWriter:
 
     def e_let(self, x: Any) -> str:
         sets = "".join(f"{self.loc(k, i)} = {self.e(v)}; " for k, i, v in x[2])
-        return f"[&]{{ {sets}return {self.e(x[3])}; }}()"
+        return f"[&]{{ x.b.deep(); {sets}return {self.e(x[3])}; }}()"  # nested lets nest frames
 
     def arg(self, a: Any) -> str:
         return f"to_list({self.e(a)})" if a[1] == "l" and a[0] == "zone" else self.e(a)
@@ -279,8 +281,14 @@ class CppWriter:
             args = "".join(f"{self.e(a)}, " for a in it[2:])
             return (f"auto it{u} = {it[0]}_walk({args}x.b); x.b.charge(it{u}.size()); "
                     f"while (it{u}.next({var})) {{ ")
+        if it[0] == "range" and not by_index:
+            # Its numbers one at a time, as many as the rules ask for (a list holds 64, or a zone's cards): a
+            # parameter over range(0, 10000) is the Python backend's too. Charged as building and walking the list.
+            return (f"i64 lo{u} = {self.e(it[2])}, hi{u} = {self.e(it[3])}; long long n{u} = span(lo{u}, hi{u}); "
+                    f"x.b.charge(n{u}); x.b.charge(n{u}); "
+                    f"for (i64 v{u} = lo{u}; v{u} < hi{u}; v{u}++) {{ {var} = v{u}; ")
         return (f"const auto& it{u} = {self.e(it)}; x.b.charge(it{u}.size()); "
-                f"for (int i{u} = 0; i{u} < it{u}.size(); i{u}++) {{ {var} = it{u}[i{u}]; ")
+                f"for (int ix{u} = 0; ix{u} < it{u}.size(); ix{u}++) {{ {var} = it{u}[ix{u}]; ")
 
     def e_fold(self, x: Any) -> str:
         _, ty, how, (k, slot), it, cond, elem = x
@@ -293,9 +301,12 @@ class CppWriter:
             return f"[&]() -> i64 {{ {head}if ({el}) return 1; }} return 0; }}()"
         if how == "all":
             return f"[&]() -> i64 {{ {head}if (!({el})) return 0; }} return 1; }}()"
-        if how in ("sum", "count"):
+        if how == "sum":
             t = CT[elem[1]]
             return f"[&]() -> {t} {{ {t} a{u} = 0; {head}a{u} += {el}; }} return a{u}; }}()"
+        if how == "count":  # a comprehension's items are made all the same (their errors), as its list is
+            made = "" if elem[0] == "ci" else f"(void)({el}); "
+            return f"[&]() -> i64 {{ i64 a{u} = 0; {head}{made}a{u} += 1; }} return a{u}; }}()"
         if how in ("max", "min"):
             t, o = CT[elem[1]], ">" if how == "max" else "<"
             return (f"[&]() -> {t} {{ {t} a{u} = 0; bool h{u} = false; {head}{t} e{u} = {el}; "
@@ -310,11 +321,11 @@ class CppWriter:
             t = CT[elem[1]]
             if k != "i":
                 raise Unsupported("sort_by() of lists of lists")
-            return (f"[&]() -> List {{ {t} k{u}[LCAP]; {head}k{u}[i{u}] = {el}; }} "
+            return (f"[&]() -> List {{ {t} k{u}[LCAP]; {head}k{u}[ix{u}] = {el}; }} "
                     f"return sorted_by(to_list(it{u}), k{u}); }}()")
         if how in ("all_max_by", "all_min_by"):
             t, best = CT[elem[1]], "std::max" if how == "all_max_by" else "std::min"
-            return (f"[&]() -> {CT[ty]} {{ {t} k{u}[KCAP]; {CT[ty]} o{u}; {head}k{u}[i{u}] = {el}; }} "
+            return (f"[&]() -> {CT[ty]} {{ {t} k{u}[KCAP]; {CT[ty]} o{u}; {head}k{u}[ix{u}] = {el}; }} "
                     f"if (!it{u}.size()) return o{u}; {t} b{u} = k{u}[0]; "
                     f"for (int j = 1; j < it{u}.size(); j++) b{u} = {best}(b{u}, k{u}[j]); "
                     f"for (int j = 0; j < it{u}.size(); j++) if (k{u}[j] == b{u}) o{u}.push(it{u}[j]); "
@@ -383,12 +394,12 @@ class CppWriter:
             u = next(self.uid)
             k, slot = st[1]
             it = st[2]
-            if it[0] in ("combinations", "subsets"):  # the walk holds its own copy of the list walked
+            if it[0] in ("combinations", "subsets", "range"):  # the walk holds its own copy of what it walks
                 return [f"{ind}{{ {self.loop(u, it, self.loc(k, slot))}", *self.block(st[3], ind + "  "),
                         f"{ind}}} }}"]
             lst = f"Lists l{u} = {self.e(it)};" if it[1] == "L" else f"List l{u} = to_list({self.e(it)});"
-            return [f"{ind}{{ {lst} x.b.charge(l{u}.size()); for (int i{u} = 0; i{u} < l{u}.size(); i{u}++) {{",
-                    f"{ind}  {self.loc(k, slot)} = l{u}[i{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
+            return [f"{ind}{{ {lst} x.b.charge(l{u}.size()); for (int ix{u} = 0; ix{u} < l{u}.size(); ix{u}++) {{",
+                    f"{ind}  {self.loc(k, slot)} = l{u}[ix{u}];", *self.block(st[3], ind + "  "), f"{ind}}} }}"]
         raise NotImplementedError(op)
 
     # ------------------------------------------------------------ the file
@@ -434,14 +445,15 @@ class CppWriter:
             legal.append("  " + self.decls(f))
             ind = "  "
             digits = []
+            # Each part of `when` is tested as soon as the parameters it reads are bound, in written order, as
+            # the Python backend's plain plan does (dsl/candidates.py): the same work, the same errors.
+            legal += [f"{ind}if (!({self.e(c)})) return;" for c in a["first"]]
             for j, pa in enumerate(a["params"]):
                 u = next(self.uid)
                 legal.append(f"{ind}{{ {self.loop(u, pa['dom'], self.pvar(pa))}")
                 digits.append(f"{self.digit(ai, j, pa)} * {pa['stride']}")
                 ind += "  "
-            if a["when"] is not None:
-                skip = "continue" if a["params"] else "return"
-                legal.append(f"{ind}if (!({self.e(a['when'])})) {skip};")
+                legal += [f"{ind}if (!({self.e(c)})) continue;" for c in pa["checks"]]
             legal.append(f"{ind}out.push_back((int)({a['off']} + {' + '.join(digits) or '0'}));")
             for _ in a["params"]:
                 ind = ind[:-2]

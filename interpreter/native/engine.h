@@ -260,7 +260,8 @@ inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySe
 // at every turn plays several times slower with it).
 template <class R>
 inline long long random_playouts(Engine<R>* eng, long long games, uint64_t seed, double* ret_sum) {
-  PyState<R> ps;
+  auto held = std::make_unique<PyState<R>>();  // on the heap: a state of many list variables is megabytes
+  PyState<R>& ps = *held;
   long long moves = 0;
   uint64_t r = seed ? seed : 1;
   std::vector<int> la;

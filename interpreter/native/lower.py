@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dsl import abi
+from ..dsl import abi, candidates
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
@@ -22,6 +22,8 @@ from .lower_calls import CallsMixin
 from .lower_views import lower_views
 
 MAX_PLAYERS = 10  # runtime.h MAXP
+# pyrandom.h's seeded shuffle sorts a card's 53-bit key with its place in one 64-bit word: 11 bits of place.
+MAX_CARDS = 2048
 
 __all__ = ["END_DEAL", "NONE_CODE", "NONE_V", "Func", "Program", "Unsupported", "lower"]
 
@@ -65,6 +67,8 @@ class Lowering(CallsMixin):
         self.funcs: list[Func] = []
         self.func_index: dict[str, int] = {}
         self.frame = Frame()
+        self.lowering: set[int] = set()  # the functions whose bodies are being lowered now
+        self.pending: list[tuple[int, list[A.Stmt]]] = []  # procedures called, to lower (`lower_pending`)
         self.shuffled: set[str] = set()
         self.lslots: dict[str, int] = {}
         self.fslots: dict[str, int] = {}
@@ -325,12 +329,14 @@ class Lowering(CallsMixin):
         return fi
 
     def block_func(self, name: str, params: list[str], body: list[A.Stmt] | None,
-                   expr: A.Expr | None = None, kinds: list[str] | None = None) -> int:
+                   expr: A.Expr | None = None, kinds: list[str] | None = None, defer: bool = False) -> int:
+        """A function of the library for a body of steps (or an `expr`); with `defer`, a procedure's, whose
+        body `lower_pending` lowers later."""
         if kinds:
             name += "_" + "".join(kinds)
         if name in self.func_index:
             fi = self.func_index[name]
-            if self.funcs[fi].body is None:  # C++ recursion has no step budget to stop it
+            if fi in self.lowering:  # C++ recursion has no step budget to stop it
                 raise Unsupported("a recursive procedure")
             return fi
         fi = len(self.funcs)
@@ -339,13 +345,30 @@ class Lowering(CallsMixin):
         ps = [(k, self.frame.new(p, k)) for p, k in zip(params, kinds or ["i"] * len(params))]
         f = Func(name, ps, "", None, self.frame)
         self.funcs.append(f)
-        if expr is not None:
-            b = self.ex(expr)
-            f.ret, f.body = b[1], b
+        if defer:
+            self.pending.append((fi, body or []))
         else:
-            f.body = self.block(body or [])
+            self.lowering.add(fi)
+            if expr is not None:
+                b = self.ex(expr)
+                f.ret, f.body = b[1], b
+            else:
+                f.body = self.block(body or [])
+            self.lowering.discard(fi)
         self.frame = saved
         return fi
+
+    def lower_pending(self) -> None:
+        """The procedures `do` steps called, each lowered after its caller: a chain of a hundred procedures,
+        each nesting steps, would otherwise be lowered one inside the other, past Python's recursion limit."""
+        while self.pending:
+            fi, body = self.pending.pop()
+            f = self.funcs[fi]
+            saved, self.frame = self.frame, f.frame
+            self.lowering.add(fi)
+            f.body = self.block(body)
+            self.lowering.discard(fi)
+            self.frame = saved
 
     # ------------------------------------------------------------ statements
     def block(self, stmts: list[A.Stmt]) -> list[IR]:
@@ -425,7 +448,7 @@ class Lowering(CallsMixin):
         if isinstance(st, A.Do):
             proc = next(p for p in self.spec.procedures if p.name == st.proc)
             args = [self.ex(a) for a in st.args]
-            fi = self.block_func("pr_" + proc.name, proc.params, proc.body, kinds=[a[1] for a in args])
+            fi = self.block_func("pr_" + proc.name, proc.params, proc.body, kinds=[a[1] for a in args], defer=True)
             return ("do", fi, args)
         if isinstance(st, A.If):
             return ("if", self.ex(st.cond), self.block(st.then), self.block(st.other))
@@ -491,6 +514,8 @@ def lower(game: Any) -> Program:
     must be compiled without the optimizer (its Inline nodes are Python-only): `load_plain`."""
     if game.n > MAX_PLAYERS:
         raise Unsupported(f"more than {MAX_PLAYERS} players")
+    if game.num_cards > MAX_CARDS:
+        raise Unsupported(f"a pack of more than {MAX_CARDS:,} cards")
     lo = Lowering(game)
     spec = lo.spec
     for v in spec.variables:
@@ -503,11 +528,16 @@ def lower(game: Any) -> Program:
         lo.frame = Frame()
         run_frame = lo.frame
         params = [_param(lo, game, info, j, p.domain, p.name) for j, p in enumerate(a.params)]
-        when = lo.ex(a.when) if a.when is not None else None
+        # `when` in parts, each tested in the loop of the last parameter it reads (the Python backend's plain
+        # plan): a parameter filtered on its own is not walked with every value of the ones after it.
+        plan = candidates.plain_plan([p.name for p in a.params], candidates.parts(a.when) if a.when is not None else [])
+        first = [lo.ex(c) for c in plan.first]
+        for pa, level in zip(params, plan.levels):
+            pa["checks"] = [lo.ex(c) for c in level.checks]
         effect = lo.block(a.effect)
         fi = _add_func(lo, Func("run_" + a.name, [], "", effect, run_frame))
         act_ix[a.name] = len(acts)
-        acts.append({"name": a.name, "off": info.offset, "params": params, "when": when, "run": fi,
+        acts.append({"name": a.name, "off": info.offset, "params": params, "first": first, "run": fi,
                      "frame": run_frame})
     phases = []
     for ph in spec.phases:
@@ -546,6 +576,7 @@ def lower(game: Any) -> Program:
         body = [("set_team", ("loc", "i", p), lo.ex(spec.teams))]
         hooks["teams"] = _add_func(lo, Func("teams", [], "", [("for", ("i", p), lo.clist(list(range(game.n))), body)],
                                             lo.frame))
+    lo.lower_pending()
     views = lower_views(lo, game)
     return Program(game.n, game.num_cards, list(game.zone_names), list(range(game.num_cards)),
                    len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,

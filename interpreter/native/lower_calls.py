@@ -54,8 +54,8 @@ class CallsMixin:
                 slot = self.frame.new(f"_f{id(arg)}", k)
                 body = ("loc", k, slot)
             cond, elem = None, body
-            if how == "count":
-                cond, elem = body, ("ci", "i", 1)
+            if how == "count":  # each item that passes the test, or, without one, each item (library_impl)
+                cond, elem = (body if lam is not None else None), ("ci", "i", 1)
         if elem[1] not in ("i", "f") and not (how.endswith("_by") and how != "sort_by" and elem[1] in ("l", "F")):
             raise Unsupported(f"{how}() of lists")  # lists are keys of max_by and the like only
         ty = "i"

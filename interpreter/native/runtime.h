@@ -12,6 +12,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <pthread.h>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -56,13 +57,47 @@ inline int at(i64 i, int n) { if (i < 0 || i >= n) fail("index out of range"); r
 // `left` the move stops with the Python backend's words (`over`). Rule files are untrusted: without it nested
 // walks could run for hours inside one move.
 [[noreturn]] __attribute__((cold, noinline)) inline void over_budget(const char* m) { throw RuleError(m); }
+// The stack: rule code may nest deep (a hundred procedures, each in loops over lists of a thousand cards), and
+// a C++ stack overflow is a crash, not an error. Every call that calls, loop, library walk and `let` checks
+// that the stack left is above this thread's floor: its lowest address and STACK_RESERVE, room for what runs
+// below one check (a function's frame and a leaf's, each at most build.py's FRAME_LIMIT: the compiler refuses
+// more; the runtime's helpers; the unwinder of the error).
+constexpr uintptr_t STACK_RESERVE = 1 << 20;
+[[noreturn]] __attribute__((cold, noinline)) inline void too_deep() {
+  throw RuleError("rule code nests too deep for the native stack");
+}
+__attribute__((noinline)) inline uintptr_t find_stack_floor() {
+  char here = 0;
+  uintptr_t at = reinterpret_cast<uintptr_t>(&here);
+  void* low = nullptr;
+  size_t size = 0;
+  pthread_attr_t a;
+  if (pthread_getattr_np(pthread_self(), &a) == 0) {
+    if (pthread_attr_getstack(&a, &low, &size) != 0) low = nullptr;
+    pthread_attr_destroy(&a);
+  }
+  uintptr_t lo = reinterpret_cast<uintptr_t>(low);
+  // Unknown (no such call here): rule code may take 1 MB below its first check, the reserve below that.
+  if (low == nullptr || lo >= at) return at > 2 * STACK_RESERVE ? at - STACK_RESERVE : 0;
+  return lo + STACK_RESERVE;
+}
+inline uintptr_t stack_floor() {
+  static thread_local uintptr_t floor = find_stack_floor();
+  return floor;
+}
+
 struct Budget {
   // `long long`, not i64 (`long`): a type no value of rule code has, so a charge in a loop does not make the
   // compiler reload the lists and variables it reads (strict aliasing).
   long long left;
   const char* over;
-  void charge(long long k) { if (__builtin_expect((left -= k) < 0, 0)) over_budget(over); }
-  void tick() { if (__builtin_expect(--left < 0, 0)) over_budget(over); }
+  uintptr_t floor = stack_floor();
+  void deep() const {
+    char here;
+    if (__builtin_expect(reinterpret_cast<uintptr_t>(&here) < floor, 0)) too_deep();
+  }
+  void charge(long long k) { deep(); if (__builtin_expect((left -= k) < 0, 0)) over_budget(over); }
+  void tick() { deep(); if (__builtin_expect(--left < 0, 0)) over_budget(over); }
 };
 
 }  // namespace cs
@@ -160,6 +195,10 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
   std::shared_ptr<const State>* ended = nullptr;
 };
 
+// How many numbers range(a, b) holds, as a charge (a walk over it takes them one at a time: emit_cpp `loop`).
+inline long long span(i64 a, i64 b) {
+  return b > a ? (long long)std::min<uint64_t>((uint64_t)b - (uint64_t)a, LLONG_MAX / 4) : 0;
+}
 // A library walk over a list (sort, reverse, unique, `in`...): a unit per item, charged before it runs. Only
 // ever an argument of the call that walks (the reference is to the caller's value, alive until the call ends).
 template <class L> inline const L& walked(Ctx& x, const L& xs) { x.b.charge(xs.size()); return xs; }

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <memory>
 #include <new>
+#include <pthread.h>
 #include <stdexcept>
 #include <string>
 #include <type_traits>

@@ -95,7 +95,8 @@ bool observe(PyState<R>& ps, int p, std::vector<i64>& out) {
   Ctx x{s, nullptr, m};
   v.seen(x, p);
   if (!ps.ended) { out.push_back(0); return true; }
-  State then = *ps.ended;
+  auto copy = std::make_unique<State>(*ps.ended);  // on the heap: a state of many list variables is megabytes
+  State& then = *copy;
   Ctx y{then, nullptr, m};
   out.push_back(1);
   out.push_back(then.deal_no);
