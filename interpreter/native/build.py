@@ -37,7 +37,8 @@ HERE = Path(__file__).resolve().parent
 FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden"]
 # No function of a game's library may take a stack frame over FRAME_LIMIT bytes (the compiler refuses it): rule
 # code checks the stack left at its calls, loops and lets (runtime.h `Budget::deep`), and what runs between two
-# checks must fit in the room it keeps, STACK_RESERVE. The bundled games' largest frame is 135 KB (Thirty-One).
+# checks must fit in the room it keeps, STACK_RESERVE. The largest frame
+# among the bundled rule files is 135 KB (docs/design/native.md).
 FRAME_LIMIT = 256 * 1024
 GAME_FLAGS = [*FLAGS, f"-Werror=frame-larger-than={FRAME_LIMIT}"]
 COMPILER = "g++"

@@ -234,8 +234,8 @@ struct Combos {
     for (int i = 0; i < k; i++) ix[i] = i;
   }
   int size() const { return built ? all.n : (int)count; }
-  // The next list into out; false after the last. Inlined into the loop (it is its every step): 4% of
-  // Cribbage's native loop.
+  // The next list into out; false after the last. Inlined into the loop (it is its every step): 4% of a
+  // scoring-heavy game's native loop (docs/design/native.md).
   __attribute__((always_inline)) bool next(List& out) {
     if (built) {
       if (given == all.n) return false;
