@@ -122,10 +122,16 @@ class CppWriter:
         return f"std::abs({self.e(x[2])})"
 
     def e_floor(self, x: Any) -> str:
-        return f"(i64)std::floor({self.e(x[2])})"
+        return f"whole(std::floor({self.e(x[2])}))"
 
     def e_ceil(self, x: Any) -> str:
-        return f"(i64)std::ceil({self.e(x[2])})"
+        return f"whole(std::ceil({self.e(x[2])}))"
+
+    def e_keep(self, x: Any) -> str:  # a number about to be kept (f_num)
+        return f"keep_{x[1]}({self.e(x[2])})"
+
+    def e_nn(self, x: Any) -> str:
+        return f"not_none({self.e(x[2])})"
 
     def _lib(self, name: str, x: Any, budget: bool = False) -> str:
         """A library call: its list argument charged a unit per item (`walked`), or for a generator, which charges
@@ -190,13 +196,13 @@ class CppWriter:
         return f"({self.e(x[2])} {o} {self.e(x[3])})"
 
     def e_add(self, x: Any) -> str:
-        return self._bin(x, "+")
+        return self._bin(x, "+") if x[1] == "f" else f"add_i({self.e(x[2])}, {self.e(x[3])})"
 
     def e_sub(self, x: Any) -> str:
-        return self._bin(x, "-")
+        return self._bin(x, "-") if x[1] == "f" else f"sub_i({self.e(x[2])}, {self.e(x[3])})"
 
     def e_mul(self, x: Any) -> str:
-        return self._bin(x, "*")
+        return f"mul_{x[1]}({self.e(x[2])}, {self.e(x[3])})"
 
     def e_fdiv(self, x: Any) -> str:
         return f"floordiv{'_f' if x[1] == 'f' else ''}({self.e(x[2])}, {self.e(x[3])})"
