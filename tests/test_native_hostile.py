@@ -197,6 +197,14 @@ def test_count_counts_items_not_their_truth(tmp_path: Path) -> None:
     lockstep(path, 5)
 
 
+def test_turns_is_a_number(tmp_path: Path) -> None:
+    """`turns` was lowered as a list: `all_max_by(stock, c => turns)` declared its keys as lists, and the build
+    failed ("no match for 'operator='"; the fuzzers' `seen = [c2 for c2 in all_max_by(stock, c1 => turns)]`)."""
+    path = write(tmp_path, "turns", game(procedures="  turned(q):\n    - n += len(all_max_by(hand[q], c => turns)) "
+                                         "+ turns", call="turned"))
+    lockstep(path, 5)
+
+
 NUMBERS = {
     "a product past 10**18": "    - n = n * 1000 + 7",
     "a sum kept past 10**18": "    - n = n + n + 100000000000000000",

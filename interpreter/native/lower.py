@@ -166,8 +166,8 @@ class Lowering(CallsMixin):
                 return self.clist(self.ns["SUITS"])
             if b == "phase":
                 return ("phase", "i", [self.intern(ph.name) for ph in self.spec.phases])
-            if b in ("active_players", "teams", "deal_number", "turns"):
-                return (b, "l" if b.endswith("s") else "i")
+            if b in ("active_players", "teams", "deal_number", "turns"):  # `turns` is a number, not a list
+                return (b, "l" if b in ("active_players", "teams") else "i")
             raise Unsupported(f"built-in {b}")
         if isinstance(ref, R.Option):
             v = self.ns[abi.option(ref.name)]
