@@ -205,6 +205,15 @@ def test_turns_is_a_number(tmp_path: Path) -> None:
     lockstep(path, 5)
 
 
+def test_list_positions_as_the_python_backend_reads_them(tmp_path: Path) -> None:
+    """A negative position counts from the end on the Python backend (`xs[i]`), and failed natively ("index out
+    of range"); and a position computed by a fold, `[5, 6, 7][count(players)]`, opened `[[` in the C++ (an
+    attribute): the build failed. Both found by the native fuzz run (`left(active_players[-1])`)."""
+    path = write(tmp_path, "positions", game(procedures="  positions(q):\n    - n += left(active_players[-1]) + "
+                                             "[5, 6, 7][count(players)] + [5, 6, 7][-2]", call="positions"))
+    lockstep(path, 5)
+
+
 NUMBERS = {
     "a product past 10**18": "    - n = n * 1000 + 7",
     "a sum kept past 10**18": "    - n = n + n + 100000000000000000",

@@ -54,6 +54,8 @@ template <class L> inline List to_list(const L& xs) {
   for (int i = 0; i < xs.size(); i++) l.push(xs[i]);
   return l;
 }
+// xs[i] of rule code: as Python's, a negative position counts from the end (the Python backend's f_at); checked.
+template <class L> inline auto item(const L& xs, i64 i) { return xs[i < 0 ? i + xs.size() : i]; }
 template <class L> inline auto first_of(const L& xs) { if (!xs.size()) fail("first() of an empty list"); return xs[0]; }
 template <class L> inline auto last_of(const L& xs) { if (!xs.size()) fail("last() of an empty list"); return xs[xs.size() - 1]; }
 template <class L> inline bool contains(const L& xs, i64 v) {
