@@ -415,6 +415,30 @@ def test_auto_says_once_why_a_command_runs_in_python(capsys: pytest.CaptureFixtu
 
 @needs_build
 @pytest.mark.slow
+@pytest.mark.parametrize("spec", ["random", "greedy", "ismcts(iterations=30)"])
+def test_the_bots_choose_on_a_native_state_as_on_the_python_backends(spec: str, hearts: Game,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot given a native state's seat (its resampler and masking read the Python twin) makes the choices it
+    makes on the Python backend's state of the same seed: the same worlds, the same decisions."""
+    from cardsmith.bots.spec import make_bot
+    from cardsmith.bots.view import SeatView
+    py_game = cardsmith.load("hearts", players=4)
+    nat, py = hearts.new_initial_state(seed=8), py_game.new_initial_state(seed=8)
+    for _ in range(14):
+        p = py.current_player()
+        a = make_bot(spec, py_game, p, 5).choose(SeatView(py, p))
+        b = make_bot(spec, hearts, p, 5).choose(SeatView(nat, p))
+        assert a == b
+        py.apply_action(a)
+        nat.apply_action(b)
+    cli_args = ["simulate", "hearts", "--players", "4", "--games", "2", "--backend", "native", "--workers", "1",
+                "--no-progress", "--seed", "4", "--bots", f"{spec}, random"]
+    code, _out, err = cli(cli_args, capsys)
+    assert code == 0 and "2 matches" in err, err
+
+
+@needs_build
+@pytest.mark.slow
 def test_run_and_simulate_on_the_native_backend(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(["run", "hearts", "--players", "4", "--seed", "3", "--backend", "native"], capsys)
     assert (code, err) == (0, "")

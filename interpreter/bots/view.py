@@ -53,20 +53,27 @@ class SeatView:
         """A full state this seat cannot tell from the real one, drawn with `rng` (a new one each call)."""
         return self._state.resample_from_infostate(self.seat, rng)
 
+    def _engine(self) -> State:
+        """The state the engine's own functions read (resampling, masking): a native state's Python twin, the
+        Python backend's state at the same position (so a search draws the same worlds on both backends)."""
+        s = self._state
+        twin = getattr(s, "python_state", None)
+        return twin() if twin is not None else s
+
     def masked(self, rng: random.Random) -> State:
         """A copy of the state to read, not to play on: what this seat sees as it is, the rest arbitrary
         (the hidden cards dealt out again at random among the hidden places; engine/masked.py)."""
         from ..engine.masked import masked
-        return masked(self._state, self.seat, rng)
+        return masked(self._engine(), self.seat, rng)
 
     def resample_with_work(self, rng: random.Random | int, until: float | None = None) -> tuple[State, int]:
         """`resample(rng)` and the steps the resampler replayed to find it; `until`, a `time.monotonic()`
         deadline past which it stops (`OutOfTime`, a GameError)."""
         from ..engine.resample import resample_with_work
-        return resample_with_work(self._state, self.seat, rng, until)
+        return resample_with_work(self._engine(), self.seat, rng, until)
 
     def carry_with_work(self, rng: random.Random | int, hint: State) -> tuple[State | None, int]:
         """A state like `resample`'s, found by extending `hint`, a state `resample` gave this seat earlier in
         the match (cheap where a fresh one is dear); None if that fails. And the steps replayed."""
         from ..engine.resample import carry_with_work
-        return carry_with_work(self._state, self.seat, rng, hint)
+        return carry_with_work(self._engine(), self.seat, rng, hint)

@@ -220,8 +220,7 @@ struct PyState {
     legal_ok = false;
     given.emplace_back(guessed[gat].key, o);
     if (++gat < guessed.size()) return;
-    s = base;
-    ended = base_ended;
+    // s is base already: the run that guessed put it back, and nothing changes a state whose chance is pending
     run_step(draws());
   }
   bool is_chance() const { return pending; }

@@ -106,15 +106,14 @@ struct Budget {
 
 namespace cs {
 
-struct State {
+// The fixed-size part of a state, copied as one block (a trivial copy: memcpy).
+struct Flat {
   int16_t zlen[MAXZ];
   int16_t unfixed[MAXZ];  // the undecided block of a shuffled zone: its bottom k cards (0: none)
   int16_t z[MAXZ][MAXC];
   int16_t loc[MAXC], by[MAXC];
   i64 v[MAXV];
-  List lv[MAXLV];  // list variables
   double fv[MAXFV];  // variables of numbers with decimals
-  Lists llv[MAXLLV];  // variables of lists of lists
   int16_t team[MAXP];
   bool out[MAXP], sit[MAXP];  // eliminated; sitting out this deal
   int cur, actor, phase, turns, dealer, moves, deal_no;
@@ -125,6 +124,26 @@ struct State {
   // (splitmix64, lazy dealing); py: a seeded state's, drawn exactly as the Python backend's (pyrandom.h).
   uint64_t rng;
   PySeed py;
+};
+
+// A state: the block, and the list variables, each copied as far as it holds items. (A copy member by member
+// copied the zones' int16 arrays an element at a time: a quarter of a chance loop's time in a fishing game.)
+struct State : Flat {
+  List lv[MAXLV];  // list variables
+  Lists llv[MAXLLV];  // variables of lists of lists
+  State() = default;
+  State(const State& o) : Flat(o) { lists_of(o); }
+  State& operator=(const State& o) {
+    if (this != &o) {
+      Flat::operator=(o);
+      lists_of(o);
+    }
+    return *this;
+  }
+  void lists_of(const State& o) {
+    for (int i = 0; i < MAXLV; i++) lv[i] = o.lv[i];
+    for (int i = 0; i < MAXLLV; i++) llv[i] = o.llv[i];
+  }
 };
 
 // One run of a step: the outcomes given per key (a zone, or PICK), how many it used, and its guesses.
