@@ -26,6 +26,7 @@ from pathlib import Path
 
 import cardsmith
 import pytest
+from cardsmith.engine.errors import GameError
 from cardsmith.native import build
 from cardsmith.native.backend import NativeFallback, NativeUnavailable
 from cardsmith.native.difftest import compare
@@ -53,6 +54,7 @@ zones:
   pile: {{}}
 variables:
   n: {{type: int}}
+  best: {{type: player, initial: none}}
 define:
   rank_of(c): c.rank
 {define}
@@ -193,6 +195,48 @@ def test_count_counts_items_not_their_truth(tmp_path: Path) -> None:
     comprehension's items: a variable read in every observation differed (tests/test_native_fuzz.py)."""
     path = write(tmp_path, "counts", game(procedures=COUNTS, call="counts"))
     lockstep(path, 5)
+
+
+def test_turns_is_a_number(tmp_path: Path) -> None:
+    """`turns` was lowered as a list: `all_max_by(stock, c => turns)` declared its keys as lists, and the build
+    failed ("no match for 'operator='"; the fuzzers' `seen = [c2 for c2 in all_max_by(stock, c1 => turns)]`)."""
+    path = write(tmp_path, "turns", game(procedures="  turned(q):\n    - n += len(all_max_by(hand[q], c => turns)) "
+                                         "+ turns", call="turned"))
+    lockstep(path, 5)
+
+
+def test_list_positions_as_the_python_backend_reads_them(tmp_path: Path) -> None:
+    """A negative position counts from the end on the Python backend (`xs[i]`), and failed natively ("index out
+    of range"); and a position computed by a fold, `[5, 6, 7][count(players)]`, opened `[[` in the C++ (an
+    attribute): the build failed. Both found by the native fuzz run (`left(active_players[-1])`)."""
+    path = write(tmp_path, "positions", game(procedures="  positions(q):\n    - n += left(active_players[-1]) + "
+                                             "[5, 6, 7][count(players)] + [5, 6, 7][-2]", call="positions"))
+    lockstep(path, 5)
+
+
+NUMBERS = {
+    "a product past 10**18": "    - n = n * 1000 + 7",
+    "a sum kept past 10**18": "    - n = n + n + 100000000000000000",
+    "a function's number past 10**18": "    - n = grow(n) + 1",
+    "none in arithmetic": "    - n += right(best)",
+}
+
+
+@pytest.mark.parametrize("case", list(NUMBERS))
+def test_numbers_fail_where_the_python_backend_fails(case: str, tmp_path: Path) -> None:
+    """Whole numbers natively were the machine's: a product or a sum past 10**18 went on (wrapping, which C++
+    leaves undefined) and `right(none)` gave a seat, where the Python backend stops the move ("a number grew
+    beyond 10**18", "a number left the range -10**18 to 10**18", "a value of the wrong kind"). Both now stop it,
+    with the Python backend's located error (`mul_i`, `keep_i`, `not_none` in lists.h)."""
+    from test_native_fuzz import lockstep as lockstep_errors  # errors compared word for word
+    path = write(tmp_path, "numbers", game(define="  grow(x): x * 1000 + x", procedures="  numbers(q):\n" +
+                                          NUMBERS[case], call="numbers", deal=4))
+    py = cardsmith.load(path, players=2)
+    s = py.new_initial_state(1)
+    with pytest.raises(GameError):  # the Python backend's match does stop
+        for _ in range(40):
+            s.apply_action(s.legal_actions()[0])
+    lockstep_errors(py, cardsmith.load(path, players=2, backend="native"), 3)
 
 
 # ---------------------------------------------------------------- the pack

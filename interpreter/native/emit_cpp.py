@@ -83,7 +83,7 @@ class CppWriter:
         return f"(i64)at({self.e(x[2])}, {self.p.n})"
 
     def e_team(self, x: Any) -> str:
-        return f"(i64)x.s.team[{self.e(x[2])}]"
+        return f"(i64)x.s.team[({self.e(x[2])})]"  # `[[` would open an attribute
 
     def e_teams(self, x: Any) -> str:
         return "teams_list(x)"
@@ -97,8 +97,8 @@ class CppWriter:
     def e_turns(self, x: Any) -> str:
         return "(i64)x.s.turns"
 
-    def e_at(self, x: Any) -> str:
-        return f"({self.e(x[2])})[{self.e(x[3])}]"
+    def e_at(self, x: Any) -> str:  # a position from the end where it is negative, as Python's `xs[i]`
+        return f"item({self.e(x[2])}, {self.e(x[3])})"
 
     def e_mapget(self, x: Any) -> str:
         return f"map_get({self.k(x[2])}, {self.k(x[3])}, {self.e(x[4])})"
@@ -122,10 +122,16 @@ class CppWriter:
         return f"std::abs({self.e(x[2])})"
 
     def e_floor(self, x: Any) -> str:
-        return f"(i64)std::floor({self.e(x[2])})"
+        return f"whole(std::floor({self.e(x[2])}))"
 
     def e_ceil(self, x: Any) -> str:
-        return f"(i64)std::ceil({self.e(x[2])})"
+        return f"whole(std::ceil({self.e(x[2])}))"
+
+    def e_keep(self, x: Any) -> str:  # a number about to be kept (f_num)
+        return f"keep_{x[1]}({self.e(x[2])})"
+
+    def e_nn(self, x: Any) -> str:
+        return f"not_none({self.e(x[2])})"
 
     def _lib(self, name: str, x: Any, budget: bool = False) -> str:
         """A library call: its list argument charged a unit per item (`walked`), or for a generator, which charges
@@ -190,13 +196,13 @@ class CppWriter:
         return f"({self.e(x[2])} {o} {self.e(x[3])})"
 
     def e_add(self, x: Any) -> str:
-        return self._bin(x, "+")
+        return self._bin(x, "+") if x[1] == "f" else f"add_i({self.e(x[2])}, {self.e(x[3])})"
 
     def e_sub(self, x: Any) -> str:
-        return self._bin(x, "-")
+        return self._bin(x, "-") if x[1] == "f" else f"sub_i({self.e(x[2])}, {self.e(x[3])})"
 
     def e_mul(self, x: Any) -> str:
-        return self._bin(x, "*")
+        return f"mul_{x[1]}({self.e(x[2])}, {self.e(x[3])})"
 
     def e_fdiv(self, x: Any) -> str:
         return f"floordiv{'_f' if x[1] == 'f' else ''}({self.e(x[2])}, {self.e(x[3])})"
@@ -355,11 +361,11 @@ class CppWriter:
                 return [f"{ind}x.s.fv[at({self.e(st[2])}, MAXFV)] = {self.e(st[3])};"]
             return [f"{ind}x.s.v[at({self.e(st[2])}, MAXV)] = {self.e(st[3])};"]
         if op == "set_team":
-            return [f"{ind}x.s.team[{self.e(st[1])}] = (int16_t)at({self.e(st[2])}, {n});"]
+            return [f"{ind}x.s.team[({self.e(st[1])})] = (int16_t)at({self.e(st[2])}, {n});"]
         if op == "eliminate":
-            return [f"{ind}x.s.out[{self.e(st[1])}] = true;"]
+            return [f"{ind}x.s.out[({self.e(st[1])})] = true;"]
         if op == "sit_out":
-            return [f"{ind}x.s.sit[{self.e(st[1])}] = true;"]
+            return [f"{ind}x.s.sit[({self.e(st[1])})] = true;"]
         if op == "setloc":
             return [f"{ind}{self.loc(st[1], st[2])} = {self.e(st[3])};"]
         if op == "pick":

@@ -54,14 +54,45 @@ template <class L> inline List to_list(const L& xs) {
   for (int i = 0; i < xs.size(); i++) l.push(xs[i]);
   return l;
 }
+// xs[i] of rule code: as Python's, a negative position counts from the end (the Python backend's f_at); checked.
+template <class L> inline auto item(const L& xs, i64 i) { return xs[i < 0 ? i + xs.size() : i]; }
 template <class L> inline auto first_of(const L& xs) { if (!xs.size()) fail("first() of an empty list"); return xs[0]; }
 template <class L> inline auto last_of(const L& xs) { if (!xs.size()) fail("last() of an empty list"); return xs[xs.size() - 1]; }
 template <class L> inline bool contains(const L& xs, i64 v) {
   for (int i = 0; i < xs.size(); i++) if (xs[i] == v) return true;
   return false;
 }
-inline i64 floordiv(i64 a, i64 b) { if (!b) fail("division by zero"); i64 q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q--; return q; }
-inline i64 pymod(i64 a, i64 b) { if (!b) fail("modulo by zero"); i64 r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+// Whole numbers as the Python backend keeps them (library_impl): `*` never gives one past 10**18 (f_mul), one
+// kept in a variable or returned by a function stays within +-10**18 (f_num), and a sum past the machine's word
+// (a big number in Python, never kept) stops the move the same way: no overflow, which C++ leaves undefined.
+constexpr i64 BIG = 1000000000000000000LL;
+[[noreturn]] __attribute__((cold, noinline)) inline void grew() { throw RuleError("a number grew beyond 10**18"); }
+[[noreturn]] __attribute__((cold, noinline)) inline void left_range() {
+  throw RuleError("a number left the range -10**18 to 10**18");
+}
+[[noreturn]] __attribute__((cold, noinline)) inline void wrong_kind() { throw RuleError("a value of the wrong kind"); }
+inline i64 mul_i(i64 a, i64 b) { i64 r; if (__builtin_mul_overflow(a, b, &r) || r > BIG || r < -BIG) grew(); return r; }
+inline double mul_f(double a, double b) { double r = a * b; if (!(r >= -1e18 && r <= 1e18)) grew(); return r; }
+inline i64 add_i(i64 a, i64 b) { i64 r; if (__builtin_add_overflow(a, b, &r)) left_range(); return r; }
+inline i64 sub_i(i64 a, i64 b) { i64 r; if (__builtin_sub_overflow(a, b, &r)) left_range(); return r; }
+inline i64 keep_i(i64 v) { if (v != NONE_V && (v > BIG || v < -BIG)) left_range(); return v; }
+inline double keep_f(double v) { if (!(v >= -1e18 && v <= 1e18)) left_range(); return v; }
+inline i64 whole(double d) { if (!(d >= -9e18 && d <= 9e18)) left_range(); return (i64)d; }  // floor, ceil
+inline i64 not_none(i64 v) { if (v == NONE_V) wrong_kind(); return v; }  // `none` in arithmetic
+inline i64 floordiv(i64 a, i64 b) {
+  if (!b) fail("division by zero");
+  if (b == -1) return sub_i(0, a);
+  i64 q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+inline i64 pymod(i64 a, i64 b) {
+  if (!b) fail("modulo by zero");
+  if (b == -1) return 0;
+  i64 r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
 // Python's float % and // (CPython's float_rem and float_floor_div), for numbers with decimals: not cut to whole
 // numbers first.
 inline double pymod_f(double a, double b) {

@@ -13,13 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dsl import abi, candidates
+from ..dsl import abi, candidates, weights
 from ..dsl import ast as A
 from ..dsl import refs as R
 from ..dsl import types as T
+from ..dsl.analysis import _static
+from ..dsl.codegen.expressions import _takes_numbers
 from .ir import END_DEAL, IR, NONE_CODE, NONE_V, Frame, Func, Unsupported, item_kind, kind
-from .lower_calls import CallsMixin
-from .lower_views import lower_views
+from .lower_calls import CallsMixin, nn
+from .lower_views import fix_zones, lower_views
 
 MAX_PLAYERS = 10  # runtime.h MAXP
 # pyrandom.h's seeded shuffle sorts a card's 53-bit key with its place in one 64-bit word: 11 bits of place.
@@ -164,8 +166,8 @@ class Lowering(CallsMixin):
                 return self.clist(self.ns["SUITS"])
             if b == "phase":
                 return ("phase", "i", [self.intern(ph.name) for ph in self.spec.phases])
-            if b in ("active_players", "teams", "deal_number", "turns"):
-                return (b, "l" if b.endswith("s") else "i")
+            if b in ("active_players", "teams", "deal_number", "turns"):  # `turns` is a number, not a list
+                return (b, "l" if b in ("active_players", "teams") else "i")
             raise Unsupported(f"built-in {b}")
         if isinstance(ref, R.Option):
             v = self.ns[abi.option(ref.name)]
@@ -257,7 +259,7 @@ class Lowering(CallsMixin):
         if "l" in (a[1], b[1]):
             raise Unsupported("list arithmetic")
         op = {"+": "add", "-": "sub", "*": "mul", "//": "fdiv", "%": "mod"}[e.op]
-        return (op, k, self.conv(a, k), self.conv(b, k))
+        return (op, k, self.conv(nn(e.left, a), k), self.conv(nn(e.right, b), k))
 
     def x_Neg(self, e: A.Neg) -> IR:
         a = self.ex(e.value)
@@ -324,6 +326,9 @@ class Lowering(CallsMixin):
         f = Func(name, params, "i", None, self.frame)
         self.funcs.append(f)
         body = self.ex(spec.body)
+        if body[1] in ("i", "f") and (spec.body.ty == T.ANY or spec.body.ty in (T.INT, T.NUM) and
+                                      _takes_numbers(spec.body, [f"l_{p}" for p in spec.params])):
+            body = ("keep", body[1], body)  # a number returned stays within +-10**18, as f_num keeps it
         f.ret, f.body = body[1], body
         self.frame = saved
         return fi
@@ -412,7 +417,10 @@ class Lowering(CallsMixin):
                         v = ("add" if st.op == "+=" else "sub", k, ("var", k, slot), self.conv(v, k))
                     else:
                         v = ("add" if st.op == "+=" else "sub", "i", ("var", "i", slot), v)
-                return ("setvar", k, slot, self.conv(v, k))
+                v = self.conv(v, k)
+                if ref.spec.ty in (T.INT, T.NUM) and weights.numeric(st.value.ty) and not _static(st.value):
+                    v = ("keep", k, v)  # stays within +-10**18 where the Python backend checks it (f_num)
+                return ("setvar", k, slot, v)
             raise Unsupported("assignment")
         if isinstance(st, A.LetStmt):
             v = self.ex(st.value)
@@ -582,17 +590,4 @@ def lower(game: Any) -> Program:
                    len(game.var_names), [], lo.strings, lo.tables, lo.funcs, lo.func_index, phases, acts,
                    game.num_distinct_actions(), list(game.ns["RANKS"]), hooks, lo.nlists, lo.nnums, lo.nlls,
                    m.max_deals or 0,
-                   _fix_zones(game, lo.shuffled), game.step_limit, views)
-
-
-def _fix_zones(game: Any, shuffled: set[str]) -> list[int]:
-    """The zones a lazy step decides at its end (chance.py fix_seen): those a query reads the order of or a
-    player may see. A zone seen by a rule of its own is refused if it is ever shuffled."""
-    from ..engine.observation import NOBODY, RULE, _plan
-    out = []
-    for zi, (_name, how, _owner, _rule) in enumerate(_plan(game)[0]):
-        if how == RULE and game.zone_specs[zi].name in shuffled:
-            raise Unsupported("a shuffled zone whose visibility is a rule")
-        if zi in game.queried_zones or how not in (NOBODY, RULE):
-            out.append(zi)
-    return out
+                   fix_zones(game, lo.shuffled), game.step_limit, views)

@@ -7,12 +7,18 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl import refs as R
+from ..dsl import types as T
 from .ir import IR, Frame, Unsupported, item_kind
 
 # Library functions whose IR is (name, kind, *the arguments' IR) with the kind of the result.
 SIMPLE = {"len": "i", "first": "i", "last": "i", "sort": "l", "reverse": "l", "unique": "l", "top": "l",
           "bottom": "l", "index_of": "i", "range": "l", "teammates": "l", "next_active": "i",
           "is_active": "i", "sitting_out": "i"}
+
+
+def nn(e: A.Expr, x: IR) -> IR:
+    """An operand of arithmetic that may be `none` (a player or a card): the wrong kind of value there."""
+    return ("nn", "i", x) if x[1] == "i" and e.ty in (T.PLAYER, T.CARD) else x
 
 
 class CallsMixin:
@@ -82,10 +88,9 @@ class CallsMixin:
             return self.fold(f, args[0], args[1])
         if f == "played_by":
             return ("by", "i", self.ex(args[0]))
-        if f == "left":
-            return ("mod", "i", ("add", "i", self.ex(args[0]), ("ci", "i", 1)), ("ci", "i", self.n))
-        if f == "right":
-            return ("mod", "i", ("add", "i", self.ex(args[0]), ("ci", "i", self.n - 1)), ("ci", "i", self.n))
+        if f in ("left", "right"):  # `(p + 1) % N`: `none` is the wrong kind of value there
+            step = 1 if f == "left" else self.n - 1
+            return ("mod", "i", ("add", "i", ("nn", "i", self.ex(args[0])), ("ci", "i", step)), ("ci", "i", self.n))
         if f in ("min", "max"):
             xs = [self.ex(a) for a in args]
             k = "f" if any(x[1] == "f" for x in xs) else "i"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..dsl import types as T
-from ..engine.observation import RULE, _plan
+from ..engine.observation import NOBODY, RULE, _plan
 from .ir import Unsupported
 
 if TYPE_CHECKING:
@@ -46,3 +46,15 @@ def _rule_func(lo: Lowering, name: str, expr: Any) -> int:
     if lo.funcs[fi].ret != "l":
         raise Unsupported("a visible rule that is no list of players")
     return fi
+
+
+def fix_zones(game: Any, shuffled: set[str]) -> list[int]:
+    """The zones a lazy step decides at its end (chance.py fix_seen): those a query reads the order of or a
+    player may see. A zone seen by a rule of its own is refused if it is ever shuffled."""
+    out = []
+    for zi, (_name, how, _owner, _rule) in enumerate(_plan(game)[0]):
+        if how == RULE and game.zone_specs[zi].name in shuffled:
+            raise Unsupported("a shuffled zone whose visibility is a rule")
+        if zi in game.queried_zones or how not in (NOBODY, RULE):
+            out.append(zi)
+    return out

@@ -71,11 +71,13 @@ __attribute__((noinline)) inline uintptr_t find_stack_floor() {
   uintptr_t at = reinterpret_cast<uintptr_t>(&here);
   void* low = nullptr;
   size_t size = 0;
+#if defined(__GLIBC__) || defined(__linux__)
   pthread_attr_t a;
   if (pthread_getattr_np(pthread_self(), &a) == 0) {
     if (pthread_attr_getstack(&a, &low, &size) != 0) low = nullptr;
     pthread_attr_destroy(&a);
   }
+#endif
   uintptr_t lo = reinterpret_cast<uintptr_t>(low);
   // Unknown (no such call here): rule code may take 1 MB below its first check, the reserve below that.
   if (low == nullptr || lo >= at) return at > 2 * STACK_RESERVE ? at - STACK_RESERVE : 0;
