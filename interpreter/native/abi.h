@@ -33,8 +33,22 @@ struct CsApi {
   // what player p sees (view.h): how many words (written into out[0..cap)), -1 with the message in err, or
   // -2 before the match's first step has run
   int (*observe)(void* s, int p, int64_t* out, int cap, char* err, int errcap);
+  // The resampler's primitives (resample/search.py), for a state that neither draws its own chance nor deals
+  // lazily: a state before the match; one step of a history with its chance outcomes given (history.play_group):
+  // 0 done, 1 stopped at a chance node (the outcomes ran out), -1 failed with the message in err, its shuffles
+  // then in `noted(0)`; a fresh draw of a step from a 64-bit seed: how many outcomes (in `noted(1)`), or -1.
+  void* (*blank_new)(void* g, char* err, int cap);
+  int (*play)(void* s, int a, const int* outcomes, int n, char* err, int cap);
+  int (*draw)(void* s, int a, uint64_t seed, char* err, int cap);
+  // what this thread's last play noted (0: its shuffles, each start, size, cards; a deal's end -1, 0) or last
+  // draw drew (1): how many, the first cap of them written into out
+  int (*noted)(int which, int* out, int cap);
+  int (*swap)(void* s, int c, int d, char* err, int cap);  // two cards trade places: 0, or -1 (err)
+  int (*zone_cards)(void* s, int zi, int* out, int cap);  // a zone's cards bottom first: how many; -1: no zone
+  int (*card_zone)(void* s, int c);  // the zone card c is in; -1: no card c
+  int (*raw_cur)(void* s);  // the seat whose turn it is, whatever the state (State.cur)
 };
-#define CS_ABI_VERSION 4
+#define CS_ABI_VERSION 5
 }
 
 namespace cs {
@@ -53,6 +67,12 @@ inline bool guarded(char* err, int cap, F&& f) {
     std::snprintf(err, cap, "%s", "an unknown failure");
   }
   return false;
+}
+
+// What the last play or draw of this thread noted (CsApi::noted).
+inline std::vector<int>& noted_buffer(int which) {
+  static thread_local std::vector<int> b[2];
+  return b[which != 0];
 }
 
 template <class R>
@@ -126,6 +146,59 @@ const CsApi* make_api() {
         });
         return size;
       },
+      [](void* g, char* err, int cap) -> void* {
+        S* s = nullptr;
+        if (!guarded(err, cap, [&] {
+              s = new S();
+              init_blank(*s, &static_cast<G*>(g)->eng, 0);
+            })) {
+          delete s;
+          return nullptr;
+        }
+        return s;
+      },
+      [](void* s, int a, const int* outcomes, int n, char* err, int cap) {
+        int r = -1;
+        auto& tr = noted_buffer(0);
+        tr.clear();
+        guarded(err, cap, [&] {
+          Explicit e;
+          e.q = outcomes;
+          e.n = std::max(n, 0);
+          e.trace = &tr;
+          r = static_cast<S*>(s)->play_explicit(a, e) ? 0 : 1;
+        });
+        return r;
+      },
+      [](void* s, int a, uint64_t seed, char* err, int cap) {
+        int r = -1;
+        auto& out = noted_buffer(1);
+        guarded(err, cap, [&] {
+          static_cast<S*>(s)->draw(a, narrow_seed(seed), out);
+          r = (int)out.size();
+        });
+        return r;
+      },
+      [](int which, int* out, int cap) {
+        const auto& v = noted_buffer(which == 1);
+        std::copy(v.begin(), v.begin() + std::min<size_t>(v.size(), (size_t)std::max(cap, 0)), out);
+        return (int)v.size();
+      },
+      [](void* s, int c, int d, char* err, int cap) {
+        return guarded(err, cap, [&] { static_cast<S*>(s)->swap_places(c, d); }) ? 0 : -1;
+      },
+      [](void* s, int zi, int* out, int cap) {
+        const State& st = static_cast<S*>(s)->s;
+        if (zi < 0 || zi >= static_cast<S*>(s)->eng->m.nz) return -1;
+        int n = st.zlen[zi];
+        std::copy(st.z[zi], st.z[zi] + std::min(n, std::max(cap, 0)), out);
+        return n;
+      },
+      [](void* s, int c) {
+        const S& st = *static_cast<S*>(s);
+        return c < 0 || c >= st.eng->m.nc ? -1 : (int)st.s.loc[c];
+      },
+      [](void* s) { return static_cast<S*>(s)->s.cur; },
   };
   return &api;
 }

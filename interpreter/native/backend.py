@@ -53,6 +53,7 @@ class NativeGame(Game):
 
     backend = "native"
     native: Any  # the binding's Game: `random_playouts(games, seed)` is the native loop
+    binding: Any  # the binding's module (loader.cc): the native resampler's types (resample.py)
     native_library: str  # the path of the compiled library, in the cache folder
     state_class: Any  # the class of its states: wrapper.NativeState over the binding's State
     views: Reader  # what the native observation's words mean (views.py)
@@ -111,6 +112,7 @@ def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any],
     except Exception as e:  # noqa: BLE001 (Unsupported, BuildError, or a construct the lowering half knows)
         raise NativeUnavailable(name, _reason(e)) from None
     game.native = native
+    game.binding = binding
     game.native_library = str(so)
     game.views = Reader(game, prog.strings)
     game.state_class = state_class(binding)

@@ -64,6 +64,8 @@ class BuildLimits:
 DEFAULT_BUILD_LIMITS = BuildLimits()
 # What a game's library and the binding are built from (their hash names the builds).
 HEADERS = ("abi.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
+# The binding's own: the native resampler, game-independent, compiled once into the binding.
+LOADER_HEADERS = ("pymt.h", "rs_info.h", "rs_match.h", "rs_search.h")
 STD = "std.h"  # the standard headers, first in every game's library, precompiled once (`_precompiled`)
 
 
@@ -191,7 +193,7 @@ def _building(out: Path) -> Iterator[None]:
 
 def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> Any:
     """The binding, built once (keyed by its sources, the flags and the Python it is for)."""
-    sources = "".join((HERE / f).read_text() for f in ("loader.cc", *HEADERS))
+    sources = "".join((HERE / f).read_text() for f in ("loader.cc", *HEADERS, *LOADER_HEADERS))
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     out = cache_dir() / f"cs_loader_{_digest(sources, ' '.join(FLAGS), suffix)}"
     so = out.with_suffix(suffix)

@@ -74,6 +74,7 @@ struct Engine {
     if (x.d) fix_seen(x);
     if (x.stop) return STOP;
     if (x.ended) *x.ended = std::make_shared<const State>(s);  // what the players see of the deal as it ended
+    if (x.e && x.e->trace) x.e->trace->insert(x.e->trace->end(), {ENDED_MARK, 0});  // (flow.py: "ended")
     s.dealer = m.next_dealer >= 0 ? at(r.value(x, m.next_dealer), m.n) : next_in_match(s, m.n, s.dealer);
     return start_deal(x);
   }
@@ -209,6 +210,7 @@ struct PyState {
   }
   void outcomes(std::vector<int>& out) const {
     out.clear();
+    if (gat >= guessed.size()) return;  // a resampler's state stopped at a chance node (play_explicit)
     const Guess& g = guessed[gat];
     if (g.key == PICK) { for (int i = 0; i < g.n; i++) out.push_back(i); return; }
     Mask m = g.opts;
@@ -222,6 +224,74 @@ struct PyState {
     if (++gat < guessed.size()) return;
     // s is base already: the run that guessed put it back, and nothing changes a state whose chance is pending
     run_step(draws());
+  }
+  // history.play_group on a state that neither draws its own chance nor deals lazily (the resampler's
+  // replays): the step with its outcomes given. False if they ran out: the state is then as before the step,
+  // at a chance node (`pending`, with no node to list: nothing asks a resampler's state for its outcomes).
+  // A RuleError if the action is not legal here or the rules fail (the state is then not to be used).
+  bool play_explicit(int a, Explicit& e) {
+    if (a >= 0) {
+      if (s.terminal || pending) fail("the history goes on after the match ended or at a chance node");
+      const auto& la = legal();
+      if (!std::binary_search(la.begin(), la.end(), a)) fail("illegal action");
+    }
+    legal_ok = false;
+    base = s;
+    base_ended = ended;
+    Ctx x{s, nullptr, eng->m};
+    x.ended = &ended;
+    x.e = &e;
+    try {
+      if (a < 0) eng->start_match(x); else eng->take_action(x, a);
+    } catch (NeedChance&) {
+      s = base;
+      ended = base_ended;
+      pending = true;
+      action = a;
+      given.clear();
+      guessed.clear();
+      gat = gstart = 0;
+      return false;
+    }
+    if (e.pos < e.n) fail("more chance outcomes than the step uses");
+    return true;
+  }
+  // The resampler's fresh draw of a step (resample/search.py `_draw`): a copy of this state drawing its chance
+  // from `seed` as a seeded Python state does, the step run on it, and what it drew as explicit outcomes
+  // (history.explicit) into `out`. A RuleError as play_explicit's.
+  void draw(int a, const PySeed& seed, std::vector<int>& out) const {
+    out.clear();
+    auto held = std::make_unique<PyState>(*this);  // on the heap: a state of many list variables is megabytes
+    PyState& t = *held;
+    if (a >= 0) {
+      if (t.s.terminal || t.pending) fail("the history goes on after the match ended or at a chance node");
+      const auto& la = t.legal();
+      if (!std::binary_search(la.begin(), la.end(), a)) fail("illegal action");
+    }
+    t.s.py = seed;
+    Explicit e;
+    e.drawn = &out;
+    Ctx x{t.s, nullptr, eng->m};
+    x.ended = &t.ended;
+    x.e = &e;
+    if (a < 0) eng->start_match(x); else eng->take_action(x, a);
+  }
+  // resample/search.py swap_places: cards c and d trade places, outside a step.
+  void swap_places(int c, int d) {
+    int nc = eng->m.nc;
+    at(c, nc);
+    at(d, nc);
+    int zc = s.loc[c], zd = s.loc[d];
+    int ic = index_in(zc, c), jd = index_in(zd, d);
+    s.z[zc][ic] = (int16_t)d;
+    s.z[zd][jd] = (int16_t)c;
+    std::swap(s.loc[c], s.loc[d]);
+    std::swap(s.by[c], s.by[d]);
+    legal_ok = false;
+  }
+  int index_in(int zi, int c) const {
+    for (int i = 0; i < s.zlen[zi]; i++) if (s.z[zi][i] == c) return i;
+    fail("card not in its zone");
   }
   bool is_chance() const { return pending; }
   int current_player() const { return s.terminal ? -4 : pending ? -1 : s.cur; }
@@ -241,8 +311,9 @@ struct PyState {
   }
 };
 
+// A state before the match starts (State.blank); init_state also runs the match's first step.
 template <class R>
-inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySeed& py = PySeed{}) {
+inline void init_blank(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySeed& py = PySeed{}) {
   ps.eng = eng;
   State& s = ps.s;
   std::memset(static_cast<void*>(&s), 0, sizeof s);  // every field zero (a List is n = 0)
@@ -251,6 +322,10 @@ inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySe
   s.zlen[0] = (int16_t)m.nc;
   s.rng = seed;
   s.py = py;
+}
+template <class R>
+inline void init_state(PyState<R>& ps, Engine<R>* eng, uint64_t seed, const PySeed& py = PySeed{}) {
+  init_blank(ps, eng, seed, py);
   ps.step(-1);
 }
 

@@ -185,6 +185,20 @@ struct Meta {
   std::vector<VarSees> vsees;
 };
 
+// A step run with its chance given explicitly (history.play_group on a state that neither draws its own nor
+// deals lazily: the resampler's replays): a shuffle takes its zone's new order from `q`, top down, the last card
+// forced, and a pick its index, as chance.py's eager mode; the shuffles are noted in `trace` as the Python
+// replay's are. Or a seeded run that notes what its draws were as such outcomes (`drawn`: the resampler's
+// fresh draw of a step).
+struct NeedChance {};  // the outcomes given ran out: the step stops at a chance node (no error of the rules)
+struct Explicit {
+  const int* q = nullptr;
+  int n = 0, pos = 0;
+  std::vector<int>* trace = nullptr;  // a shuffle of 2+ cards: where its outcomes start, its size, its cards
+  std::vector<int>* drawn = nullptr;  //   (bottom first, as before it); a deal's end: ENDED_MARK, 0
+};
+constexpr int ENDED_MARK = -1;
+
 // ------------------------------------------------------------------ zones
 struct Ctx {  // what rule code reads: the state, the running step's draws, the game
   State& s;
@@ -195,6 +209,7 @@ struct Ctx {  // what rule code reads: the state, the running step's draws, the 
   // Where a deal that ends (the match going on) leaves its copy, as observation.py's `Ended`; none in the
   // native playout loop, which shows nobody anything.
   std::shared_ptr<const State>* ended = nullptr;
+  Explicit* e = nullptr;  // explicit chance, or a seeded run's record of its draws
 };
 
 // How many numbers range(a, b) holds, as a charge (a walk over it takes them one at a time: emit_cpp `loop`).
@@ -361,13 +376,35 @@ inline void move_pack(Ctx& x, i64 dest_, bool bottom = false) {  // runtime._mov
   for (int c = 0; c < x.m.nc; c++) { s.loc[c] = (int16_t)dest; s.by[c] = (int16_t)s.actor; }
   s.unfixed[dest] = (int16_t)k;  // the destination's undecided block stays where it is
 }
+// chance.py shuffle without a seed, eagerly: each position from the top down takes the next outcome, which
+// must be one of the cards at or below it.
+inline void shuffle_explicit(Ctx& x, int zi) {
+  Explicit& e = *x.e;
+  int16_t* z = x.s.z[zi];
+  int n = x.s.zlen[zi];
+  if (e.trace && n > 1) {
+    e.trace->insert(e.trace->end(), {e.pos, n});
+    e.trace->insert(e.trace->end(), z, z + n);
+  }
+  for (int i = n - 1; i > 0; i--) {
+    if (e.pos >= e.n) throw NeedChance{};
+    int c = e.q[e.pos], j = 0;
+    while (j <= i && z[j] != c) j++;
+    if (j > i) fail("a chance outcome that is not possible here (a card of the shuffled zone)");
+    e.pos++;
+    std::swap(z[i], z[j]);
+  }
+}
 inline void shuffle(Ctx& x, i64 zi_) {
   int zi = zi_of(x, zi_);
   if (x.s.py) {  // eagerly, as a seeded Python state (chance.py shuffle): the same seed, the same order
     py_shuffle<MAXC>(x.s.py, x.s.z[zi], x.s.zlen[zi]);
     x.s.unfixed[zi] = 0;
+    if (x.e && x.e->drawn)  // history.explicit: the new order from the top down, all but the last card
+      for (int i = x.s.zlen[zi] - 1; i >= 1; i--) x.e->drawn->push_back(x.s.z[zi][i]);
     return;
   }
+  if (x.e) { shuffle_explicit(x, zi); return; }
   x.s.unfixed[zi] = (int16_t)(x.s.zlen[zi] > 1 ? x.s.zlen[zi] : 0);
 }
 inline int take_top(Ctx& x, int src) {
@@ -407,7 +444,19 @@ inline int pick_index(Ctx& x, int n) {
   if (n == 0) fail("'pick' from an empty list");
   State& s = x.s;
   if (s.rng) return uniform(s, n);
-  if (s.py) return py_pick(s.py, n);
+  if (s.py) {
+    int i = py_pick(s.py, n);
+    if (x.e && x.e->drawn) x.e->drawn->push_back(i);
+    return i;
+  }
+  if (x.e) {
+    Explicit& e = *x.e;
+    if (e.pos >= e.n) throw NeedChance{};
+    int i = e.q[e.pos];
+    if (i < 0 || i >= n) fail("a chance outcome that is not possible here (a pick)");
+    e.pos++;
+    return i;
+  }
   Draws* d = x.d;
   auto& g = d->given[PICK];
   if (d->used[PICK] < (int)g.size()) {

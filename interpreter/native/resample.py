@@ -1,0 +1,109 @@
+"""The native resampler, stage A (docs/design/native.md, "The resampler natively"): step 1 (`Info`), the
+constraint layer's `assign` and the backtracking `Search` of `engine/resample/` run in the binding
+(`rs_info.h`, `rs_match.h`, `rs_search.h`), on a game's library through its primitives (abi.h), with the
+same random numbers: for the same state, player and generator they give what the Python code gives.
+
+What the binding needs of a game is worked out here once per game (`tables`): per action its kind, its
+public class (one per public text, so that texts are compared as numbers), whether the player sees it in full
+and its parameters; per variable of an observation its shape and whether its items are cards. The Python
+generator's state goes to the binding and comes back (`getstate`/`setstate`), so the Python code that draws
+after a native search draws what it would have drawn after the Python one."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..dsl import types as T
+from ..engine.errors import GameError
+from ..engine.resample.matching import NoDeal
+
+# Steps of a history as the native search gives them: (the action, None for the match's start; its outcomes)
+Steps = list[tuple[int | None, list[int]]]
+MAX_ACTIONS = 1_000_000  # a game with more action ids gets no tables (their cost grows with the ids)
+
+
+def _binding(game: Any) -> Any:
+    return game.binding
+
+
+def tables(game: Any) -> Any:
+    """The binding's `Tables` of a native game, made once and kept on the game."""
+    made = getattr(game, "_rs_tables", None)
+    if made is not None:
+        return made
+    if game.num_actions > MAX_ACTIONS:
+        raise GameError(f"the native resampler takes games of at most {MAX_ACTIONS:,} action ids")
+    t = _binding(game).Tables()
+    t.n, t.nc, t.nz = game.n, game.num_cards, len(game.zone_names)
+    t.zone_owner = [-1 if o is None else o for o in game.zone_owner]
+    names = {n: c for c, n in enumerate(game.card_names)}  # the last card of a name, as info.py's
+    t.canon = [names[n] for n in game.card_names]
+    classes: dict[str, int] = {}
+    values: dict[tuple[str, Any], int] = {}
+    kind, klass, pub, listy, poff, params = [], [], [], [], [0], []
+    for a in range(game.num_actions):
+        info = game.action_for(a)
+        text = game.public_action_string(a)
+        kind.append(info.index)
+        klass.append(classes.setdefault(text, len(classes)))
+        pub.append(text == game.action_to_string(None, a))
+        listy.append(any(p.kind == "cards" for p in info.params))
+        for prm, v in zip(info.params, info.decode(a - info.offset)):
+            if prm.kind == "card":
+                params += [1, 1, v]
+            elif prm.kind == "cards":
+                params += [2, len(v), *v]
+            else:
+                params += [0, 1, values.setdefault((prm.kind, v), len(values))]
+        poff.append(len(params))
+    t.kind, t.klass, t.pub, t.listy, t.poff, t.params = kind, klass, pub, listy, poff, params
+    shapes, cards = [], []
+    for _name, ty in game.views.variables:
+        item = ty
+        if T.is_list(ty):
+            shape, item = (3, ty.item.item) if T.is_list(ty.item) else (2, ty.item)
+        else:
+            shape = 1 if ty == T.NUM else 0
+        shapes.append(shape)
+        cards.append(1 if item == T.CARD else 2 if item in T.TEXTUAL and shape != 1 else 0)
+    t.var_shape, t.var_card = shapes, cards
+    t.text_card = [names.get(s, -1) for s in game.views.strings]
+    game._rs_tables = t
+    return t
+
+
+def info(s: Any, p: int) -> Any:
+    """Step 1 natively (info.py `Info`) for a native state that is not at a chance node: the binding's `Info`
+    (`who`, `known`, `text` as public classes, `views` as observation words, `seen_at`, `acted_at`)."""
+    game = s.game
+    return _binding(game).Info(s, p, tables(game))
+
+
+def _words(rng: random.Random) -> tuple[Any, list[int]]:
+    state = rng.getstate()
+    return state, list(state[1])
+
+
+def search(game: Any, info: Any, rng: random.Random, budget: int) -> tuple[Steps | None, int, int]:
+    """search.py `Search(info, p, rng, budget).run()` natively: the history found (or None), the steps replayed
+    and the most steps that fitted at once (`reached`); `rng` goes on as after the Python search."""
+    state, words = _words(rng)
+    found, work, reached, after = _binding(game).search(info, words, budget)
+    rng.setstate((state[0], tuple(after), state[2]))
+    return found, work, reached
+
+
+def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
+           keep: dict[int, int] | None = None) -> dict[int, int]:
+    """matching.py `assign` natively: the same deal from the same random numbers; NoDeal as there."""
+    state, words = _words(rng)
+    cards = list(domains)
+    found, failed, after = _binding(game).assign(cards, [sorted(domains[c]) for c in cards], words, keep)
+    rng.setstate((state[0], tuple(after), state[2]))
+    if found is None:
+        raise NoDeal(failed)
+    return dict(found)
+
+
+__all__ = ["assign", "info", "search", "tables"]
