@@ -704,4 +704,5 @@ PYBIND11_MODULE(cs_loader, mod) {
       });
   mod.def("search", &search);
   mod.def("assign", &assign);
+  mod.def("set_order", &rs::py_set_order);  // (for its test against CPython's sets)
 }

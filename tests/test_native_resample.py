@@ -1,0 +1,264 @@
+"""The native resampler, stage A (issue 33; docs/design/native.md, "The resampler natively"), each piece against
+the Python code it ports, on the same states and the same random numbers:
+
+- the primitives of a game's library (abi.h): a step of a history with its chance outcomes given and its
+  shuffles noted (history.play_group with a trace), stopping at a chance node or failing where the Python
+  replay does; a seeded draw of a step as outcomes (search.py `_draw`); a swap of two cards' places
+  (`swap_places`); the legal actions; the observation words of every player after each of them;
+- CPython's set order where the Python resampler iterates a set of zones (`py_set_order`);
+- `matching.assign`: the same deal, the same failing card, the generator left in the same state;
+- `Info` (step 1): who acted, the action as seen, public texts as classes, the views, seen_at and acted_at;
+- `Search` (steps 2 and 3 and backtracking): the same history (or none), the same replayed steps, the same
+  `reached` and the generator left in the same state, over states of trick-taking, fishing, rummy, poker,
+  cribbage and commerce games, at two budgets.
+
+They build the binding and the games' libraries (g++ and pybind11; skipped without them), so they are slow."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import cardsmith
+import pytest
+from cardsmith.engine.errors import GameError
+from cardsmith.engine.history import CHANCE, blank, entries, explicit, groups, play_group
+from cardsmith.engine.resample.info import Info
+from cardsmith.engine.resample.matching import NoDeal
+from cardsmith.engine.resample.matching import assign as py_assign
+from cardsmith.engine.resample.search import Search, swap_places
+from cardsmith.native import build
+from cardsmith.native import resample as nr
+
+pytestmark = [pytest.mark.skipif(build.missing() is not None, reason=f"{build.missing()}"), pytest.mark.slow]
+
+_games: dict[tuple[str, int], Any] = {}
+
+
+def native(name: str, players: int) -> Any:
+    key = (name, players)
+    if key not in _games:
+        _games[key] = cardsmith.load(name, players=players, backend="native")
+    return _games[key]
+
+
+def random_state(g: Any, rnd: random.Random, seeded: bool, most: int = 60) -> Any:
+    """A native state of a random match after up to `most` actions, not at a chance node (or None: over)."""
+    s = g.new_initial_state(rnd.randrange(10**6) if seeded else None)
+    for _ in range(rnd.randrange(1, most)):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_action(rnd.choice([a for a, _ in s.chance_outcomes()]))
+        else:
+            s.apply_action(rnd.choice(s.legal_actions()))
+    while not s.is_terminal() and s.is_chance_node():
+        s.apply_action(rnd.choice([a for a, _ in s.chance_outcomes()]))
+    return None if s.is_terminal() else s
+
+
+# ---------------------------------------------------------------- primitives
+def _shuffles(trace: list[Any]) -> list[tuple[int, tuple[int, ...]]]:
+    return [(r[1], r[2]) if r[0] == "shuffle" else (-1, ()) for r in trace if r[0] in ("shuffle", "ended")]
+
+
+def _noted(words: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    out, k = [], 0
+    while k < len(words):
+        start, n = words[k], words[k + 1]
+        out.append((start, tuple(words[k + 2:k + 2 + n])))
+        k += 2 + n
+    return out
+
+
+def _same_state(g: Any, t: Any, e: Any) -> None:
+    """The Python state t and the resampler's native state e agree on what the resampler reads."""
+    assert e.pending() == (t.pending is not None)
+    assert e.cur() == t.cur
+    for zi in range(len(g.zone_names)):
+        assert e.zone(zi) == t.z[zi]
+    for c in range(g.num_cards):
+        assert e.loc(c) == t.loc[c]
+    if t.pending is None:
+        assert e.legal() == (t.legal_actions() if not t.terminal else [])
+        for p in range(g.n):
+            assert g.views.observation(memoryview(e.words(p)), p) == t.observation(p)
+
+
+def _draw(base: Any, action: int | None, seed: int) -> list[int] | None:
+    """search.py `_draw`, with the seed given."""
+    t = base.seeded_copy(seed)
+    try:
+        play_group(t, action, [])
+    except GameError:
+        return None
+    new = []
+    h = t.trail
+    while h is not base.trail and h:
+        h, who, what = h
+        new.append((who, what))
+    new.reverse()
+    return [what for who, what in explicit(new) if who == CHANCE]
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("go-fish", 3), ("gin-rummy", 2), ("schwimmen", 3)])
+def test_the_primitives_are_the_python_replays(name: str, players: int) -> None:
+    g = native(name, players)
+    rnd = random.Random(5)
+    for m in range(4):
+        py = g.new_initial_state(m).python_state()
+        for _ in range(rnd.randrange(20, 80)):
+            if py.is_terminal():
+                break
+            py.apply_action(rnd.choice(py.legal_actions()))
+        steps = groups(explicit(entries(py.trail)))
+        t, e = blank(g, None), g.native.eager()
+        for _who, action, outcomes, _ in steps:
+            # a fresh draw of the step from a seed, on both
+            seed = rnd.getrandbits(64)
+            assert e.draw(action, seed) == _draw(t, action, seed)
+            # a run cut short by its chance outcomes running out: a chance node, the state as before the step
+            if outcomes:
+                t2, e2 = t.clone(), e.clone()
+                k = rnd.randrange(len(outcomes))
+                play_group(t2, action, outcomes[:k])
+                assert e2.play(action, outcomes[:k])[0] == (1 if t2.pending is not None else 0)
+                _same_state(g, t2, e2)
+            trace: list[Any] = []
+            play_group(t, action, outcomes, trace)
+            code, noted, err = e.play(action, outcomes)
+            assert (code, err) == (0, "")
+            assert _noted(noted) == _shuffles(trace)
+            _same_state(g, t, e)
+            # two cards trade places (outside a step), on copies
+            c, d = rnd.randrange(g.num_cards), rnd.randrange(g.num_cards)
+            t4, e4 = t.clone(), e.clone()
+            swap_places(t4, c, d)
+            e4.swap(c, d)
+            _same_state(g, t4, e4)
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("go-fish", 2)])
+def test_a_step_fails_or_stops_where_the_python_replay_does(name: str, players: int) -> None:
+    g = native(name, players)
+    py = g.new_initial_state(3).python_state()
+    steps = groups(explicit(entries(py.trail)))
+    _, _, outcomes, _ = steps[0]
+    # the deal's outcomes cut short: a chance node on both, the state as before the step
+    t, e = blank(g, None), g.native.eager()
+    play_group(t, None, outcomes[:5])
+    assert t.pending is not None
+    assert e.play(None, outcomes[:5])[0] == 1
+    assert e.pending()
+    # an outcome that is not a card of the shuffled zone, and one too many: both fail
+    t, e = blank(g, None), g.native.eager()
+    with pytest.raises(GameError):
+        play_group(t, None, [g.num_cards + 5, *outcomes[1:]])
+    assert e.play(None, [g.num_cards + 5, *outcomes[1:]])[0] == -1
+    t, e = blank(g, None), g.native.eager()
+    with pytest.raises(GameError):
+        play_group(t, None, [*outcomes, outcomes[0]])
+    assert e.play(None, [*outcomes, outcomes[0]])[0] == -1
+    # an action that is not legal: refused, the state unchanged
+    t, e = blank(g, None), g.native.eager()
+    play_group(t, None, outcomes)
+    assert e.play(None, outcomes)[0] == 0
+    illegal = next(a for a in range(g.num_actions) if a not in t.legal_actions())
+    with pytest.raises(GameError):
+        play_group(t.clone(), illegal, [])
+    code, _, err = e.play(illegal, [])
+    assert code == -1 and err == "illegal action"
+    _same_state(g, t, e)
+
+
+def test_the_set_order_is_cpythons() -> None:
+    g = native("hearts", 4)
+    rnd = random.Random(2)
+    for _ in range(2000):
+        xs = sorted(rnd.sample(range(rnd.choice((12, 40, 200))), rnd.randrange(0, 12)))
+        if rnd.random() < 0.3:
+            rnd.shuffle(xs)
+        assert g.binding.set_order(xs) == list({x for x in xs})
+
+
+# ---------------------------------------------------------------- assign
+def test_assign_draws_the_python_deal() -> None:
+    g = native("hearts", 4)
+    rnd = random.Random(9)
+    failed = 0
+    for k in range(600):
+        cards = rnd.sample(range(52), rnd.randrange(1, 30))
+        places = rnd.randrange(len(cards), len(cards) + 8)
+        domains = {c: set(rnd.sample(range(places), rnd.randrange(0 if k % 7 == 0 else 1, places + 1)))
+                   for c in cards}
+        keep = {c: rnd.randrange(places) for c in cards if rnd.random() < 0.3} if k % 2 else None
+        r1, r2 = random.Random(k), random.Random(k)
+        try:
+            want: dict[int, int] | int = py_assign(domains, r1, keep)
+        except NoDeal as e:
+            want = e.card
+        try:
+            got: dict[int, int] | int = nr.assign(g, domains, r2, keep)
+        except NoDeal as e:
+            got = e.card
+        failed += isinstance(want, int)
+        assert got == want
+        if isinstance(want, dict):
+            assert list(got) == list(want)  # (the dict's order, which callers iterate)
+        assert r1.getstate() == r2.getstate()
+    assert 0 < failed < 600
+
+
+# ---------------------------------------------------------------- Info and Search
+GAMES = [("hearts", 4, 40), ("go-fish", 2, 30), ("go-fish", 4, 20), ("gin-rummy", 2, 30), ("leduc-poker", 2, 60),
+         ("schwimmen", 3, 30), ("cribbage", 2, 30)]
+
+
+def _check_info(g: Any, s: Any, p: int) -> tuple[Info, Any]:
+    info = s.python_state()._evaluating(Info, p)
+    ni = nr.info(s, p)
+    assert ni.who == [-1 if w is None else w for w in info.who]
+    assert ni.known == [-1 if a is None else a for a in info.known]
+    classes: dict[int, str] = {}
+    for text, klass in zip(info.text, ni.text):
+        assert (text is None) == (klass == -1)
+        if text is not None:
+            assert classes.setdefault(klass, text) == text
+    assert len(set(classes.values())) == len(classes)
+    assert [g.views.observation(memoryview(w), p) for w in ni.views] == info.views
+    assert (ni.seen_at, ni.acted_at) == (info.seen_at, info.acted_at)
+    return info, ni
+
+
+@pytest.mark.parametrize("name,players,states", GAMES)
+def test_the_native_search_finds_the_python_history(name: str, players: int, states: int) -> None:
+    g = native(name, players)
+    rnd = random.Random(17)
+    found = searched = 0
+    while searched < states:
+        s = random_state(g, rnd, seeded=searched % 2 == 0)
+        if s is None:
+            continue
+        p = rnd.choice([s.current_player(), rnd.randrange(g.n)])
+        info, ni = _check_info(g, s, p)
+        for budget in (300, 3000):
+            seed = rnd.randrange(10**9)
+            r1, r2 = random.Random(seed), random.Random(seed)
+            search = Search(info, p, r1, budget)
+            t = search.run()
+            steps, work, reached = nr.search(g, ni, r2, budget)
+            want = None if t is None else [(a, o) for _, a, o, _ in groups(explicit(entries(t.trail)))]
+            assert steps == want
+            assert (work, reached) == (search.work, search.reached)
+            assert r1.getstate() == r2.getstate()
+            found += t is not None
+        searched += 1
+    assert found > 0
+
+
+def test_a_state_at_a_chance_node_is_not_taken() -> None:
+    g = native("hearts", 4)
+    s = g.new_initial_state()
+    assert s.is_chance_node()
+    with pytest.raises(RuntimeError, match="chance node"):
+        nr.info(s, 0)
