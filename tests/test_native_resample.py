@@ -10,7 +10,8 @@ the Python code it ports, on the same states and the same random numbers:
 - `Info` (step 1): who acted, the action as seen, public texts as classes, the views, seen_at and acted_at;
 - `Search` (steps 2 and 3 and backtracking): the same history (or none), the same replayed steps, the same
   `reached` and the generator left in the same state, over states of trick-taking, fishing, rummy, poker,
-  cribbage and commerce games, at two budgets.
+  cribbage and commerce games, at two budgets;
+- `Descent` (step 4, stage B's first piece), the same way.
 
 They build the binding and the games' libraries (g++ and pybind11; skipped without them), so they are slow."""
 
@@ -23,6 +24,7 @@ import cardsmith
 import pytest
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.history import CHANCE, blank, entries, explicit, groups, play_group
+from cardsmith.engine.resample.descent import Descent
 from cardsmith.engine.resample.info import Info
 from cardsmith.engine.resample.matching import NoDeal
 from cardsmith.engine.resample.matching import assign as py_assign
@@ -231,9 +233,13 @@ def _check_info(g: Any, s: Any, p: int) -> tuple[Info, Any]:
 
 
 @pytest.mark.parametrize("name,players,states", GAMES)
-def test_the_native_search_finds_the_python_history(name: str, players: int, states: int) -> None:
+@pytest.mark.parametrize("descent", [False, True], ids=["search", "descent"])
+def test_the_native_search_finds_the_python_history(name: str, players: int, states: int, descent: bool) -> None:
+    """Search, and Descent (stage B's first piece: step 4, the descent over exchanges, on half as many states)."""
     g = native(name, players)
-    rnd = random.Random(17)
+    rnd = random.Random(17 + descent)
+    if descent:
+        states //= 2
     found = searched = 0
     while searched < states:
         s = random_state(g, rnd, seeded=searched % 2 == 0)
@@ -244,9 +250,9 @@ def test_the_native_search_finds_the_python_history(name: str, players: int, sta
         for budget in (300, 3000):
             seed = rnd.randrange(10**9)
             r1, r2 = random.Random(seed), random.Random(seed)
-            search = Search(info, p, r1, budget)
+            search = (Descent if descent else Search)(info, p, r1, budget)
             t = search.run()
-            steps, work, reached = nr.search(g, ni, r2, budget)
+            steps, work, reached = nr.search(g, ni, r2, budget, descent)
             want = None if t is None else [(a, o) for _, a, o, _ in groups(explicit(entries(t.trail)))]
             assert steps == want
             assert (work, reached) == (search.work, search.reached)

@@ -21,7 +21,7 @@
 
 #include "abi.h"
 #include "rs_match.h"
-#include "rs_search.h"
+#include "rs_descent.h"
 
 namespace py = pybind11;
 
@@ -598,12 +598,17 @@ rs::PyMT rng_of(const std::vector<uint32_t>& words) {
 
 // resample/search.py Search(info, p, rng, budget).run(): (the history found as (action or None, outcomes) per
 // step, or None; the steps replayed; the most steps that fitted at once; the generator's state after)
-py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long long budget) {
+// (`descent`: resample/descent.py Descent's instead)
+py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long long budget, bool descent) {
   rs::PyMT mt = rng_of(state);
   char err[ERR];
   void* b = io.lib->api->blank_new(io.lib->game, err, sizeof err);
   if (!b) throw std::runtime_error(err);
-  rs::Search s(*io.tb, io.info, io.info.p, mt, budget, std::make_shared<rs::Handle>(io.lib->api, b));
+  auto start = std::make_shared<rs::Handle>(io.lib->api, b);
+  std::unique_ptr<rs::Search> made;
+  if (descent) made = std::make_unique<rs::Descent>(*io.tb, io.info, io.info.p, mt, budget, start);
+  else made = std::make_unique<rs::Search>(*io.tb, io.info, io.info.p, mt, budget, start);
+  rs::Search& s = *made;
   rs::St t = s.run();
   py::object found = py::none();
   if (t) {

@@ -5,7 +5,9 @@
 // numbers the Python one draws, and the Python generator goes on from where the native search left it.
 // (pyrandom.h is a game's seeded chance: a fresh generator per draw, each word twisted as it is drawn.)
 #pragma once
+#include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -54,6 +56,51 @@ struct PyMT {
     uint32_t r = bits(k);
     while (r >= n) r = bits(k);
     return r;
+  }
+  double random() {  // random(): 53 bits from two words
+    uint32_t a = next() >> 5, b = next() >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+  }
+  // random.choices(range(len(weights)), weights)[0]: the cumulative weights as itertools.accumulate adds them,
+  // then bisect_right of random() * total in all but the last
+  int weighted(const std::vector<double>& weights) {
+    std::vector<double> cum;
+    double acc = 0.0;
+    for (double w : weights) cum.push_back(acc += w);
+    if (cum.empty() || !(cum.back() > 0.0)) throw std::invalid_argument("Total of weights must be greater than zero");
+    double x = random() * cum.back();
+    size_t lo = 0, hi = cum.size() - 1;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (x < cum[mid]) hi = mid; else lo = mid + 1;
+    }
+    return (int)lo;
+  }
+  // random.sample(population, k): a pool for a small population, else draws rejected while already taken
+  template <class T>
+  std::vector<T> sample(const std::vector<T>& population, size_t k) {
+    size_t n = population.size();
+    if (k > n) throw std::invalid_argument("Sample larger than population or is negative");
+    std::vector<T> out(k);
+    size_t setsize = 21;
+    if (k > 5) setsize += (size_t)std::pow(4.0, std::ceil(std::log((double)(k * 3)) / std::log(4.0)));
+    if (n <= setsize) {
+      std::vector<T> pool(population);
+      for (size_t i = 0; i < k; i++) {
+        size_t j = below((uint32_t)(n - i));
+        out[i] = pool[j];
+        pool[j] = pool[n - i - 1];
+      }
+    } else {
+      std::vector<char> taken(n, 0);
+      for (size_t i = 0; i < k; i++) {
+        size_t j = below((uint32_t)n);
+        while (taken[j]) j = below((uint32_t)n);
+        taken[j] = 1;
+        out[i] = population[j];
+      }
+    }
+    return out;
   }
   template <class T>
   void shuffle(std::vector<T>& x) {  // random.shuffle

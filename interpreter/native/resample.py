@@ -54,6 +54,8 @@ def tables(game: Any) -> Any:
                 params += [1, 1, v]
             elif prm.kind == "cards":
                 params += [2, len(v), *v]
+            elif prm.kind == "player":
+                params += [3, 1, v]
             else:
                 params += [0, 1, values.setdefault((prm.kind, v), len(values))]
         poff.append(len(params))
@@ -85,11 +87,13 @@ def _words(rng: random.Random) -> tuple[Any, list[int]]:
     return state, list(state[1])
 
 
-def search(game: Any, info: Any, rng: random.Random, budget: int) -> tuple[Steps | None, int, int]:
-    """search.py `Search(info, p, rng, budget).run()` natively: the history found (or None), the steps replayed
-    and the most steps that fitted at once (`reached`); `rng` goes on as after the Python search."""
+def search(game: Any, info: Any, rng: random.Random, budget: int,
+           descent: bool = False) -> tuple[Steps | None, int, int]:
+    """search.py `Search(info, p, rng, budget).run()` natively (with `descent`, descent.py's `Descent`): the history
+    found (or None), the steps replayed and the most steps that fitted at once (`reached`); `rng` goes on as after
+    the Python search."""
     state, words = _words(rng)
-    found, work, reached, after = _binding(game).search(info, words, budget)
+    found, work, reached, after = _binding(game).search(info, words, budget, descent)
     rng.setstate((state[0], tuple(after), state[2]))
     return found, work, reached
 

@@ -23,7 +23,7 @@ struct Tables {
   std::vector<int> zone_owner;  // each zone's owner, NONE for none
   // Per action id: its kind (the ActionInfo, by index), its public class (one per public text), whether its
   // public text is its text, whether a parameter of its kind is over lists of cards; its parameters' values
-  // in `params[poff[a]..poff[a + 1])` as (kind 0 other | 1 card | 2 cards, count, values...).
+  // in `params[poff[a]..poff[a + 1])` as (kind 0 other | 1 card | 2 cards | 3 player, count, values...).
   std::vector<int> kind, klass;
   std::vector<uint8_t> pub, listy;
   std::vector<int> poff, params;
@@ -39,7 +39,7 @@ struct Tables {
     out.clear();
     for (int k = poff.at(a); k < poff.at(a + 1);) {
       int pk = params.at(k), len = params.at(k + 1);
-      if (pk != 0) out.insert(out.end(), params.begin() + k + 2, params.begin() + k + 2 + len);
+      if (pk == 1 || pk == 2) out.insert(out.end(), params.begin() + k + 2, params.begin() + k + 2 + len);
       k += 2 + len;
     }
   }
@@ -177,7 +177,83 @@ struct Reader {
     return true;
   }
 
+  // info.py distance: the places where two observations differ (an entry, or one item of lists of one length)
+  int distance(const Words& a, const Words& b) const {
+    int n = tb.n, out = 0;
+    if (a.size() < header() || b.size() < header()) throw std::runtime_error("observation words end early");
+    for (int k : {0, 1, 2, 3, 6}) out += a[k] != b[k];  // phase, current, dealer, deal, terminal
+    auto seats = [&](i64 bits) {
+      std::vector<int> v;
+      for (int q = 0; q < n; q++) if ((bits >> q) & 1) v.push_back(q);
+      return v;
+    };
+    out += lists(seats(~(a[4] | a[5])), seats(~(b[4] | b[5])));  // active
+    out += lists(seats(a[5]), seats(b[5]));  // sitting out
+    if (a[6] && b[6]) out += lists(seats(a[7]), seats(b[7]));  // the winners
+    else out += a[6] != b[6];  // (a list and None)
+    for (int q = 0; q < n; q++) out += a[8 + q] != b[8 + q];  // teams
+    size_t x = header(), y = header();
+    out += seen_distance(a, x, b, y);
+    i64 fa = get(a, x), fb = get(b, y);
+    if (fa && fb) out += (get(a, x + 1) != get(b, y + 1)) + seen_distance(a, x += 2, b, y += 2);
+    else out += fa != fb;
+    return out;
+  }
+
  private:
+  template <class V>
+  static int lists(const V& u, const V& w) {  // two lists: items differing if of one length, else 1 if unequal
+    if (u.size() != w.size()) return 1;
+    int k = 0;
+    for (size_t i = 0; i < u.size(); i++) k += u[i] != w[i];
+    return k;
+  }
+  // One `seen` part each side (zones, then the variables the first shows: info.py reads `want`'s keys)
+  int seen_distance(const Words& a, size_t& x, const Words& b, size_t& y) const {
+    int out = 0;
+    for (int zi = 0; zi < tb.nz; zi++) {
+      i64 k = get(a, x++), m = get(b, y++);
+      if (k >= 0 && m >= 0 && k == m) {
+        for (i64 j = 0; j < k; j++) out += get(a, x + j) != get(b, y + j);
+      } else if (k != m) {
+        out += 1;
+      }
+      x += std::max<i64>(k, 0);
+      y += std::max<i64>(m, 0);
+    }
+    for (size_t v = 0; v < tb.var_shape.size(); v++) {
+      i64 fa = get(a, x++), fb = get(b, y++);
+      int shape = tb.var_shape[v];
+      if (shape <= 1) {
+        if (fa && fb) out += get(a, x) != get(b, y);
+        else if (fa) out += !(shape == 0 && get(a, x) == NONE_V);  // shown, against not shown (None)
+        x += fa != 0;
+        y += fb != 0;
+        continue;
+      }
+      std::vector<std::vector<i64>> u, w;  // the items (shape 2) or the lists (3) of each side
+      for (int side = 0; side < 2; side++) {
+        const Words& ws = side ? b : a;
+        size_t& at = side ? y : x;
+        auto& items = side ? w : u;
+        if (!(side ? fb : fa)) continue;
+        i64 k = get(ws, at++);
+        for (i64 j = 0; j < k; j++) {
+          if (shape == 2) {
+            items.push_back({get(ws, at++)});
+          } else {
+            i64 m = get(ws, at++);
+            std::vector<i64> l;
+            for (i64 q = 0; q < m; q++) l.push_back(get(ws, at++));
+            items.push_back(l);
+          }
+        }
+      }
+      if (fa && fb) out += lists(u, w);
+      else if (fa) out += 1;
+    }
+    return out;
+  }
   static i64 get(const Words& w, size_t k) {
     if (k >= w.size()) throw std::runtime_error("observation words end early");
     return w[k];
@@ -244,6 +320,7 @@ struct Info {
   int p = 0;
   std::vector<int> who, known, text;
   std::vector<Words> views;
+  std::vector<std::vector<int>> view_cards;  // the cards each view shows, sorted
   std::vector<std::vector<int>> seen_at, acted_at;
   size_t steps() const { return views.size(); }
 };
@@ -300,7 +377,8 @@ inline Info make_info(const St& start, const std::vector<Group>& steps, int p, c
     info.known.push_back(pub ? a : NONE);
     info.text.push_back(pub || a < 0 ? NONE : tb.klass[a]);
     info.views.push_back(observe(t, p, rd));
-    for (int c : rd.cards_in(info.views.back())) info.seen_at[c].push_back((int)i);
+    info.view_cards.push_back(rd.cards_in(info.views.back()));
+    for (int c : info.view_cards.back()) info.seen_at[c].push_back((int)i);
     if (pub && a >= 0) {
       tb.cards_of(a, cards);
       std::sort(cards.begin(), cards.end());

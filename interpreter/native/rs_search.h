@@ -52,10 +52,15 @@ struct Choices {
   int fills = 0;
 };
 
+// A step's outcomes as a Python list object: frames and the copies the search saves may hold the same one,
+// and a swap in it is seen by all of them, as in Python (Descent's saved frames keep the lists themselves).
+using Out = std::shared_ptr<std::vector<int>>;
+inline Out copy_of(const Out& o) { return std::make_shared<std::vector<int>>(*o); }
+
 struct Frame {
   St base;  // the state before the step (never changed: states are shared between frames and saved copies)
   int action = NONE;
-  std::vector<int> outcomes;
+  Out outcomes = std::make_shared<std::vector<int>>();
   std::vector<Shuffle> shuffles;
   Choices choices;
   bool drew = false, ran = false;
@@ -75,6 +80,11 @@ struct Search {
 
   Search(const Tables& t, const Info& i, int player, PyMT& r, long long b, St start)
       : tb(t), info(i), p(player), rng(r), budget(b), last((int)i.steps() - 1), rd{t}, blank(std::move(start)) {}
+  virtual ~Search() = default;
+  // The descent's hooks (Descent, rs_descent.h): step i once more before it is given up, and a refused action
+  // made legal by exchanging the cards that force another; backtracking alone has neither.
+  virtual St probe(int) { return nullptr; }
+  virtual bool unforce(int, const std::vector<int>&) { return false; }
 
   Frame& fr(int i) { return *frames.at(i); }
 
@@ -86,15 +96,21 @@ struct Search {
       int i = (int)frames.size() - 1;
       Frame& f = fr(i);
       int choice;
+      St t;
       if (!next_choice(f, i, choice)) {
-        frames.pop_back();  // (the descent's last try, `_probe`, is Descent's: none here)
-        continue;
+        // Before the step is given up, the descent once more from its last choice
+        if (f.ran) t = probe(i);
+        if (!t) {
+          frames.pop_back();
+          continue;
+        }
+      } else {
+        f.action = choice;
+        f.outcomes = std::make_shared<std::vector<int>>();
+        f.ran = true;
+        t = step(i);
+        if (!t) continue;
       }
-      f.action = choice;
-      f.outcomes.clear();
-      f.ran = true;
-      St t = step(i);
-      if (!t) continue;
       if (i == last) return t;
       push_frame(t);
       reached = std::max(reached, i + 1);
@@ -132,15 +148,15 @@ struct Search {
   }
 
   // search.py _draw: the chance outcomes of one run of the step, from a seed of the random numbers
-  bool draw(const St& base, int action, std::vector<int>& out) {
+  Out draw(const St& base, int action) {
     uint64_t seed = rng.bits64();
     work += 1;
     char err[512];
     int n = base->api->draw(base->s, action, seed, err, sizeof err);
-    if (n < 0) return false;
-    out.resize(n);
-    base->api->noted(1, out.data(), n);
-    return true;
+    if (n < 0) return nullptr;
+    auto out = std::make_shared<std::vector<int>>(n);
+    base->api->noted(1, out->data(), n);
+    return out;
   }
 
   // search.py _run: step i on base; the state after it (nullptr if it failed) and the shuffles it made
@@ -149,7 +165,7 @@ struct Search {
     shuffles.clear();
     St t = clone(base);
     char err[512];
-    int r = t->api->play(t->s, f.action, f.outcomes.data(), (int)f.outcomes.size(), err, sizeof err);
+    int r = t->api->play(t->s, f.action, f.outcomes->data(), (int)f.outcomes->size(), err, sizeof err);
     if (r < 0) return nullptr;
     static thread_local std::vector<int> tr;
     tr.resize(t->api->noted(0, nullptr, 0));
@@ -174,23 +190,23 @@ struct Search {
       if (f.action != NONE && info.known[i] != NONE && !pending(f.base) && !terminal(f.base) &&
           !is_legal(f.base, f.action)) {
         tb.cards_of(f.action, cards);
-        if (!legalize(i, cards) && !gather(i, cards) && !supply(i)) return nullptr;
+        if (!legalize(i, cards) && !gather(i, cards) && !unforce(i, cards) && !supply(i)) return probe(i);
         continue;
       }
       if (!drawn) {
-        std::vector<int> out;
-        if (!draw(f.base, f.action, out)) return nullptr;
+        Out out = draw(f.base, f.action);
+        if (!out) return nullptr;
         drawn = true;
         f.outcomes = out;
-        f.drew = !out.empty();
+        f.drew = !out->empty();
       }
       St t = run_on(f.base, f, f.shuffles);
       if (!t) return nullptr;
       if (fits(t, i)) return t;
       bool ok = !pending(t) && rd.differing(info.views[i], observe(t, p, rd), pairs);
-      if (!ok || pairs.empty() || !mend(i, pairs)) return nullptr;
+      if (!ok || pairs.empty() || !mend(i, pairs)) return probe(i);
     }
-    return nullptr;
+    return probe(i);
   }
 
   bool unseen(int c, int j, int i, bool after) const {
@@ -216,8 +232,9 @@ struct Search {
   // The shuffle's cards in the order it gave them (its outcomes, then the card left over)
   static std::vector<int> order_of(const Frame& f, const Shuffle& sh) {
     int n = (int)sh.cards.size();
-    int end = std::min(sh.start + n - 1, (int)f.outcomes.size()), start = std::min(sh.start, end);
-    std::vector<int> seq(f.outcomes.begin() + start, f.outcomes.begin() + end);
+    const std::vector<int>& o = *f.outcomes;
+    int end = std::min(sh.start + n - 1, (int)o.size()), start = std::min(sh.start, end);
+    std::vector<int> seq(o.begin() + start, o.begin() + end);
     if ((int)seq.size() == n - 1)
       for (int x : sh.cards)
         if (std::find(seq.begin(), seq.end(), x) == seq.end()) { seq.push_back(x); break; }
@@ -228,7 +245,7 @@ struct Search {
     return it == v.end() ? -1 : (int)(it - v.begin());
   }
 
-  using Changed = std::map<int, std::vector<int>>;  // step -> its outcomes before (the smallest first)
+  using Changed = std::map<int, Out>;  // step -> its outcomes before, a copy (the smallest step first)
   struct Swap { int j, c, d; };
 
   bool mend(int i, const std::vector<Reader::Pair>& pairs) {
@@ -249,8 +266,8 @@ struct Search {
       if (at_d < 0 || index_of(seq, c) < 0) return false;
       int x = seq[at_d];
       if (x == c) continue;
-      if (!changed.count(j)) changed[j] = f.outcomes;
-      if (!swap_outcomes(f.outcomes, f.shuffles.at(k), c, x)) return false;
+      if (!changed.count(j)) changed[j] = copy_of(f.outcomes);
+      if (!swap_outcomes(*f.outcomes, f.shuffles.at(k), c, x)) return false;
       std::swap(seq[index_of(seq, c)], seq[index_of(seq, x)]);
       swaps.push_back({j, c, x});
     }
@@ -288,10 +305,10 @@ struct Search {
     }
   };
 
-  struct Saved { St base; int action; std::vector<Shuffle> shuffles; std::vector<int> outcomes; };
-  std::vector<Saved> frames_up_to(int i) {
+  struct Saved { St base; int action; std::vector<Shuffle> shuffles; Out outcomes; };
+  std::vector<Saved> frames_up_to(int i) {  // (copies of the outcomes, as search.py's)
     std::vector<Saved> out;
-    for (int m = 0; m <= i; m++) out.push_back({fr(m).base, fr(m).action, fr(m).shuffles, fr(m).outcomes});
+    for (int m = 0; m <= i; m++) out.push_back({fr(m).base, fr(m).action, fr(m).shuffles, copy_of(fr(m).outcomes)});
     return out;
   }
   void put_back(std::vector<Saved>& saved) {
@@ -307,8 +324,8 @@ struct Search {
   bool swap_before(int i, Origin o, int c, int d) {
     auto [j, k] = o;
     Frame& fj = fr(j);
-    std::vector<int> before = fj.outcomes;
-    if (swap_outcomes(fj.outcomes, fj.shuffles.at(k), c, d) && replay(i, Changed{{j, before}}, {{j, c, d}}, false))
+    Out before = copy_of(fj.outcomes);
+    if (swap_outcomes(*fj.outcomes, fj.shuffles.at(k), c, d) && replay(i, Changed{{j, before}}, {{j, c, d}}, false))
       return true;
     fj.outcomes = before;
     return false;
@@ -411,8 +428,8 @@ struct Search {
       int d = pool[rng.below((uint32_t)pool.size())];
       auto [j, k] = o;
       Frame& fj = fr(j);
-      if (!changed.count(j)) changed[j] = fj.outcomes;
-      if (!swap_outcomes(fj.outcomes, fj.shuffles.at(k), c, d)) return restore(changed);
+      if (!changed.count(j)) changed[j] = copy_of(fj.outcomes);
+      if (!swap_outcomes(*fj.outcomes, fj.shuffles.at(k), c, d)) return restore(changed);
       if (t->api->swap(t->s, c, d, err, sizeof err)) return restore(changed);
       swaps.push_back({j, c, d});
     }
@@ -467,7 +484,7 @@ struct Search {
     std::vector<int> vals = values(a, false), now = vals;
     for (auto [c, d] : swaps)
       for (size_t k = 0; k < now.size(); k += 2 + now[k + 1])
-        if (now[k] != 0)
+        if (now[k] == 1 || now[k] == 2)
           for (int q = 0; q < now[k + 1]; q++) {
             int& x = now[k + 2 + q];
             x = x == c ? d : x == d ? c : x;
@@ -486,7 +503,7 @@ struct Search {
   // The history found: each step's action (NONE for the match's start) and outcomes.
   std::vector<std::pair<int, std::vector<int>>> history() const {
     std::vector<std::pair<int, std::vector<int>>> out;
-    for (const auto& f : frames) out.emplace_back(f->action, f->outcomes);
+    for (const auto& f : frames) out.emplace_back(f->action, *f->outcomes);
     return out;
   }
 };
