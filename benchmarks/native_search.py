@@ -70,7 +70,7 @@ def measure(spec: str, n: int, budget: int, rounds: int) -> None:
                     found = search.run()
                     got.append((found is not None, search.work))
                 else:
-                    steps, work, _ = nr.search(g, ni, random.Random(seed), budget)
+                    steps, work, _, _ = nr.search(g, ni, random.Random(seed), budget)
                     got.append((steps is not None, work))
             times[side] = time.process_time() - start
             works[side] = got

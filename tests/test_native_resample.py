@@ -11,7 +11,7 @@ the Python code it ports, on the same states and the same random numbers:
 - `Search` (steps 2 and 3 and backtracking): the same history (or none), the same replayed steps, the same
   `reached` and the generator left in the same state, over states of trick-taking, fishing, rummy, poker,
   cribbage and commerce games, at two budgets;
-- `Descent` (step 4, stage B's first piece), the same way.
+- `Descent` (step 4) and `Deals` (the constraint layer), stage B's first pieces, the same way.
 
 They build the binding and the games' libraries (g++ and pybind11; skipped without them), so they are slow."""
 
@@ -24,6 +24,7 @@ import cardsmith
 import pytest
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.history import CHANCE, blank, entries, explicit, groups, play_group
+from cardsmith.engine.resample.constraints import Deals
 from cardsmith.engine.resample.descent import Descent
 from cardsmith.engine.resample.info import Info
 from cardsmith.engine.resample.matching import NoDeal
@@ -233,12 +234,13 @@ def _check_info(g: Any, s: Any, p: int) -> tuple[Info, Any]:
 
 
 @pytest.mark.parametrize("name,players,states", GAMES)
-@pytest.mark.parametrize("descent", [False, True], ids=["search", "descent"])
-def test_the_native_search_finds_the_python_history(name: str, players: int, states: int, descent: bool) -> None:
-    """Search, and Descent (stage B's first piece: step 4, the descent over exchanges, on half as many states)."""
+@pytest.mark.parametrize("kind", nr.KINDS)
+def test_the_native_search_finds_the_python_history(name: str, players: int, states: int, kind: str) -> None:
+    """Search; and stage B's Descent (step 4, the descent over exchanges) and Deals (the constraint layer), on
+    half as many states each."""
     g = native(name, players)
-    rnd = random.Random(17 + descent)
-    if descent:
+    rnd = random.Random(17 + nr.KINDS.index(kind))
+    if kind != "search":
         states //= 2
     found = searched = 0
     while searched < states:
@@ -250,9 +252,10 @@ def test_the_native_search_finds_the_python_history(name: str, players: int, sta
         for budget in (300, 3000):
             seed = rnd.randrange(10**9)
             r1, r2 = random.Random(seed), random.Random(seed)
-            search = (Descent if descent else Search)(info, p, r1, budget)
+            search = {"search": Search, "descent": Descent, "deals": Deals}[kind](info, p, r1, budget)
             t = search.run()
-            steps, work, reached = nr.search(g, ni, r2, budget, descent)
+            steps, work, reached, stuck = nr.search(g, ni, r2, budget, kind)
+            assert stuck == (search.stuck if isinstance(search, Deals) else None)
             want = None if t is None else [(a, o) for _, a, o, _ in groups(explicit(entries(t.trail)))]
             assert steps == want
             assert (work, reached) == (search.work, search.reached)

@@ -21,7 +21,7 @@
 
 #include "abi.h"
 #include "rs_match.h"
-#include "rs_descent.h"
+#include "rs_deals.h"
 
 namespace py = pybind11;
 
@@ -598,15 +598,17 @@ rs::PyMT rng_of(const std::vector<uint32_t>& words) {
 
 // resample/search.py Search(info, p, rng, budget).run(): (the history found as (action or None, outcomes) per
 // step, or None; the steps replayed; the most steps that fitted at once; the generator's state after)
-// (`descent`: resample/descent.py Descent's instead)
-py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long long budget, bool descent) {
+// (kind 1: resample/descent.py Descent's instead, 2: constraints.py Deals', whose last card with no place in a
+// deal, or None, comes last)
+py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long long budget, int kind) {
   rs::PyMT mt = rng_of(state);
   char err[ERR];
   void* b = io.lib->api->blank_new(io.lib->game, err, sizeof err);
   if (!b) throw std::runtime_error(err);
   auto start = std::make_shared<rs::Handle>(io.lib->api, b);
   std::unique_ptr<rs::Search> made;
-  if (descent) made = std::make_unique<rs::Descent>(*io.tb, io.info, io.info.p, mt, budget, start);
+  if (kind == 2) made = std::make_unique<rs::Deals>(*io.tb, io.info, io.info.p, mt, budget, start);
+  else if (kind == 1) made = std::make_unique<rs::Descent>(*io.tb, io.info, io.info.p, mt, budget, start);
   else made = std::make_unique<rs::Search>(*io.tb, io.info, io.info.p, mt, budget, start);
   rs::Search& s = *made;
   rs::St t = s.run();
@@ -617,7 +619,9 @@ py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long 
       steps.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
     found = steps;
   }
-  return py::make_tuple(found, s.work, s.reached, rng_words(mt));
+  auto* deals = dynamic_cast<rs::Deals*>(made.get());
+  py::object stuck = deals && deals->stuck >= 0 ? py::object(py::int_(deals->stuck)) : py::object(py::none());
+  return py::make_tuple(found, s.work, s.reached, rng_words(mt), stuck);
 }
 
 // resample/matching.py assign(domains, rng, keep): (the (card, place) pairs or None, the card with nowhere to

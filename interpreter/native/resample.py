@@ -87,15 +87,18 @@ def _words(rng: random.Random) -> tuple[Any, list[int]]:
     return state, list(state[1])
 
 
+KINDS = ("search", "descent", "deals")  # search.py Search, descent.py Descent, constraints.py Deals
+
+
 def search(game: Any, info: Any, rng: random.Random, budget: int,
-           descent: bool = False) -> tuple[Steps | None, int, int]:
-    """search.py `Search(info, p, rng, budget).run()` natively (with `descent`, descent.py's `Descent`): the history
-    found (or None), the steps replayed and the most steps that fitted at once (`reached`); `rng` goes on as after
-    the Python search."""
+           kind: str = "search") -> tuple[Steps | None, int, int, int | None]:
+    """`Search(info, p, rng, budget).run()` natively, `kind` saying which of KINDS: the history found (or None),
+    the steps replayed, the most steps that fitted at once (`reached`) and, for Deals, the last card a deal
+    had no place for (`stuck`, else None); `rng` goes on as after the Python search."""
     state, words = _words(rng)
-    found, work, reached, after = _binding(game).search(info, words, budget, descent)
+    found, work, reached, after, stuck = _binding(game).search(info, words, budget, KINDS.index(kind))
     rng.setstate((state[0], tuple(after), state[2]))
-    return found, work, reached
+    return found, work, reached, stuck
 
 
 def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,

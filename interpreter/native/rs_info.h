@@ -200,6 +200,71 @@ struct Reader {
     return out;
   }
 
+  // One `seen` part of the words, read: each zone's cards (or its count, hidden) and each variable's items
+  // (lists of lists are kept as nothing: no item of theirs is a card name to card_pairs).
+  struct Part {
+    std::vector<std::pair<bool, std::vector<i64>>> zones, vars;
+    bool ended = false;  // the part of the last deal as it ended
+    i64 deal = 0;
+  };
+  Part part(const Words& w, size_t& at) const {
+    Part out;
+    for (int zi = 0; zi < tb.nz; zi++) {
+      i64 k = get(w, at++);
+      std::vector<i64> cards;
+      for (i64 j = 0; j < k; j++) cards.push_back(get(w, at++));
+      out.zones.emplace_back(k >= 0, k >= 0 ? cards : std::vector<i64>{k});
+    }
+    for (size_t v = 0; v < tb.var_shape.size(); v++) {
+      bool seen = get(w, at++) != 0;
+      std::vector<i64> items;
+      int shape = tb.var_shape[v];
+      if (seen && shape <= 1) {
+        items.push_back(get(w, at++));
+      } else if (seen && shape == 2) {
+        i64 k = get(w, at++);
+        for (i64 j = 0; j < k; j++) items.push_back(get(w, at++));
+      } else if (seen) {
+        i64 k = get(w, at++);
+        for (i64 j = 0; j < k; j++) at += 1 + get(w, at);
+      }
+      out.vars.emplace_back(seen, items);
+    }
+    return out;
+  }
+  // constraints.py card_pairs: (card wanted, card there, at the last deal's end) at each place where the two
+  // show different cards, whatever else differs; `all` the candidate's zones, every card (hidden ones too).
+  void card_pairs(const Words& want, const Words& got, const std::vector<std::vector<i64>>& all,
+                  std::vector<Pair>& out) const {
+    out.clear();
+    size_t x = header(), y = header();
+    Part a = part(want, x), b = part(got, y);
+    Part ae, be;
+    if (get(want, x)) {
+      i64 deal = get(want, x + 1);
+      ae = part(want, x += 2);
+      ae.ended = true;
+      ae.deal = deal;
+    }
+    if (get(got, y)) {
+      i64 deal = get(got, y + 1);
+      be = part(got, y += 2);
+      be.ended = true;
+      be.deal = deal;
+    }
+    if (ae.ended && got[3] == ae.deal && (!be.ended || be.deal != ae.deal)) {
+      // the player saw this deal end in the step and the candidate's goes on: the cards seen at the deal's
+      // end are where the candidate's deal has them now (all its cards); its new deal pairs with nothing
+      Part now;
+      for (const auto& cards : all) now.zones.emplace_back(true, cards);
+      now.vars = b.vars;
+      pairs(ae, now, true, out);
+      return;
+    }
+    if (ae.ended && be.ended) pairs(ae, be, true, out);
+    pairs(a, b, false, out);
+  }
+
  private:
   template <class V>
   static int lists(const V& u, const V& w) {  // two lists: items differing if of one length, else 1 if unequal
@@ -253,6 +318,26 @@ struct Reader {
       else if (fa) out += 1;
     }
     return out;
+  }
+  void pairs(const Part& a, const Part& b, bool ended, std::vector<Pair>& out) const {
+    for (size_t zi = 0; zi < a.zones.size() && zi < b.zones.size(); zi++) {
+      const auto& [sa, u] = a.zones[zi];
+      const auto& [sb, w] = b.zones[zi];
+      if (sa && sb && u.size() == w.size())
+        for (size_t q = 0; q < u.size(); q++) items_only(u[q], w[q], 1, ended, out);
+    }
+    for (size_t v = 0; v < a.vars.size() && v < b.vars.size(); v++) {
+      const auto& [sa, u] = a.vars[v];
+      const auto& [sb, w] = b.vars[v];
+      int shape = tb.var_shape[v];
+      if (sa && sb && (shape == 0 || shape == 2) && u.size() == w.size())
+        for (size_t q = 0; q < u.size(); q++) items_only(u[q], w[q], tb.var_card[v], ended, out);
+    }
+  }
+  void items_only(i64 u, i64 w, int mode, bool ended, std::vector<Pair>& out) const {
+    if (u == w) return;
+    int c = tb.card_of_word(mode, u), d = tb.card_of_word(mode, w);
+    if (c >= 0 && d >= 0) out.push_back({c, d, ended});
   }
   static i64 get(const Words& w, size_t k) {
     if (k >= w.size()) throw std::runtime_error("observation words end early");

@@ -180,7 +180,7 @@ struct Search {
 
   bool fits(const St& t, int i) { return !pending(t) && observe(t, p, rd) == info.views[i]; }
 
-  St step(int i) {
+  virtual St step(int i) {
     Frame& f = fr(i);
     bool drawn = false;
     std::vector<int> cards;
@@ -248,7 +248,7 @@ struct Search {
   using Changed = std::map<int, Out>;  // step -> its outcomes before, a copy (the smallest step first)
   struct Swap { int j, c, d; };
 
-  bool mend(int i, const std::vector<Reader::Pair>& pairs) {
+  virtual bool mend(int i, const std::vector<Reader::Pair>& pairs) {
     Changed changed;
     std::vector<Swap> swaps;
     std::map<Origin, std::vector<int>> where, first;
@@ -331,7 +331,7 @@ struct Search {
     return false;
   }
 
-  bool legalize(int i, const std::vector<int>& cards) {
+  virtual bool legalize(int i, const std::vector<int>& cards) {
     FirstLegal fl{*this, i, false};
     for (int c : cards) {
       Origin o = origin(i, c, false);
