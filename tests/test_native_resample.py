@@ -11,17 +11,21 @@ the Python code it ports, on the same states and the same random numbers:
 - `Search` (steps 2 and 3 and backtracking): the same history (or none), the same replayed steps, the same
   `reached` and the generator left in the same state, over states of trick-taking, fishing, rummy, poker,
   cribbage and commerce games, at two budgets;
-- `Descent` (step 4) and `Deals` (the constraint layer), stage B's first pieces, the same way.
+- `Descent` (step 4) and `Deals` (the constraint layer), stage B's first pieces, the same way;
+- the whole `resample_with_work`: the same state (history, new seed or lazy blocks), the same replayed steps,
+  the same errors word for word.
 
 They build the binding and the games' libraries (g++ and pybind11; skipped without them), so they are slow."""
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import cardsmith
 import pytest
+from cardsmith.engine import resample as R
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.history import CHANCE, blank, entries, explicit, groups, play_group
 from cardsmith.engine.resample.constraints import Deals
@@ -271,3 +275,65 @@ def test_a_state_at_a_chance_node_is_not_taken() -> None:
     assert s.is_chance_node()
     with pytest.raises(RuntimeError, match="chance node"):
         nr.info(s, 0)
+
+
+# ---------------------------------------------------------------- resample_with_work
+def _outcome(fn: Any, *args: Any) -> Any:
+    try:
+        t, work = fn(*args)
+    except GameError as e:
+        return type(e).__name__, str(e)
+    return entries(t.trail), work
+
+
+@pytest.mark.parametrize("name,players,states", [("hearts", 4, 16), ("go-fish", 3, 8), ("schwimmen", 4, 12),
+                                                 ("gin-rummy", 2, 12), ("cribbage", 3, 12), ("oh-hell", 4, 12)])
+def test_the_native_resampler_gives_the_python_state(name: str, players: int, states: int) -> None:
+    """The whole `resample_with_work` (stage B): the same state, history and marks (a new seed, or the lazy
+    blocks), the same replayed steps, the generator in the same state."""
+    g = native(name, players)
+    rnd = random.Random(23)
+    done = 0
+    while done < states:
+        s = random_state(g, rnd, seeded=done % 2 == 0, most=80)
+        if s is None:
+            continue
+        p = rnd.choice([s.current_player(), rnd.randrange(g.n)])
+        seed = rnd.randrange(10**9)
+        r1, r2 = random.Random(seed), random.Random(seed)
+        want = _outcome(R.resample_with_work, s.python_state(), p, r1)
+        assert _outcome(nr.resample_with_work, s, p, r2) == want
+        assert r1.getstate() == r2.getstate()
+        done += 1
+
+
+def test_the_native_resampler_fails_as_the_python_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within smaller bounds (the module's constants, which the native resampler reads) many Go Fish states are
+    not found: the same GameError word for word (the constraint layer's stuck card too); past a deadline, the
+    same OutOfTime; a bad player or seed, the same refusal."""
+    monkeypatch.setattr(R, "MAX_WORK", 1500)
+    monkeypatch.setattr(R, "DEALS", 300)
+    monkeypatch.setattr(R, "SCOUT", 200)
+    g = native("go-fish", 2)
+    rnd = random.Random(4)
+    failed = stuck = done = 0
+    while done < 12:
+        s = random_state(g, rnd, seeded=done % 2 == 0, most=120)
+        if s is None:
+            continue
+        p = s.current_player()
+        seed = rnd.randrange(10**9)
+        r1, r2 = random.Random(seed), random.Random(seed)
+        want = _outcome(R.resample_with_work, s.python_state(), p, r1)
+        assert _outcome(nr.resample_with_work, s, p, r2) == want
+        assert r1.getstate() == r2.getstate()
+        failed += want[0] == "GameError"
+        stuck += "had no place for" in str(want[1])
+        py = s.python_state()
+        late = _outcome(R.resample_with_work, py, p, random.Random(seed), time.monotonic() - 1)
+        assert _outcome(nr.resample_with_work, s, p, random.Random(seed), time.monotonic() - 1) == late
+        done += 1
+    assert failed > 0 and stuck > 0
+    s = random_state(g, random.Random(1), seeded=True)
+    for p, r in ((9, 1), (-1, 1), ("0", 1), (0, 1.5), (0, "x")):
+        assert _outcome(nr.resample_with_work, s, p, r) == _outcome(R.resample_with_work, s.python_state(), p, r)

@@ -47,6 +47,8 @@ struct CsApi {
   int (*zone_cards)(void* s, int zi, int* out, int cap);  // a zone's cards bottom first: how many; -1: no zone
   int (*card_zone)(void* s, int c);  // the zone card c is in; -1: no card c
   int (*raw_cur)(void* s);  // the seat whose turn it is, whatever the state (State.cur)
+  // the undecided blocks of a state that deals lazily, as (zone, cards) pairs (State.unfixed): how many ints
+  int (*unfixed)(void* s, int* out, int cap);
 };
 #define CS_ABI_VERSION 5
 }
@@ -199,6 +201,16 @@ const CsApi* make_api() {
         return c < 0 || c >= st.eng->m.nc ? -1 : (int)st.s.loc[c];
       },
       [](void* s) { return static_cast<S*>(s)->s.cur; },
+      [](void* s, int* out, int cap) {
+        const S& st = *static_cast<S*>(s);
+        int n = 0;
+        for (int zi = 0; zi < st.eng->m.nz; zi++)
+          if (st.s.unfixed[zi]) {
+            if (n + 2 <= cap) { out[n] = zi; out[n + 1] = st.s.unfixed[zi]; }
+            n += 2;
+          }
+        return n;
+      },
   };
   return &api;
 }

@@ -21,12 +21,13 @@
 
 #include "abi.h"
 #include "rs_match.h"
-#include "rs_deals.h"
+#include "rs_resample.h"
 
 namespace py = pybind11;
 
 namespace {
-constexpr int ERR = 512;  // room for a failure's one-line message from the library
+constexpr int ERR = 512;
+constexpr int MAXZ_ANY = 64;  // room for most games' zones at first (more: asked again)  // room for a failure's one-line message from the library
 
 // A failure of the native code as cardsmith's GameError with its one-line message (a RuntimeError if cardsmith
 // cannot be imported, for the spike's scripts).
@@ -624,6 +625,34 @@ py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long 
   return py::make_tuple(found, s.work, s.reached, rng_words(mt), stuck);
 }
 
+// resample/__init__.py resample_with_work's search natively: (the history found or None, the steps replayed, the
+// constraint layer's last card with no place or None, whether it stopped at `until` (negative: no deadline),
+// the generator's state after). `bounds`: the module's MAX_TRIES, MAX_WORK, RESTARTS, MORE_RESTARTS, PER_STEP,
+// SCOUT and DEALS.
+py::tuple resample(const InfoObject& io, const std::vector<uint32_t>& state, const std::vector<long long>& bounds,
+                   double until) {
+  if (bounds.size() != 7) throw py::value_error("seven bounds");
+  rs::Bounds b{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], bounds[6]};
+  if (b.restarts < 1 || b.more_restarts < 1) throw py::value_error("bounds");
+  rs::PyMT mt = rng_of(state);
+  auto blank = [&io]() {
+    char err[ERR];
+    void* s = io.lib->api->blank_new(io.lib->game, err, sizeof err);
+    if (!s) throw std::runtime_error(err);
+    return std::make_shared<rs::Handle>(io.lib->api, s);
+  };
+  rs::Resampled r = rs::resample(*io.tb, io.info, mt, b, until, blank);
+  py::object found = py::none();
+  if (r.found) {
+    py::list steps;
+    for (auto& [a, outcomes] : r.steps)
+      steps.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
+    found = steps;
+  }
+  return py::make_tuple(found, r.work, r.stuck < 0 ? py::object(py::none()) : py::object(py::int_(r.stuck)),
+                        r.out_of_time, rng_words(mt));
+}
+
 // resample/matching.py assign(domains, rng, keep): (the (card, place) pairs or None, the card with nowhere to
 // go or None, the generator's state after)
 py::tuple assign(const std::vector<int>& cards, std::vector<std::vector<int>> domains,
@@ -713,5 +742,19 @@ PYBIND11_MODULE(cs_loader, mod) {
       });
   mod.def("search", &search);
   mod.def("assign", &assign);
+  mod.def("resample", &resample);
+  mod.def("unfixed", [](py::handle state) {  // a native state's undecided blocks, ((zone, cards), ...) sorted
+    if (!PyObject_TypeCheck(state.ptr(), &StateType)) throw py::type_error("a native state");
+    const NState& st = st_of(state.ptr());
+    std::vector<int> out(2 * MAXZ_ANY);
+    int n = st.lib->api->unfixed(st.s, out.data(), (int)out.size());
+    if (n > (int)out.size()) {
+      out.resize(n);
+      n = st.lib->api->unfixed(st.s, out.data(), n);
+    }
+    py::list blocks;
+    for (int k = 0; k + 1 < n; k += 2) blocks.append(py::make_tuple(out[k], out[k + 1]));
+    return py::tuple(blocks);
+  });
   mod.def("set_order", &rs::py_set_order);  // (for its test against CPython's sets)
 }

@@ -15,8 +15,11 @@ import random
 from typing import Any
 
 from ..dsl import types as T
+from ..engine import resample as R
 from ..engine.errors import GameError
+from ..engine.history import blank, mark, play_group
 from ..engine.resample.matching import NoDeal
+from ..engine.state import State
 
 # Steps of a history as the native search gives them: (the action, None for the match's start; its outcomes)
 Steps = list[tuple[int | None, list[int]]]
@@ -101,6 +104,43 @@ def search(game: Any, info: Any, rng: random.Random, budget: int,
     return found, work, reached, stuck
 
 
+def resample_with_work(s: Any, p: Any, rng: Any, until: float | None = None) -> tuple[State, int]:
+    """`resample_with_work` (engine/resample) natively for a native state: the same state (a Python-backend
+    state, as the Python resampler gives: its history replayed from the one the native search found, then
+    reseeded or marked to deal lazily as `_finish` does), the same replayed steps, the same errors word for word;
+    `rng` (a random.Random or a whole number) goes on as after the Python resampler. A state at a chance node
+    raises RuntimeError (the Python resampler takes it)."""
+    g = s.game
+    if type(p) is not int or not 0 <= p < g.n:
+        raise GameError(f"no player {p!r}: the seats are 0 to {g.n - 1}")
+    if isinstance(rng, random.Random):
+        r = rng
+    elif type(rng) is int:
+        r = random.Random(rng)
+    else:
+        raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
+    known = info(s, p)
+    state, words = _words(r)
+    bounds = [R.MAX_TRIES, R.MAX_WORK, R.RESTARTS, R.MORE_RESTARTS, R.PER_STEP, R.SCOUT, R.DEALS]
+    found, work, stuck, late, after = _binding(g).resample(known, words, bounds, -1.0 if until is None else until)
+    r.setstate((state[0], tuple(after), state[2]))
+    if late:
+        raise R.OutOfTime(f"stopped at its time limit after {work:,} replayed steps, before it found a state "
+                          f"{g.player_name(p)} cannot tell from this one")
+    if found is None:
+        raise GameError(f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed "
+                        "steps; its information rules out almost every arrangement of the cards it has not seen"
+                        + R.stuck_note(g, p, stuck))
+    t = blank(g, None)
+    for action, outcomes in found:
+        play_group(t, action, outcomes)
+    if s.seed() is not None:  # (resample/__init__.py _finish) its future chance drawn afresh
+        t.reseed(r.getrandbits(64))
+    else:  # it deals lazily, from the same blocks
+        mark(t, tuple(sorted(_binding(g).unfixed(s))))
+    return t, work
+
+
 def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
            keep: dict[int, int] | None = None) -> dict[int, int]:
     """matching.py `assign` natively: the same deal from the same random numbers; NoDeal as there."""
@@ -113,4 +153,4 @@ def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
     return dict(found)
 
 
-__all__ = ["assign", "info", "search", "tables"]
+__all__ = ["KINDS", "assign", "info", "resample_with_work", "search", "tables"]
