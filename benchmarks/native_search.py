@@ -11,6 +11,10 @@ here too, as tests/test_native_resample.py does), so the time per replayed step 
 
 Prints per round each side's microseconds per replayed step and their ratio, then the median ratio with its
 lowest and highest; and step 1 (`Info`) per state on each side.
+
+With `--ismcts BOT` (a bot spec: `ismcts`, `ismcts(iterations=400)`...): N decisions of the bot on those
+states, with the native resampler and with the Python one on the native state's twin, alternated; the CPU
+time per decision of each and their ratio (the bot must choose alike with both).
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ import time
 from typing import Any
 
 import cardsmith
+from cardsmith.bots import view
+from cardsmith.bots.spec import make_bot
+from cardsmith.bots.view import SeatView
 from cardsmith.engine.resample.info import Info
 from cardsmith.engine.resample.search import Search
 from cardsmith.native import resample as nr
@@ -83,15 +90,43 @@ def measure(spec: str, n: int, budget: int, rounds: int) -> None:
     print(f"  median {statistics.median(ratios):.1f}x ({min(ratios):.1f}..{max(ratios):.1f})")
 
 
+def ismcts(spec: str, n: int, rounds: int, bot: str) -> None:
+    """The bot's decisions on native states with the native resampler and with the Python one on the twin
+    (`view.NATIVE_RESAMPLE`), alternated; both must choose alike (the same worlds)."""
+    name, players = spec.split(":")
+    g = cardsmith.load(name, players=int(players), backend="native")
+    picked = states(g, n, random.Random(2))
+    ratios = []
+    for r in range(rounds):
+        times: dict[bool, float] = {}
+        chose: dict[bool, list[int]] = {}
+        for native in ((True, False) if r % 2 else (False, True)):
+            view.NATIVE_RESAMPLE = native
+            start = time.process_time()
+            chose[native] = [make_bot(bot, g, p, 1000 * r + k).choose(SeatView(s.clone(), p))
+                             for k, (s, p) in enumerate(picked)]
+            times[native] = time.process_time() - start
+        assert chose[True] == chose[False], "the two chose differently"
+        ratios.append(times[False] / times[True])
+        print(f"  round {r + 1}: {n} decisions of {bot}; CPU per decision: Python resampler "
+              f"{times[False] / n:.3f} s, native {times[True] / n:.3f} s: {ratios[-1]:.2f}x")
+    view.NATIVE_RESAMPLE = True
+    print(f"  median {statistics.median(ratios):.2f}x ({min(ratios):.2f}..{max(ratios):.2f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*", default=["hearts:4"])
     ap.add_argument("--states", type=int, default=40)
     ap.add_argument("--budget", type=int, default=6000)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--ismcts", metavar="BOT", help="time this bot's decisions instead (e.g. ismcts)")
     a = ap.parse_args()
     for spec in a.games:
-        measure(spec, a.states, a.budget, a.rounds)
+        if a.ismcts:
+            ismcts(spec, a.states, a.rounds, a.ismcts)
+        else:
+            measure(spec, a.states, a.budget, a.rounds)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from ..engine.state import State
 
 
+# Whether a native state is resampled natively (benchmarks/native_search.py turns it off to compare).
+NATIVE_RESAMPLE = True
+
+
 class SeatView:
     __slots__ = ("_state", "seat")
 
@@ -68,8 +72,19 @@ class SeatView:
 
     def resample_with_work(self, rng: random.Random | int, until: float | None = None) -> tuple[State, int]:
         """`resample(rng)` and the steps the resampler replayed to find it; `until`, a `time.monotonic()`
-        deadline past which it stops (`OutOfTime`, a GameError)."""
+        deadline past which it stops (`OutOfTime`, a GameError). A native state is resampled natively
+        (cardsmith.native.resample: the same state, steps and errors as the Python resampler on its twin),
+        where the native resampler takes it; else, and on the Python backend, by the Python resampler."""
         from ..engine.resample import resample_with_work
+        s = self._state
+        native_state = getattr(s, "python_state", None) is not None  # (a NativeGame may also make Python states)
+        if NATIVE_RESAMPLE and native_state and getattr(s.game, "binding", None) is not None and \
+                not s.is_chance_node():
+            from ..native import resample as native
+            try:
+                return native.resample_with_work(s, self.seat, rng, until)
+            except (native.Unavailable, RuntimeError):
+                pass  # (nothing drawn yet: the Python resampler draws the same numbers)
         return resample_with_work(self._engine(), self.seat, rng, until)
 
     def carry_with_work(self, rng: random.Random | int, hint: State) -> tuple[State | None, int]:

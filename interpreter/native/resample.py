@@ -30,13 +30,17 @@ def _binding(game: Any) -> Any:
     return game.binding
 
 
+class Unavailable(Exception):
+    """The native resampler does not take this game (the Python one does)."""
+
+
 def tables(game: Any) -> Any:
     """The binding's `Tables` of a native game, made once and kept on the game."""
     made = getattr(game, "_rs_tables", None)
     if made is not None:
         return made
     if game.num_actions > MAX_ACTIONS:
-        raise GameError(f"the native resampler takes games of at most {MAX_ACTIONS:,} action ids")
+        raise Unavailable(f"the native resampler takes games of at most {MAX_ACTIONS:,} action ids")
     t = _binding(game).Tables()
     t.n, t.nc, t.nz = game.n, game.num_cards, len(game.zone_names)
     t.zone_owner = [-1 if o is None else o for o in game.zone_owner]
@@ -153,4 +157,4 @@ def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
     return dict(found)
 
 
-__all__ = ["KINDS", "assign", "info", "resample_with_work", "search", "tables"]
+__all__ = ["KINDS", "Unavailable", "assign", "info", "resample_with_work", "search", "tables"]
