@@ -4,7 +4,8 @@
 
 For each game (hearts:4 by default), N native states of random matches (40 by default) after 10 to 60 random
 actions, each searched for the player to act, as `resample_with_work` searches (step 1 once, then a
-backtracking `Search` of B replayed steps, 6,000 by default: a scout's share). Rounds alternate the two in one
+backtracking `Search` of B replayed steps, 6,000 by default: a scout's share; `--kind descent` or `deals`:
+the descent's or the constraint layer's search instead). Rounds alternate the two in one
 process (Python then native, then native then Python, ...), each round every state with the same seeds on
 both, so a busy machine slows both alike. Both give the same histories and the same replayed steps (checked
 here too, as tests/test_native_resample.py does), so the time per replayed step compares like for like.
@@ -29,9 +30,13 @@ import cardsmith
 from cardsmith.bots import view
 from cardsmith.bots.spec import make_bot
 from cardsmith.bots.view import SeatView
+from cardsmith.engine.resample.constraints import Deals
+from cardsmith.engine.resample.descent import Descent
 from cardsmith.engine.resample.info import Info
 from cardsmith.engine.resample.search import Search
 from cardsmith.native import resample as nr
+
+KINDS: dict[str, Any] = {"search": Search, "descent": Descent, "deals": Deals}
 
 
 def states(g: Any, n: int, rnd: random.Random) -> list[tuple[Any, int]]:
@@ -52,7 +57,7 @@ def states(g: Any, n: int, rnd: random.Random) -> list[tuple[Any, int]]:
     return out
 
 
-def measure(spec: str, n: int, budget: int, rounds: int) -> None:
+def measure(spec: str, n: int, budget: int, rounds: int, kind: str = "search") -> None:
     name, players = spec.split(":")
     g = cardsmith.load(name, players=int(players), backend="native")
     picked = states(g, n, random.Random(1))
@@ -61,7 +66,7 @@ def measure(spec: str, n: int, budget: int, rounds: int) -> None:
     t1 = time.process_time()
     nis = [nr.info(s, p) for s, p in picked]
     t2 = time.process_time()
-    print(f"{spec}: {n} states; step 1 (Info) per state: Python {1e3 * (t1 - t0) / n:.2f} ms, "
+    print(f"{spec} ({kind}): {n} states; step 1 (Info) per state: Python {1e3 * (t1 - t0) / n:.2f} ms, "
           f"native {1e3 * (t2 - t1) / n:.2f} ms (native Info includes its replay)")
     ratios = []
     for r in range(rounds):
@@ -73,11 +78,11 @@ def measure(spec: str, n: int, budget: int, rounds: int) -> None:
             got = []
             for (_s, p), info, ni, seed in zip(picked, infos, nis, seeds):
                 if side == "python":
-                    search = Search(info, p, random.Random(seed), budget)
+                    search = KINDS[kind](info, p, random.Random(seed), budget)
                     found = search.run()
                     got.append((found is not None, search.work))
                 else:
-                    steps, work, _, _ = nr.search(g, ni, random.Random(seed), budget)
+                    steps, work, _, _ = nr.search(g, ni, random.Random(seed), budget, kind)
                     got.append((steps is not None, work))
             times[side] = time.process_time() - start
             works[side] = got
@@ -120,13 +125,15 @@ def main() -> None:
     ap.add_argument("--states", type=int, default=40)
     ap.add_argument("--budget", type=int, default=6000)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--kind", choices=nr.KINDS, default="search", help="the search measured (search.py's Search, "
+                    "descent.py's Descent, constraints.py's Deals)")
     ap.add_argument("--ismcts", metavar="BOT", help="time this bot's decisions instead (e.g. ismcts)")
     a = ap.parse_args()
     for spec in a.games:
         if a.ismcts:
             ismcts(spec, a.states, a.rounds, a.ismcts)
         else:
-            measure(spec, a.states, a.budget, a.rounds)
+            measure(spec, a.states, a.budget, a.rounds, a.kind)
 
 
 if __name__ == "__main__":

@@ -337,3 +337,43 @@ def test_the_native_resampler_fails_as_the_python_one(monkeypatch: pytest.Monkey
     s = random_state(g, random.Random(1), seeded=True)
     for p, r in ((9, 1), (-1, 1), ("0", 1), (0, 1.5), (0, "x")):
         assert _outcome(nr.resample_with_work, s, p, r) == _outcome(R.resample_with_work, s.python_state(), p, r)
+
+
+@pytest.mark.parametrize("name,players", [("go-fish", 2), ("hearts", 4), ("schwimmen", 3)])
+def test_the_native_carry_extends_a_hint_as_the_python_one(name: str, players: int) -> None:
+    """`carry_with_work`: a state found for the seat earlier in the match (a hint), extended to what it knows
+    now: the same state or None, the same steps, the generator in the same state; a hint of another game, None."""
+    g = native(name, players)
+    rnd = random.Random(31)
+    done = extended = 0
+    while done < 10:
+        s = random_state(g, rnd, seeded=done % 2 == 0, most=40)
+        if s is None:
+            continue
+        p = s.current_player()
+        try:
+            hint, _ = R.resample_with_work(s.python_state(), p, rnd.randrange(10**9))
+        except GameError:
+            continue
+        for _ in range(rnd.randrange(1, 8)):  # the match goes on
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                s.apply_action(rnd.choice([a for a, _ in s.chance_outcomes()]))
+            else:
+                s.apply_action(rnd.choice(s.legal_actions()))
+        while not s.is_terminal() and s.is_chance_node():
+            s.apply_action(rnd.choice([a for a, _ in s.chance_outcomes()]))
+        if s.is_terminal():
+            continue
+        seed = rnd.randrange(10**9)
+        r1, r2 = random.Random(seed), random.Random(seed)
+        t1, w1 = R.carry_with_work(s.python_state(), p, r1, hint)
+        t2, w2 = nr.carry_with_work(s, p, r2, hint)
+        assert (None if t1 is None else entries(t1.trail), w1) == (None if t2 is None else entries(t2.trail), w2)
+        assert r1.getstate() == r2.getstate()
+        extended += t1 is not None
+        done += 1
+    assert extended > 0
+    other = cardsmith.load(name, players=players).new_initial_state(seed=1)
+    assert nr.carry_with_work(s, p, 1, other) == (None, 0)

@@ -76,19 +76,30 @@ class SeatView:
         (cardsmith.native.resample: the same state, steps and errors as the Python resampler on its twin),
         where the native resampler takes it; else, and on the Python backend, by the Python resampler."""
         from ..engine.resample import resample_with_work
-        s = self._state
-        native_state = getattr(s, "python_state", None) is not None  # (a NativeGame may also make Python states)
-        if NATIVE_RESAMPLE and native_state and getattr(s.game, "binding", None) is not None and \
-                not s.is_chance_node():
+        if self._native():
             from ..native import resample as native
             try:
-                return native.resample_with_work(s, self.seat, rng, until)
+                return native.resample_with_work(self._state, self.seat, rng, until)
             except (native.Unavailable, RuntimeError):
                 pass  # (nothing drawn yet: the Python resampler draws the same numbers)
         return resample_with_work(self._engine(), self.seat, rng, until)
 
     def carry_with_work(self, rng: random.Random | int, hint: State) -> tuple[State | None, int]:
         """A state like `resample`'s, found by extending `hint`, a state `resample` gave this seat earlier in
-        the match (cheap where a fresh one is dear); None if that fails. And the steps replayed."""
+        the match (cheap where a fresh one is dear); None if that fails. And the steps replayed. Natively for a
+        native state, as `resample_with_work`."""
         from ..engine.resample import carry_with_work
+        if self._native():
+            from ..native import resample as native
+            try:
+                return native.carry_with_work(self._state, self.seat, rng, hint)
+            except (native.Unavailable, RuntimeError):
+                pass  # (nothing drawn yet: the Python resampler draws the same numbers)
         return carry_with_work(self._engine(), self.seat, rng, hint)
+
+    def _native(self) -> bool:
+        """Whether the seat's state is resampled natively: a native state (a native game may also make Python
+        states), not at a chance node."""
+        s = self._state
+        return NATIVE_RESAMPLE and getattr(s, "python_state", None) is not None and \
+            getattr(s.game, "binding", None) is not None and not s.is_chance_node()

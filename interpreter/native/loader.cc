@@ -653,6 +653,32 @@ py::tuple resample(const InfoObject& io, const std::vector<uint32_t>& state, con
                         r.out_of_time, rng_words(mt));
 }
 
+// carry.py carry natively: (the history found or None, the steps replayed, the generator's state after). `hint`:
+// the steps (who or None, action or None, outcomes) of a state found for the player earlier.
+py::tuple carry(const InfoObject& io, const std::vector<uint32_t>& state, py::list hint, long long carry_work,
+                long long max_seed) {
+  rs::PyMT mt = rng_of(state);
+  std::vector<rs::Group> steps;
+  for (py::handle h : hint) {
+    auto t = h.cast<py::tuple>();
+    steps.push_back({t[0].is_none() ? rs::NONE : t[0].cast<int>(), t[1].is_none() ? rs::NONE : t[1].cast<int>(),
+                     t[2].cast<std::vector<int>>()});
+  }
+  char err[ERR];
+  void* b = io.lib->api->blank_new(io.lib->game, err, sizeof err);
+  if (!b) throw std::runtime_error(err);
+  rs::Resampled r = rs::carry(*io.tb, io.info, mt, steps, carry_work, max_seed,
+                              std::make_shared<rs::Handle>(io.lib->api, b));
+  py::object found = py::none();
+  if (r.found) {
+    py::list out;
+    for (auto& [a, outcomes] : r.steps)
+      out.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
+    found = out;
+  }
+  return py::make_tuple(found, r.work, rng_words(mt));
+}
+
 // resample/matching.py assign(domains, rng, keep): (the (card, place) pairs or None, the card with nowhere to
 // go or None, the generator's state after)
 py::tuple assign(const std::vector<int>& cards, std::vector<std::vector<int>> domains,
@@ -743,6 +769,7 @@ PYBIND11_MODULE(cs_loader, mod) {
   mod.def("search", &search);
   mod.def("assign", &assign);
   mod.def("resample", &resample);
+  mod.def("carry", &carry);
   mod.def("unfixed", [](py::handle state) {  // a native state's undecided blocks, ((zone, cards), ...) sorted
     if (!PyObject_TypeCheck(state.ptr(), &StateType)) throw py::type_error("a native state");
     const NState& st = st_of(state.ptr());

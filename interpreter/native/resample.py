@@ -11,18 +11,21 @@ after a native search draws what it would have drawn after the Python one."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
 from ..dsl import types as T
 from ..engine import resample as R
 from ..engine.errors import GameError
-from ..engine.history import blank, mark, play_group
+from ..engine.history import blank, entries, explicit, groups, mark, play_group
 from ..engine.resample.matching import NoDeal
 from ..engine.state import State
 
 # Steps of a history as the native search gives them: (the action, None for the match's start; its outcomes)
 Steps = list[tuple[int | None, list[int]]]
+# carry.py, the module (its bounds read at each call: `carry` names the package's function)
+carry_mod = importlib.import_module("..engine.resample.carry", __package__)
 MAX_ACTIONS = 1_000_000  # a game with more action ids gets no tables (their cost grows with the ids)
 
 
@@ -108,6 +111,32 @@ def search(game: Any, info: Any, rng: random.Random, budget: int,
     return found, work, reached, stuck
 
 
+def _start(s: Any, p: Any, rng: Any) -> random.Random:
+    """resample/__init__.py `_start`'s checks, word for word; the generator."""
+    g = s.game
+    if type(p) is not int or not 0 <= p < g.n:
+        raise GameError(f"no player {p!r}: the seats are 0 to {g.n - 1}")
+    if isinstance(rng, random.Random):
+        return rng
+    if type(rng) is int:
+        return random.Random(rng)
+    raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
+
+
+def _finish(s: Any, found: Steps, r: random.Random) -> State:
+    """The history found, replayed as a Python state, finished as resample/__init__.py `_finish` does: a seeded
+    state's result draws its future chance from a new seed of the generator; a lazy one's deals lazily from
+    the real state's undecided blocks."""
+    t = blank(s.game, None)
+    for action, outcomes in found:
+        play_group(t, action, outcomes)
+    if s.seed() is not None:
+        t.reseed(r.getrandbits(64))
+    else:
+        mark(t, tuple(sorted(_binding(s.game).unfixed(s))))
+    return t
+
+
 def resample_with_work(s: Any, p: Any, rng: Any, until: float | None = None) -> tuple[State, int]:
     """`resample_with_work` (engine/resample) natively for a native state: the same state (a Python-backend
     state, as the Python resampler gives: its history replayed from the one the native search found, then
@@ -115,14 +144,7 @@ def resample_with_work(s: Any, p: Any, rng: Any, until: float | None = None) -> 
     `rng` (a random.Random or a whole number) goes on as after the Python resampler. A state at a chance node
     raises RuntimeError (the Python resampler takes it)."""
     g = s.game
-    if type(p) is not int or not 0 <= p < g.n:
-        raise GameError(f"no player {p!r}: the seats are 0 to {g.n - 1}")
-    if isinstance(rng, random.Random):
-        r = rng
-    elif type(rng) is int:
-        r = random.Random(rng)
-    else:
-        raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
+    r = _start(s, p, rng)
     known = info(s, p)
     state, words = _words(r)
     bounds = [R.MAX_TRIES, R.MAX_WORK, R.RESTARTS, R.MORE_RESTARTS, R.PER_STEP, R.SCOUT, R.DEALS]
@@ -135,14 +157,21 @@ def resample_with_work(s: Any, p: Any, rng: Any, until: float | None = None) -> 
         raise GameError(f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed "
                         "steps; its information rules out almost every arrangement of the cards it has not seen"
                         + R.stuck_note(g, p, stuck))
-    t = blank(g, None)
-    for action, outcomes in found:
-        play_group(t, action, outcomes)
-    if s.seed() is not None:  # (resample/__init__.py _finish) its future chance drawn afresh
-        t.reseed(r.getrandbits(64))
-    else:  # it deals lazily, from the same blocks
-        mark(t, tuple(sorted(_binding(g).unfixed(s))))
-    return t, work
+    return _finish(s, found, r), work
+
+
+def carry_with_work(s: Any, p: Any, rng: Any, hint: State) -> tuple[State | None, int]:
+    """`carry_with_work` (engine/resample) natively for a native state: extending `hint`, a state the resampler
+    found for the same player earlier in the match; the same state or None, and steps, as the Python one."""
+    r = _start(s, p, rng)
+    known = info(s, p)
+    if hint.game is not s.game:
+        return None, 0
+    steps = [(who, action, outcomes) for who, action, outcomes, _ in groups(explicit(entries(hint.trail)))]
+    state, words = _words(r)
+    found, work, after = _binding(s.game).carry(known, words, steps, carry_mod.CARRY_WORK, carry_mod.MAX_SEED)
+    r.setstate((state[0], tuple(after), state[2]))
+    return (None if found is None else _finish(s, found, r)), work
 
 
 def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
@@ -157,4 +186,4 @@ def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
     return dict(found)
 
 
-__all__ = ["KINDS", "Unavailable", "assign", "info", "resample_with_work", "search", "tables"]
+__all__ = ["KINDS", "Unavailable", "assign", "carry_with_work", "info", "resample_with_work", "search", "tables"]

@@ -88,4 +88,21 @@ inline Resampled resample(const Tables& tb, const Info& info, PyMT& rng, const B
   }
   return out;
 }
+// carry.py carry: a state found by extending `hint` (the steps of a state found earlier for the player), within
+// `carry_work` replayed steps after the hint's own replay (at most `max_seed`)
+inline Resampled carry(const Tables& tb, const Info& info, PyMT& rng, const std::vector<Group>& hint,
+                       long long carry_work, long long max_seed, St blank) {
+  Resampled out;
+  Search s(tb, info, info.p, rng, max_seed, std::move(blank));
+  St whole = s.seed(hint);
+  s.budget = s.work + carry_work;
+  St found = whole;
+  if (!whole && !s.frames.empty()) found = s.run();
+  out.work = s.work;
+  if (found) {  // (the frames hold the history found, the hint's steps where it fits whole)
+    out.found = true;
+    out.steps = s.history();
+  }
+  return out;
+}
 }  // namespace rs

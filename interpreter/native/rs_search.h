@@ -117,6 +117,36 @@ struct Search {
     }
     return nullptr;
   }
+  // search.py seed: the frames filled with a hint's steps while each fits what the player knows, and a frame
+  // for the next step; the state after the last step if the whole hint fits, else nullptr (carry.py)
+  St seed(const std::vector<Group>& hint) {
+    St base = blank;
+    for (size_t q = 0; q < hint.size(); q++) {
+      int i = (int)q;
+      const Group& g = hint[q];
+      if (i > last || g.who != info.who[i] || work >= budget) break;
+      if (g.action != NONE) {
+        if (g.action < 0 || g.action >= tb.num_actions()) break;
+        if ((info.known[i] != NONE && g.action != info.known[i]) ||
+            (info.text[i] != NONE && tb.klass[g.action] != info.text[i]))
+          break;
+      }
+      push_frame(base);
+      Frame& f = *frames.back();
+      f.action = g.action;
+      f.outcomes = std::make_shared<std::vector<int>>(g.outcomes);
+      f.ran = true;
+      St t = run_on(base, f, f.shuffles);
+      if (!t || !fits(t, i)) {
+        frames.pop_back();
+        break;
+      }
+      base = t;  // (backtracking into a step taken from the hint tries its other choices, as for any other)
+    }
+    if ((int)frames.size() > last) return base;
+    if (!frames.empty()) push_frame(base);
+    return nullptr;
+  }
   void push_frame(St base) {
     frames.push_back(std::make_unique<Frame>());
     frames.back()->base = std::move(base);
