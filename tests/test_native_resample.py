@@ -377,3 +377,24 @@ def test_the_native_carry_extends_a_hint_as_the_python_one(name: str, players: i
     assert extended > 0
     other = cardsmith.load(name, players=players).new_initial_state(seed=1)
     assert nr.carry_with_work(s, p, 1, other) == (None, 0)
+
+
+def test_a_native_state_resamples_as_its_twin() -> None:
+    """`resample_from_infostate` of a native state: natively, the Python backend's state; at a chance node (which
+    the native resampler does not take) the Python resampler's on the twin; a bad seat, its error."""
+    g = native("hearts", 4)
+    rnd = random.Random(8)
+    for k in range(6):
+        s = random_state(g, rnd, seeded=k % 2 == 0)
+        if s is None:
+            continue
+        p = rnd.randrange(4)
+        assert entries(s.resample_from_infostate(p, k).trail) == \
+            entries(s.python_state().resample_from_infostate(p, k).trail)
+    s = g.new_initial_state()
+    assert s.is_chance_node()
+    assert entries(s.resample_from_infostate(1, 3).trail) == \
+        entries(s.python_state().resample_from_infostate(1, 3).trail)
+    s = g.new_initial_state(seed=2)
+    with pytest.raises(GameError, match="no player 7: the seats are 0 to 3"):
+        s.resample_from_infostate(7, 1)

@@ -175,7 +175,15 @@ class NativeState:
         return self._py().serialize()
 
     def resample_from_infostate(self, player: int, rng: Any) -> State:
-        """A state `player` cannot tell from this one (the Python backend's resampler: a Python state)."""
+        """A state `player` cannot tell from this one, a Python state: found by the native resampler (the Python
+        backend's state, steps and errors: resample.py), or by the Python one on the twin at a chance node or
+        where the native one does not take the game."""
+        if not self.is_chance_node():
+            from . import resample
+            try:
+                return resample.resample_with_work(self, player, rng)[0]
+            except (resample.Unavailable, RuntimeError):
+                pass  # (nothing drawn yet: the Python resampler draws the same numbers)
         return self._py().resample_from_infostate(player, rng)
 
     def zone(self, name: str, player: int | None = None) -> list[str]:
