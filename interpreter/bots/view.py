@@ -72,16 +72,12 @@ class SeatView:
 
     def resample_with_work(self, rng: random.Random | int, until: float | None = None) -> tuple[State, int]:
         """`resample(rng)` and the steps the resampler replayed to find it; `until`, a `time.monotonic()`
-        deadline past which it stops (`OutOfTime`, a GameError). A native state is resampled natively
-        (cardsmith.native.resample: the same state, steps and errors as the Python resampler on its twin),
-        where the native resampler takes it; else, and on the Python backend, by the Python resampler."""
+        deadline past which it stops (`OutOfTime`, a GameError). A native state resamples itself, natively
+        where it can (the same state, steps and errors as the Python resampler on its twin)."""
         from ..engine.resample import resample_with_work
-        if self._native():
-            from ..native import resample as native
-            try:
-                return native.resample_with_work(self._state, self.seat, rng, until)
-            except (native.Unavailable, RuntimeError):
-                pass  # (nothing drawn yet: the Python resampler draws the same numbers)
+        native = getattr(self._state, "_resample_with_work", None) if NATIVE_RESAMPLE else None
+        if native is not None:  # (a native state: wrapper.py)
+            return native(self.seat, rng, until)  # type: ignore[no-any-return]
         return resample_with_work(self._engine(), self.seat, rng, until)
 
     def carry_with_work(self, rng: random.Random | int, hint: State) -> tuple[State | None, int]:
@@ -89,17 +85,7 @@ class SeatView:
         the match (cheap where a fresh one is dear); None if that fails. And the steps replayed. Natively for a
         native state, as `resample_with_work`."""
         from ..engine.resample import carry_with_work
-        if self._native():
-            from ..native import resample as native
-            try:
-                return native.carry_with_work(self._state, self.seat, rng, hint)
-            except (native.Unavailable, RuntimeError):
-                pass  # (nothing drawn yet: the Python resampler draws the same numbers)
+        native = getattr(self._state, "_carry_with_work", None) if NATIVE_RESAMPLE else None
+        if native is not None:
+            return native(self.seat, rng, hint)  # type: ignore[no-any-return]
         return carry_with_work(self._engine(), self.seat, rng, hint)
-
-    def _native(self) -> bool:
-        """Whether the seat's state is resampled natively: a native state (a native game may also make Python
-        states), not at a chance node."""
-        s = self._state
-        return NATIVE_RESAMPLE and getattr(s, "python_state", None) is not None and \
-            getattr(s.game, "binding", None) is not None and not s.is_chance_node()

@@ -149,7 +149,6 @@ struct Deals : Descent {
                const std::vector<Origin>& orig, const std::vector<int>& used, Fits&& fits_it) {
     St base = fr(i).base;
     std::vector<int> seq;
-    char err[512];
     auto is_used = [&](int c) { return std::find(used.begin(), used.end(), c) != used.end(); };
     for (const auto& [o, cards] : h) {
       std::vector<int> spare;
@@ -161,11 +160,8 @@ struct Deals : Descent {
         int zy = loc(base, y);
         if ((zy >= 0 && zy < tb.nz && tb.zone_owner[zy] == who) || is_used(y) || orig.at(y) != o) continue;
         bool any = false;
-        for (int x : spare) {
-          St t = clone(base);
-          t->api->swap(t->s, y, x, err, sizeof err);
-          if ((any = fits_it(t))) break;
-        }
+        for (int x : spare)
+          if ((any = swapped(base, y, x, fits_it))) break;
         if (!any) facts.push_back({i, o, y, places, false});
       }
     }
@@ -185,16 +181,13 @@ struct Deals : Descent {
     std::set<Origin> touched;
     bool enough = false;
     std::vector<int> seq;
-    char err[512];
     for (int c : cards) {
       Origin o = orig.at(c);
       if (o == NOWHERE || !seq_of(o, seq)) continue;
       std::set<int> good;
       for (int d : held_at(o)) {
         if (d == c) continue;
-        St t = clone(base);
-        t->api->swap(t->s, c, d, err, sizeof err);
-        if (is_legal(t, a)) good.insert(index_in(seq, d));
+        if (swapped(base, c, d, [&](const St& t) { return is_legal(t, a); })) good.insert(index_in(seq, d));
       }
       enough = enough || !good.empty();
       int zc = loc(base, c);

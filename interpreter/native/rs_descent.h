@@ -269,7 +269,6 @@ struct Descent : Search {
     Frame& f = fr(i);
     int a = f.action;
     std::vector<int> moves, after, bcards;
-    char err[512];
     for (int round = 0; round < MAX_UNFORCE; round++) {
       if (work >= budget) return false;
       St base = f.base;
@@ -297,9 +296,7 @@ struct Descent : Search {
       }
       if (there.empty()) continue;
       int y = there[rng.below((uint32_t)there.size())];
-      St t = clone(base);
-      t->api->swap(t->s, x, y, err, sizeof err);
-      legal(t, after);
+      swapped(base, x, y, [&](const St& t) { legal(t, after); return 0; });
       if (!std::binary_search(after.begin(), after.end(), a) && after.size() >= moves.size()) continue;
       Frame& fj = fr(o.first);
       Out before = copy_of(fj.outcomes);

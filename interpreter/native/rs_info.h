@@ -66,6 +66,23 @@ using St = std::shared_ptr<Handle>;
 using Words = std::vector<i64>;
 
 inline St clone(const St& t) { return std::make_shared<Handle>(t->api, t->api->state_clone(t->s)); }
+
+// f(t) with cards c and d in each other's places, then put back (a swap twice is no swap): what a copy with the
+// swap would answer, without the copy. t is shared, so f only reads it (a run of a step copies it first).
+template <class F>
+inline auto swapped(const St& t, int c, int d, F&& f) {
+  char err[512];
+  if (t->api->swap(t->s, c, d, err, sizeof err)) throw std::runtime_error(err);
+  struct Back {
+    const St& t;
+    int c, d;
+    ~Back() {
+      char e[512];
+      t->api->swap(t->s, c, d, e, sizeof e);
+    }
+  } back{t, c, d};
+  return f(t);
+}
 inline bool pending(const St& t) { return t->api->is_chance(t->s) != 0; }
 inline bool terminal(const St& t) { return t->api->is_terminal(t->s) != 0; }
 

@@ -320,11 +320,9 @@ struct Search {
     bool result = false;
     bool offer(Origin o, int c, int d) {
       Frame& f = s.fr(i);
-      St t = clone(f.base);
-      char err[512];
-      if (t->api->swap(t->s, c, d, err, sizeof err)) return false;
+      bool ok = swapped(f.base, c, d, [&](const St& t) { return is_legal(t, f.action); });
       s.work += charge;
-      if (!is_legal(t, f.action)) return false;
+      if (!ok) return false;
       auto saved = s.frames_up_to(i);
       if (s.swap_before(i, o, c, d)) {
         if (is_legal(s.fr(i).base, s.fr(i).action)) { result = true; return true; }
@@ -412,15 +410,13 @@ struct Search {
         if (!owned(loc(t, d)) && origin(i, d, false) == o) theirs.emplace_back(d, o);
     rng.shuffle(theirs);
     FirstLegal fl{*this, i, false};
-    char err[512];
     for (size_t q = 0; q < theirs.size() && q < (size_t)MAX_CHECKS; q++) {
       auto [d, o] = theirs[q];
       std::vector<int> cs = mine[o];
       rng.shuffle(cs);
-      St u = clone(fr(i).base);
-      if (u->api->swap(u->s, cs[0], d, err, sizeof err)) continue;
+      bool ok = swapped(fr(i).base, cs[0], d, [&](const St& u) { return is_legal(u, fr(i).action); });
       work += 1;
-      if (!is_legal(u, fr(i).action)) continue;
+      if (!ok) continue;
       for (int c : cs)
         if (fl.offer(o, c, d)) return fl.result;
     }

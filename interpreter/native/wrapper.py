@@ -174,17 +174,37 @@ class NativeState:
         outcomes (its seed would deal otherwise on the Python backend)."""
         return self._py().serialize()
 
+    def _resample_with_work(self, player: int, rng: Any, until: float | None = None) -> tuple[State, int]:
+        """engine/resample `resample_with_work` of this state: natively (resample.py: the Python resampler's state,
+        steps and errors), or by the Python one on the twin at a chance node or where the native one does not
+        take the game. A bot's seat calls it (bots/view.py), which imports nothing of the native backend."""
+        if not self.is_chance_node():
+            from . import resample
+            try:
+                return resample.resample_with_work(self, player, rng, until)
+            except (resample.Unavailable, RuntimeError):
+                pass  # (nothing drawn yet: the Python resampler draws the same numbers)
+        from ..engine.resample import resample_with_work
+        return resample_with_work(self._py(), player, rng, until)
+
+    def _carry_with_work(self, player: int, rng: Any, hint: State) -> tuple[State | None, int]:
+        """engine/resample `carry_with_work` of this state, natively as `_resample_with_work`."""
+        if not self.is_chance_node():
+            from . import resample
+            try:
+                return resample.carry_with_work(self, player, rng, hint)
+            except (resample.Unavailable, RuntimeError):
+                pass
+        from ..engine.resample import carry_with_work
+        return carry_with_work(self._py(), player, rng, hint)
+
     def resample_from_infostate(self, player: int, rng: Any) -> State:
         """A state `player` cannot tell from this one, a Python state: found by the native resampler (the Python
         backend's state, steps and errors: resample.py), or by the Python one on the twin at a chance node or
         where the native one does not take the game."""
-        if not self.is_chance_node():
-            from . import resample
-            try:
-                return resample.resample_with_work(self, player, rng)[0]
-            except (resample.Unavailable, RuntimeError):
-                pass  # (nothing drawn yet: the Python resampler draws the same numbers)
-        return self._py().resample_from_infostate(player, rng)
+        if self.is_chance_node():
+            return self._py().resample_from_infostate(player, rng)
+        return self._resample_with_work(player, rng)[0]
 
     def zone(self, name: str, player: int | None = None) -> list[str]:
         return self._py().zone(name, player)
