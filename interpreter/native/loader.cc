@@ -685,9 +685,19 @@ py::tuple assign(const std::vector<int>& cards, std::vector<std::vector<int>> do
                  const std::vector<uint32_t>& state, py::object keep) {
   rs::PyMT mt = rng_of(state);
   if (domains.size() != cards.size()) throw py::value_error("a domain per card");
-  for (auto& d : domains) std::sort(d.begin(), d.end());
-  std::unordered_map<int, int> kept;
-  if (!keep.is_none()) for (auto& [c, q] : keep.cast<std::map<int, int>>()) kept[c] = q;
+  for (auto& d : domains) {
+    std::sort(d.begin(), d.end());
+    if (!d.empty() && (d.front() < 0 || d.back() > 1 << 20)) throw py::value_error("places from 0 to 2**20");
+  }
+  int top = 0;
+  for (int c : cards) {
+    if (c < 0 || c > 1 << 20) throw py::value_error("cards from 0 to 2**20");
+    top = std::max(top, c + 1);
+  }
+  std::vector<int> kept(top, -1);
+  if (!keep.is_none())
+    for (auto& [c, q] : keep.cast<std::map<int, int>>())
+      if (c >= 0 && c < top) kept[c] = q;  // (a kept card that is not dealt is never asked for)
   std::vector<std::pair<int, int>> out;
   int failed = -1;
   bool ok = rs::assign(cards, domains, mt, keep.is_none() ? nullptr : &kept, out, failed);

@@ -2,6 +2,7 @@
 // the shuffles dealt again under all of them (`assign`, rs_match.h), as a Descent whose hooks are the Python
 // Deals' (`_step`, `_probe`, `_legalize`, `_mend`), method for method, in the same order of draws.
 #pragma once
+#include <iterator>
 #include <map>
 #include <set>
 #include <utility>
@@ -16,9 +17,14 @@ struct Fact {
   int step;  // the step it was learned at
   Origin key;  // the shuffle
   int card;
-  std::set<int> places;  // positions of the shuffle
+  std::vector<int> places;  // positions of the shuffle, sorted
   bool keep;  // the card takes one of them (else none)
 };
+
+inline void sorted_set(std::vector<int>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
 
 struct Deals : Descent {
   using Descent::Descent;
@@ -154,8 +160,9 @@ struct Deals : Descent {
       std::vector<int> spare;
       for (int x : cards) if (!is_used(x)) spare.push_back(x);
       if (!seq_of(o, seq) || spare.empty()) continue;
-      std::set<int> places;
-      for (int x : cards) places.insert(index_in(seq, x));
+      std::vector<int> places;
+      for (int x : cards) places.push_back(index_in(seq, x));
+      sorted_set(places);
       for (int y : seq) {
         int zy = loc(base, y);
         if ((zy >= 0 && zy < tb.nz && tb.zone_owner[zy] == who) || is_used(y) || orig.at(y) != o) continue;
@@ -194,7 +201,7 @@ struct Deals : Descent {
       if (good.empty() && !(zc >= 0 && zc < tb.nz && tb.zone_owner[zc] == seat))
         for (int d : held_at(o)) good.insert(index_in(seq, d));
       if (!good.empty()) {
-        facts.push_back({i, o, c, good, true});
+        facts.push_back({i, o, c, std::vector<int>(good.begin(), good.end()), true});
         touched.insert(o);
       }
     }
@@ -210,8 +217,9 @@ struct Deals : Descent {
       for (int c : cards) forcing.erase(c);
       for (auto& [o, mine] : h) {
         if (!seq_of(o, seq)) continue;
-        std::set<int> places;
-        for (int x : mine) places.insert(index_in(seq, x));
+        std::vector<int> places;
+        for (int x : mine) places.push_back(index_in(seq, x));
+        sorted_set(places);
         for (int x : mine)
           if (forcing.count(x)) {
             facts.push_back({i, o, x, places, false});
@@ -258,26 +266,27 @@ struct Deals : Descent {
       if (!seq_of(o, seq)) return restore(changed);
       std::vector<int> free;
       for (int c : seq) if (orig.at(c) == o) free.push_back(c);
-      std::set<int> places;
-      for (int c : free) places.insert(index_in(seq, c));
-      std::map<int, std::set<int>> domains;
-      for (int c : free) domains[c] = places;
+      std::vector<int> places;
+      for (int c : free) places.push_back(index_in(seq, c));
+      sorted_set(places);
+      std::vector<int> slot(tb.nc, -1);  // card -> its domain's index
+      std::vector<std::vector<int>> doms;
+      std::vector<int> keep(tb.nc, -1), next;
+      for (int c : free) {
+        slot.at(c) = (int)doms.size();
+        doms.push_back(places);
+        keep[c] = index_in(seq, c);
+      }
       for (const Fact& x : facts) {
-        if (x.key != o || !domains.count(x.card)) continue;
-        std::set<int>& d = domains[x.card];
-        std::set<int> next;
+        if (x.key != o || x.card < 0 || x.card >= tb.nc || slot[x.card] < 0) continue;
+        std::vector<int>& d = doms[slot[x.card]];
+        next.clear();
         if (x.keep) {
-          std::set_intersection(d.begin(), d.end(), x.places.begin(), x.places.end(), std::inserter(next, next.end()));
+          std::set_intersection(d.begin(), d.end(), x.places.begin(), x.places.end(), std::back_inserter(next));
         } else {
-          std::set_difference(d.begin(), d.end(), x.places.begin(), x.places.end(), std::inserter(next, next.end()));
+          std::set_difference(d.begin(), d.end(), x.places.begin(), x.places.end(), std::back_inserter(next));
         }
         d.swap(next);
-      }
-      std::vector<std::vector<int>> doms;
-      std::unordered_map<int, int> keep;
-      for (int c : free) {
-        doms.emplace_back(domains[c].begin(), domains[c].end());
-        keep[c] = index_in(seq, c);
       }
       std::vector<std::pair<int, int>> where;
       int failed = -1;
@@ -286,7 +295,8 @@ struct Deals : Descent {
         return restore(changed);
       }
       work += 1;  // (a deal costs about a step's replay)
-      std::map<int, int> at(where.begin(), where.end());
+      std::vector<int> at(tb.nc, -1);
+      for (auto [c, q] : where) at.at(c) = q;
       for (int c : free) {
         int q = at.at(c), x = seq.at(q);
         if (x == c) continue;

@@ -2,7 +2,6 @@
 // whenever one exists, drawing exactly the random numbers the Python one draws (and so the same deal).
 #pragma once
 #include <algorithm>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -13,59 +12,64 @@ namespace rs {
 // Places taken, in the order they were first taken (the Python dict `owner`'s order, which its result keeps).
 struct Owners {
   std::vector<int> order;
-  std::unordered_map<int, int> card;  // place -> card
-  bool has(int q) const { return card.count(q) != 0; }
+  std::vector<int> card;  // place -> card, -1 for none
+  bool has(int q) const { return card[q] >= 0; }
   void set(int q, int c) {
     if (!has(q)) order.push_back(q);
     card[q] = c;
   }
 };
 
-// matching.py _augment: card c given a place by an augmenting path (an iterative depth-first search)
-inline bool augment(int c, const std::unordered_map<int, std::vector<int>>& dom, Owners& owner) {
-  std::unordered_map<int, bool> seen;
+// matching.py _augment: card c given a place by an augmenting path (an iterative depth-first search); `dom`
+// by card id
+inline bool augment(int c, const std::vector<const std::vector<int>*>& dom, Owners& owner) {
+  std::vector<char> seen(owner.card.size(), 0);
   std::vector<std::pair<int, size_t>> stack{{c, 0}};
   std::vector<std::pair<int, int>> path;
   while (!stack.empty()) {
     auto& [card, k] = stack.back();
-    const std::vector<int>& places = dom.at(card);
+    const std::vector<int>& places = *dom[card];
     if (k >= places.size()) {
       stack.pop_back();
       if (!path.empty()) path.pop_back();
       continue;
     }
     int q = places[k++];
-    if (seen.count(q)) continue;
-    seen[q] = true;
+    if (seen[q]) continue;
+    seen[q] = 1;
     int cur = card;
     path.emplace_back(cur, q);
-    auto it = owner.card.find(q);
-    if (it == owner.card.end()) {
+    int other = owner.card[q];
+    if (other < 0) {
       for (auto& [x, y] : path) owner.set(y, x);
       return true;
     }
-    stack.emplace_back(it->second, 0);
+    stack.emplace_back(other, 0);
   }
   return false;
 }
 
-// matching.py assign: `cards` in the order of the Python dict of domains, each domain sorted; `keep` (card ->
-// place) as there. The (card, place) pairs in the order of the Python result, or `failed` the card with nowhere
-// to go (NoDeal).
+// matching.py assign: `cards` in the order of the Python dict of domains, each domain sorted (places >= 0);
+// `keep` (by card, -1 for none) as there. The (card, place) pairs in the order of the Python result, or
+// `failed` the card with nowhere to go (NoDeal).
 inline bool assign(const std::vector<int>& cards, const std::vector<std::vector<int>>& domains, PyMT& rng,
-                   const std::unordered_map<int, int>* keep, std::vector<std::pair<int, int>>& out, int& failed) {
-  std::unordered_map<int, std::vector<int>> dom;
-  for (size_t i = 0; i < cards.size(); i++) dom[cards[i]] = domains[i];
+                   const std::vector<int>* keep, std::vector<std::pair<int, int>>& out, int& failed) {
+  int top = 0, places = 0;
+  for (int c : cards) top = std::max(top, c + 1);
+  for (const auto& d : domains) if (!d.empty()) places = std::max(places, d.back() + 1);
+  std::vector<const std::vector<int>*> dom(top, nullptr);
+  for (size_t i = 0; i < cards.size(); i++) dom[cards[i]] = &domains[i];
   std::vector<int> order = cards;
   rng.shuffle(order);
   Owners owner;
+  owner.card.assign(places, -1);
   std::vector<int> free;
   for (int c : order) {
-    const std::vector<int>& d = dom.at(c);
+    const std::vector<int>& d = *dom[c];
     if (keep) {
-      auto k = keep->find(c);
-      if (k != keep->end() && std::binary_search(d.begin(), d.end(), k->second) && !owner.has(k->second)) {
-        owner.set(k->second, c);
+      int k = c < (int)keep->size() ? (*keep)[c] : -1;
+      if (k >= 0 && std::binary_search(d.begin(), d.end(), k) && !owner.has(k)) {
+        owner.set(k, c);
         continue;
       }
     }
