@@ -398,3 +398,10 @@ def test_a_native_state_resamples_as_its_twin() -> None:
     s = g.new_initial_state(seed=2)
     with pytest.raises(GameError, match="no player 7: the seats are 0 to 3"):
         s.resample_from_infostate(7, 1)
+    # a generator of another kind (no state to hand over): the Python resampler on the twin
+    for _ in range(9):
+        s.apply_action(s.legal_actions()[0])
+    with pytest.raises(nr.Unavailable):
+        nr.resample_with_work(s, 1, random.SystemRandom())
+    t = s.resample_from_infostate(1, random.SystemRandom())
+    assert t.information_state_string(1) == s.information_state_string(1)

@@ -612,7 +612,11 @@ py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long 
   else if (kind == 1) made = std::make_unique<rs::Descent>(*io.tb, io.info, io.info.p, mt, budget, start);
   else made = std::make_unique<rs::Search>(*io.tb, io.info, io.info.p, mt, budget, start);
   rs::Search& s = *made;
-  rs::St t = s.run();
+  rs::St t;
+  {
+    py::gil_scoped_release nogil;  // (it reads no Python object: other threads run meanwhile, the web table's)
+    t = s.run();
+  }
   py::object found = py::none();
   if (t) {
     py::list steps;
@@ -641,7 +645,11 @@ py::tuple resample(const InfoObject& io, const std::vector<uint32_t>& state, con
     if (!s) throw std::runtime_error(err);
     return std::make_shared<rs::Handle>(io.lib->api, s);
   };
-  rs::Resampled r = rs::resample(*io.tb, io.info, mt, b, until, blank);
+  rs::Resampled r;
+  {
+    py::gil_scoped_release nogil;  // (as search's)
+    r = rs::resample(*io.tb, io.info, mt, b, until, blank);
+  }
   py::object found = py::none();
   if (r.found) {
     py::list steps;
@@ -667,8 +675,12 @@ py::tuple carry(const InfoObject& io, const std::vector<uint32_t>& state, py::li
   char err[ERR];
   void* b = io.lib->api->blank_new(io.lib->game, err, sizeof err);
   if (!b) throw std::runtime_error(err);
-  rs::Resampled r = rs::carry(*io.tb, io.info, mt, steps, carry_work, max_seed,
-                              std::make_shared<rs::Handle>(io.lib->api, b));
+  auto start = std::make_shared<rs::Handle>(io.lib->api, b);
+  rs::Resampled r;
+  {
+    py::gil_scoped_release nogil;  // (as search's)
+    r = rs::carry(*io.tb, io.info, mt, steps, carry_work, max_seed, start);
+  }
   py::object found = py::none();
   if (r.found) {
     py::list out;

@@ -117,6 +117,8 @@ def _start(s: Any, p: Any, rng: Any) -> random.Random:
     if type(p) is not int or not 0 <= p < g.n:
         raise GameError(f"no player {p!r}: the seats are 0 to {g.n - 1}")
     if isinstance(rng, random.Random):
+        if type(rng) is not random.Random:  # (a subclass may draw otherwise: SystemRandom has no state to take)
+            raise Unavailable("the native resampler draws as random.Random itself")
         return rng
     if type(rng) is int:
         return random.Random(rng)
