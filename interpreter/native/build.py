@@ -66,7 +66,7 @@ DEFAULT_BUILD_LIMITS = BuildLimits()
 HEADERS = ("abi.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
 # The binding's own: the native resampler, game-independent, compiled once into the binding.
 LOADER_HEADERS = ("pymt.h", "rs_info.h", "rs_match.h", "rs_search.h", "rs_descent.h",
-                  "rs_deals.h", "rs_resample.h")
+                  "rs_deals.h", "rs_resample.h", "rs_bind.h")
 STD = "std.h"  # the standard headers, first in every game's library, precompiled once (`_precompiled`)
 
 
