@@ -16,6 +16,7 @@ from typing import NoReturn
 from ..dsl.diagnostics import clipped
 from ..dsl.limits import MAX_PLAYERS, Limits
 from ..engine.text import one_line
+from ..native import BACKEND_ENV, BACKENDS
 
 LIMITS = "limits for untrusted rule files"  # the heading of the --max-... flags in every command's help
 MAX_LIMIT = 2**31 - 1  # a larger --max-file-bytes would make Python reserve that much memory to read a file
@@ -66,13 +67,19 @@ def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
                    help="a table option (repeat for several)")
 
 
-BACKENDS = ("python", "native", "auto")
-
-
-def backend_arg(q: argparse.ArgumentParser) -> None:
-    q.add_argument("--backend", choices=BACKENDS, default="python",
-                   help="python (the default), native (the rule file compiled to C++, cached; an error where it "
-                        "cannot be built) or auto (native where it can be, else python, saying why in one line)")
+def backend_arg(q: argparse.ArgumentParser, default: str = "auto") -> None:
+    """--backend, whose default (`default`, or $CARDSMITH_BACKEND) is resolved when the command runs
+    (common.backend_of): argparse keeps None for "not given", so a command can tell a choice from a default."""
+    said = {"auto": "auto (the default): native where it can be built here, else python, saying why in one line; "
+                    "native: the rule file compiled to C++ (cached), an error where it cannot be; python: the "
+                    "reference",
+            "python": "python (the default): the reference; native: the rule file compiled to C++ (cached), an "
+                      "error where it cannot be; auto: native where it can be built here, else python, saying "
+                      "why in one line"}[default]
+    q.add_argument("--backend", choices=BACKENDS, default=None,
+                   help=f"{said} (${BACKEND_ENV} changes the default)")
+    # One set per parse: the notes `auto` has said in this command (common.instance), each said once.
+    q.set_defaults(backend_default=default, backend_notes=set())
 
 
 def bot_spec(text: str) -> str:

@@ -22,6 +22,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Random playouts in rounds after one warm-up match (not counted): each round's rates, then their
     median and spread. Rates use this process's CPU time, so a busy machine does not skew them; the wall
     time is shown beside them."""
+    if args.profile and args.backend is None:
+        args.backend = "python"  # the profile is of the Python backend's rule-file lines, whatever the default
     g = instance(args)
     rng = random.Random(args.seed)
     seed = args.seed

@@ -59,7 +59,7 @@ def _setup(args: argparse.Namespace, game: str, options: list[str]) -> tuple[Gam
                         "not numbers")
     config = Config(str(resolve(game)), g.n, table_options(options), args.limits, tuple(str(sp) for sp in specs),
                     args.rotate, args.seed, (args.score,) if args.score is not None else None,
-                    record_scores=not args.no_score)
+                    record_scores=not args.no_score, backend=g.backend)
     meta = Meta(game, g.name, tuple(g.player_name(p) for p in range(g.n)), dict(g.options), g.returns_name,
                 config, args.games, reports, args.score, args.score_as, args.score_order)
     return g, config, meta
@@ -140,7 +140,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.seed is None:
         args.seed = random.randrange(2**31)
     if args.players is None:
-        args.players = instance(argparse.Namespace(**{**vars(args), "game": args.files[0], "option": shared})).n
+        # Only its player count: the Python backend reads it without a build.
+        first = argparse.Namespace(**{**vars(args), "game": args.files[0], "option": shared, "backend": "python"})
+        args.players = instance(first).n
     loaded = [(label, *_setup(args, game, opts)) for label, game, opts in setups]
     out_dir = _out_dir(args)
     results: list[tuple[list[Row], dict[str, Any]]] = []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from ..dsl.diagnostics import Span
 from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
 from ..engine.errors import GameError
@@ -22,21 +23,22 @@ from ..engine.game import Game
 from ..engine.history import RESEED, entries
 from ..engine.setup import Setup
 from ..engine.state import State
+from . import BACKENDS
 from .build import DEFAULT_BUILD_LIMITS, BuildError, BuildLimits, game_library, loader
 from .lower import Unsupported, lower
 from .views import Reader
 from .wrapper import state_class
 
-BACKENDS = ("python", "native", "auto")
-
 
 class NativeUnavailable(GameError):
-    """The native backend cannot run this game here; the message says why, in one line."""
+    """The native backend cannot run this game here; the message says why, in one line. `span`: where the rule
+    file writes the construct the native backend does not cover, where known (else None)."""
 
-    def __init__(self, name: str, reason: str) -> None:
+    def __init__(self, name: str, reason: str, span: Span | None = None) -> None:
         super().__init__(f"{name} cannot run on the native backend: {reason}")
         self.name = name
         self.reason = reason
+        self.span = span
 
 
 class NativeFallback(UserWarning):
@@ -109,7 +111,7 @@ def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any],
         binding = loader(limits=build_limits)
         native = binding.Game(str(so))
     except Exception as e:  # noqa: BLE001 (Unsupported, BuildError, or a construct the lowering half knows)
-        raise NativeUnavailable(name, _reason(e)) from None
+        raise NativeUnavailable(name, _reason(e), e.span if isinstance(e, Unsupported) else None) from None
     game.native = native
     game.native_library = str(so)
     game.views = Reader(game, prog.strings)

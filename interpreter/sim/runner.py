@@ -56,6 +56,9 @@ class Config:
     seed: int
     score_labels: tuple[str, ...] | None = None  # report lines to record; None: every one
     record_scores: bool = True  # False: no log is kept (faster), no score history
+    # The backend the parent runs the game on ("native" only where it loaded there): a worker that loads the
+    # game itself (Ray, a process not forked from the parent) loads it the same, from the parent's cached build.
+    backend: str = "python"
 
     def seat_bots(self, index: int) -> tuple[str, ...]:
         """The spec at each seat in match `index`."""
@@ -212,9 +215,13 @@ class Player:
 
 
 def load(config: Config) -> Game:
-    loaded = compile_file(Path(config.path), config.limits)
+    path = Path(config.path)
+    loaded = compile_file(path, config.limits)
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, loaded.sources)
+    if config.backend == "native":
+        from ..native.backend import load_backend
+        return load_backend(path, loaded.game, config.players, dict(config.options), config.limits, "native")
     return Game(loaded.game, config.players, dict(config.options))
 
 

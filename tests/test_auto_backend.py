@@ -1,0 +1,189 @@
+"""`auto`, the native backend wherever it helps (issue 33): which backend each command, `cardsmith.load` and the
+adapters run on when none is asked for, $CARDSMITH_BACKEND, the one-line reason `auto` gives for running in
+Python (once a command, on stderr only), and that the switch changes no seeded result.
+
+The suite sets CARDSMITH_BACKEND=python (conftest.py) so that the other tests never pay a build; the tests of
+the defaults here unset it. The tests that build are slow and share the session's native cache; those that
+check a fallback use what fails before any build (a construct the lowering does not cover, no compiler)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import warnings
+from pathlib import Path
+
+import cardsmith
+import pytest
+from cardsmith.cli.common import backend_of
+from cardsmith.engine.bundled import resolve
+from cardsmith.engine.errors import GameError
+from cardsmith.engine.game import Game
+from cardsmith.native import BACKEND_ENV, build, default_backend
+from cardsmith.native.backend import NativeFallback, NativeUnavailable
+from conftest import cli
+
+CAN_BUILD = build.missing() is None
+needs_build = pytest.mark.skipif(not CAN_BUILD, reason=f"{build.missing()}")
+
+# The commands that play many matches with bots or random players, and their default.
+AUTO_COMMANDS = ("run", "bench", "simulate", "compare")
+# The commands that load a game but tell or show it from the Python state (or start from a fixed deal): no flag.
+NO_FLAG = ("play", "serve", "replay", "test", "validate", "explain")
+
+
+@pytest.fixture
+def no_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The defaults as a user meets them: no $CARDSMITH_BACKEND."""
+    monkeypatch.delenv(BACKEND_ENV, raising=False)
+
+
+@pytest.fixture
+def no_compiler(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A machine without the compiler, and nothing built in its cache."""
+    monkeypatch.setenv("CARDSMITH_NATIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(build, "COMPILER", "cardsmith-no-such-compiler")
+
+
+@pytest.fixture
+def uncovered(tmp_path: Path) -> str:
+    from test_native_games import UNCOVERED
+    path = tmp_path / "groups.yaml"
+    path.write_text(UNCOVERED)
+    return str(path)
+
+
+NO_COMPILER = "Hearts runs on the Python backend: no C++ compiler (cardsmith-no-such-compiler) on this machine"
+GROUPS = "Groups the players runs on the Python backend: it does not cover library function group_by yet"
+
+
+# ---------------------------------------------------------------- which backend, where none is asked for
+@pytest.mark.parametrize("cmd", AUTO_COMMANDS)
+def test_the_commands_that_play_many_matches_default_to_auto(cmd: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli([cmd, "--help"], capsys)
+    flat = " ".join(out.split())
+    assert code == 0 and "--backend {python,native,auto}" in out
+    assert "auto (the default): native where it can be built here, else python, saying why in one line; native: " \
+           "the rule file compiled to C++ (cached), an error where it cannot be; python: the reference " \
+           "($CARDSMITH_BACKEND changes the default)" in flat
+
+
+@pytest.mark.parametrize("cmd", NO_FLAG)
+def test_the_commands_that_tell_a_match_from_the_python_state_have_no_backend(
+        cmd: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli([cmd, "--help"], capsys)
+    assert code == 0 and "--backend" not in out
+
+
+def test_which_backend_a_command_runs_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    def ns(**kw: object) -> argparse.Namespace:
+        return argparse.Namespace(**kw)
+    monkeypatch.delenv(BACKEND_ENV, raising=False)
+    assert backend_of(ns(backend=None, backend_default="auto")) == "auto"
+    assert backend_of(ns(backend="python", backend_default="auto")) == "python"
+    assert backend_of(ns()) == "python"  # a command without --backend
+    monkeypatch.setenv(BACKEND_ENV, "native")
+    assert backend_of(ns(backend=None, backend_default="auto")) == "native"
+    assert backend_of(ns(backend="auto", backend_default="auto")) == "auto"  # what is asked for wins
+    assert backend_of(ns()) == "python"
+    monkeypatch.setenv(BACKEND_ENV, "")
+    assert default_backend() == "auto" and default_backend("python") == "python"
+
+
+def test_a_bad_cardsmith_backend_is_the_commands_error(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(BACKEND_ENV, "fast")
+    code, out, err = cli(["run", "kuhn-poker", "--seed", "1"], capsys)
+    assert (code, out) == (1, "")
+    assert err == "cardsmith: error: CARDSMITH_BACKEND must be 'python', 'native' or 'auto', not 'fast'\n"
+    code, out, err = cli(["run", "kuhn-poker", "--seed", "1", "--backend", "python"], capsys)
+    assert code == 0 and err == ""  # a backend asked for does not read it
+
+
+def test_load_keeps_python_as_its_default(no_env: None, no_compiler: None) -> None:
+    """`cardsmith.load` runs what it is asked for: Python unless told otherwise, $CARDSMITH_BACKEND or not."""
+    g = cardsmith.load("hearts", players=4)
+    assert type(g) is Game and (g.backend, g.backend_note) == ("python", None)
+
+
+# ---------------------------------------------------------------- the one line, once, on stderr
+def test_auto_by_default_says_why_it_runs_in_python(no_env: None, no_compiler: None,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["run", "hearts", "--seed", "3"], capsys)
+    assert code == 0 and err == f"cardsmith: {NO_COMPILER}\n"
+    assert (0, out, "") == cli(["run", "hearts", "--seed", "3", "--backend", "python"], capsys)
+
+
+def test_the_note_is_said_once_a_command_and_never_in_its_data(no_env: None, uncovered: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """compare loads the game for each configuration (and once more for its player count): one line for all."""
+    code, out, err = cli(["compare", uncovered, uncovered, "--games", "4", "--workers", "1", "--seed", "2",
+                          "--no-progress", "--plain"], capsys)
+    assert code == 0, err
+    assert err.splitlines()[0] == f"cardsmith: {GROUPS}" and err.count("Python backend") == 1
+    assert "Python backend" not in out
+    code, out, err = cli(["run", uncovered, "--seed", "2", "--json"], capsys)
+    assert code == 0 and err == f"cardsmith: {GROUPS}\n" and json.loads(out)["game"] == "Groups the players"
+
+
+@pytest.mark.slow
+def test_the_note_stays_out_of_simulates_files(no_env: None, uncovered: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "out"
+    code, out, err = cli(["simulate", uncovered, "--games", "3", "--workers", "1", "--seed", "2", "--no-progress",
+                          "--out", str(out_dir)], capsys)
+    assert code == 0 and err.startswith(f"cardsmith: {GROUPS}\n") and err.count("Python backend") == 1
+    assert "Python backend" not in out
+    for f in ("matches.csv", "summary.json", "report.html"):
+        assert "Python backend" not in (out_dir / f).read_text()
+
+
+def test_bench_profile_runs_on_the_python_backend_by_default(no_env: None, no_compiler: None,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """--profile shows the Python backend's rule-file lines: with the default it neither builds nor says why."""
+    code, out, err = cli(["bench", "kuhn-poker", "--profile", "--seconds", "0.1"], capsys)
+    assert (code, err) == (0, "") and out.startswith("Kuhn poker, 2 players: random playouts for 0.10 s\n")
+
+
+def test_the_native_refusal_keeps_where_the_rule_file_writes_it(uncovered: str, no_compiler: None) -> None:
+    with pytest.raises(NativeUnavailable) as e:
+        cardsmith.load(uncovered, players=2, backend="native")
+    assert e.value.span is not None and (Path(e.value.span.file).name, e.value.span.line) == ("groups.yaml", 12)
+    with pytest.raises(NativeUnavailable) as e:
+        cardsmith.load("hearts", players=4, backend="native")
+    assert e.value.span is None  # no construct to point at
+
+
+# ---------------------------------------------------------------- the adapters
+def test_the_openspiel_game_takes_a_backend(no_compiler: None, monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import cardsmith.openspiel as cso
+    game = pyspiel.load_game("cardsmith", {"file": "kuhn-poker", "players": 2})  # $CARDSMITH_BACKEND=python here
+    assert game.cardsmith.backend == "python"
+    assert game.get_parameters() == {"file": "kuhn-poker", "players": 2, "options": ""}  # the default, unnamed
+    game = cso.load("kuhn-poker", 2, backend="python")
+    assert game.get_parameters() == {"file": "kuhn-poker", "players": 2, "options": "", "backend": "python"}
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()  # its string keeps it
+    with pytest.raises(GameError, match="^backend must be 'python', 'native' or 'auto', not 'fast'$"):
+        cso.load("kuhn-poker", 2, backend="fast")
+    monkeypatch.delenv(BACKEND_ENV)
+    own = tmp_path / "kuhn.yaml"  # a path of this test's own: the adapter keeps the games it loaded
+    own.write_text(resolve("kuhn-poker").read_text())
+    with pytest.warns(NativeFallback) as caught:
+        game = pyspiel.load_game("cardsmith", {"file": str(own), "players": 2})
+    assert game.cardsmith.backend == "python"
+    assert [str(w.message) for w in caught] == ["Kuhn poker runs on the Python backend: no C++ compiler "
+                                                "(cardsmith-no-such-compiler) on this machine"]
+
+
+def test_the_pettingzoo_environment_takes_a_backend(no_compiler: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pettingzoo")
+    from cardsmith.pettingzoo import env
+    assert env("kuhn-poker").game.backend == "python"  # $CARDSMITH_BACKEND=python here
+    monkeypatch.delenv(BACKEND_ENV)
+    with pytest.warns(NativeFallback, match="^Kuhn poker runs on the Python backend: no C\\+\\+ compiler"):
+        assert env("kuhn-poker").game.backend == "python"  # auto, falling back
+    assert env("kuhn-poker", backend="python").game.backend_note is None
+    with pytest.raises(NativeUnavailable):
+        env("kuhn-poker", backend="native")
