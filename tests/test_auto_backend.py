@@ -187,3 +187,76 @@ def test_the_pettingzoo_environment_takes_a_backend(no_compiler: None, monkeypat
     assert env("kuhn-poker", backend="python").game.backend_note is None
     with pytest.raises(NativeUnavailable):
         env("kuhn-poker", backend="native")
+
+
+# ---------------------------------------------------------------- on the native backend (builds: slow)
+@needs_build
+@pytest.mark.slow
+def test_auto_by_default_runs_natively_where_it_can(no_env: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """bench by default: the native loop beside the Python backend's (its first line says it is available)."""
+    code, out, err = cli(["bench", "go-fish", "--seconds", "0.2", "--rounds", "1"], capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith("native backend: available here (g++ ")
+    assert "round 1, native loop" in out
+    code, py_out, _ = cli(["run", "go-fish", "--seed", "4", "--backend", "python"], capsys)
+    assert cli(["run", "go-fish", "--seed", "4"], capsys) == (0, py_out, "")
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "players", "bots"), [("go-fish", 2, "random"), ("kuhn-poker", 2, "greedy, random"),
+                                                       ("hearts", 4, "random")])
+@pytest.mark.parametrize("score", [True, False])
+def test_a_seeded_simulation_is_the_same_on_both_backends(game: str, players: int, bots: str, score: bool,
+                                                          tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The native backend deals a seed's matches as the Python backend does, so switching changes no figure:
+    the same rows and summary (with --no-score the matches are played on native states, not on Python ones)."""
+    files = {}
+    for backend in ("python", "native"):
+        out = tmp_path / backend
+        args = ["simulate", game, "--players", str(players), "--games", "12", "--seed", "9", "--bots", bots,
+                "--workers", "2", "--no-progress", "--plain", "--out", str(out), "--backend", backend]
+        code, text, err = cli([*args, *([] if score else ["--no-score"])], capsys)
+        assert code == 0, err
+        files[backend] = (text.replace(str(out), "OUT"), (out / "matches.csv").read_text(),
+                          (out / "summary.json").read_text())
+    assert files["native"] == files["python"]
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.rl
+def test_openspiel_on_the_native_backend() -> None:
+    """OpenSpiel's own test of a game and its CFR, on the native backend: CFR's average policy on Kuhn poker is
+    the Python backend's to the last digit."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import cardsmith.openspiel as cso
+    from open_spiel.python.algorithms import cfr, expected_game_score
+
+    for name, n in (("go-fish", 3), ("leduc-poker", 2)):
+        game = cso.load(name, n, backend="native")
+        assert game.cardsmith.backend == "native"
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+    def value(backend: str) -> float:
+        game = cso.load("kuhn-poker", 2, backend=backend)
+        assert game.cardsmith.backend == backend
+        solver = cfr.CFRSolver(game)
+        for _ in range(20):
+            solver.evaluate_and_update_policy()
+        return float(expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)[0])
+    assert value("native") == value("python")
+
+
+@needs_build
+@pytest.mark.slow
+@pytest.mark.rl
+@pytest.mark.parametrize(("game", "players"), [("kuhn-poker", 2), ("go-fish", 3)])
+def test_pettingzoo_on_the_native_backend(game: str, players: int) -> None:
+    pytest.importorskip("pettingzoo")
+    from cardsmith.pettingzoo import env
+    from pettingzoo.test import api_test, seed_test
+    e = env(game, players, render_mode="ansi", backend="native")
+    assert e.game.backend == "native"
+    api_test(e, num_cycles=100, verbose_progress=False)
+    seed_test(lambda: env(game, players, backend="native"), num_cycles=100)
