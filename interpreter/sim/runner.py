@@ -178,8 +178,9 @@ class Player:
             actions += 1
             self.done = actions
         failed = [resampling(b) for b in bots]
-        return Row(index, seed, actions, facts.deal_no, tuple(facts.winners), tuple(s.returns()), first, choices, forced,
-                   self._scores(s) if self.log else None, tuple(f for f, _ in failed), tuple(b for _, b in failed))
+        return Row(index, seed, actions, facts.deal_no, tuple(facts.winners), tuple(s.returns()), first, choices,
+                   forced, self._scores(s) if self.log else None, tuple(f for f, _ in failed),
+                   tuple(b for _, b in failed))
 
     def _scores(self, s: State) -> dict[str, array[float]]:
         """Each numeric report line's values, deal by deal, from the log's `end_deal` events. A line that
