@@ -158,7 +158,7 @@ class Player:
         name_of, legal_at, taken, phases = self.name_of, counts.legal_at, counts.taken, counts.phases
         actions = choices = forced = 0
         first = -1
-        while not s.terminal:
+        while not (s.is_terminal() if native else s.terminal):  # a native state's `terminal` asks its twin
             p = s.current_player()
             legal = s.legal_actions()
             if first < 0:
