@@ -57,7 +57,8 @@ class Config:
     score_labels: tuple[str, ...] | None = None  # report lines to record; None: every one
     record_scores: bool = True  # False: no log is kept (faster), no score history
     # The backend the parent runs the game on ("native" only where it loaded there): a worker that loads the
-    # game itself (Ray, a process not forked from the parent) loads it the same, from the parent's cached build.
+    # game itself (Ray, a process not forked from the parent) loads it the same (a machine that cannot, in
+    # Python: a seed deals the same matches on both backends).
     backend: str = "python"
 
     def seat_bots(self, index: int) -> tuple[str, ...]:
@@ -260,8 +261,11 @@ def load(config: Config) -> Game:
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, loaded.sources)
     if config.backend == "native":
-        from ..native.backend import load_backend
-        return load_backend(path, loaded.game, config.players, dict(config.options), config.limits, "native")
+        from ..native.backend import NativeUnavailable, load_backend
+        try:
+            return load_backend(path, loaded.game, config.players, dict(config.options), config.limits, "native")
+        except NativeUnavailable:
+            pass  # a machine of a cluster that cannot build it: the Python backend plays the same seeded matches
     return Game(loaded.game, config.players, dict(config.options))
 
 
