@@ -1,6 +1,7 @@
 """`cardsmith bench GAME`: random playouts in rounds, actions/s and games/s on CPU time (or, with `--profile`,
-the rule-file lines the time goes to). With `--backend native`, the native playout loop (the whole match in
-C++, no Python per action), alternated round by round with the Python backend's loop, and their ratio."""
+the rule-file lines the time goes to). On the native backend (`auto`, the default, where it can be built, or
+`--backend native`), the native playout loop (the whole match in C++, no Python per action), alternated round
+by round with the Python backend's loop, and their ratio."""
 
 from __future__ import annotations
 
