@@ -67,19 +67,15 @@ def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
                    help="a table option (repeat for several)")
 
 
-def backend_arg(q: argparse.ArgumentParser, default: str = "auto") -> None:
-    """--backend, whose default (`default`, or $CARDSMITH_BACKEND) is resolved when the command runs
-    (common.backend_of): argparse keeps None for "not given", so a command can tell a choice from a default."""
-    said = {"auto": "auto (the default): native where it can be built here, else python, saying why in one line; "
-                    "native: the rule file compiled to C++ (cached), an error where it cannot be; python: the "
-                    "reference",
-            "python": "python (the default): the reference; native: the rule file compiled to C++ (cached), an "
-                      "error where it cannot be; auto: native where it can be built here, else python, saying "
-                      "why in one line"}[default]
+def backend_arg(q: argparse.ArgumentParser) -> None:
+    """--backend, default auto (or $CARDSMITH_BACKEND), resolved when the command runs (common.backend_of):
+    argparse keeps None for "not given", so a command can tell a choice from the default."""
     q.add_argument("--backend", choices=BACKENDS, default=None,
-                   help=f"{said} (${BACKEND_ENV} changes the default)")
+                   help="auto (the default): native where it can be built here, else python, saying why in one "
+                        "line; native: the rule file compiled to C++ (cached), an error where it cannot be; python: "
+                        f"the reference (${BACKEND_ENV} changes the default)")
     # One set per parse: the notes `auto` has said in this command (common.instance), each said once.
-    q.set_defaults(backend_default=default, backend_notes=set())
+    q.set_defaults(backend_default="auto", backend_notes=set())
 
 
 def bot_spec(text: str) -> str:

@@ -41,7 +41,7 @@ def backend_of(args: argparse.Namespace) -> str:
 def instance(args: argparse.Namespace) -> Game:
     """The game a command's GAME, --players and --option name, within its --max-... limits, on its backend
     (`backend_of`). A game that runs in Python where `auto` was asked for says why on stderr, once a command
-(`backend_notes`, shared by the copies of the command's arguments that load its games again)."""
+    (`backend_notes`, shared by the copies of the command's arguments that load its games again)."""
     path = resolve(args.game)
     players: int | None = args.players
     table = options(args.option)
