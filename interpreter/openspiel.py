@@ -31,11 +31,11 @@ import pyspiel
 from .api import load as _load_cardsmith
 from .dsl.pipeline import compile_file
 from .engine import tensors
+from .engine.backends import default_backend
 from .engine.bundled import resolve
 from .engine.errors import GameError
 from .engine.game import Game
 from .engine.state import CHANCE, TERMINAL, State
-from .native import default_backend
 
 SHORT_NAME = "cardsmith"
 # No default game: the engine names none; `file` must be given (a rule file's path or a bundled game).

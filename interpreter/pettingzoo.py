@@ -32,10 +32,10 @@ from pettingzoo.utils.agent_selector import AgentSelector
 
 from .api import load as _load
 from .engine import tensors
+from .engine.backends import default_backend
 from .engine.game import Game
 from .engine.state import State
 from .engine.text import one_line
-from .native import default_backend
 
 
 def _raw_lines(g: Game, obs: dict[str, Any]) -> str:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import warnings
 from pathlib import Path
 
 import cardsmith
 import pytest
 from cardsmith.cli.common import backend_of
+from cardsmith.engine.backends import BACKEND_ENV, default_backend
 from cardsmith.engine.bundled import resolve
 from cardsmith.engine.errors import GameError
 from cardsmith.engine.game import Game
-from cardsmith.native import BACKEND_ENV, build, default_backend
+from cardsmith.native import build
 from cardsmith.native.backend import NativeFallback, NativeUnavailable
 from conftest import cli
 
@@ -152,20 +152,6 @@ def test_the_native_refusal_keeps_where_the_rule_file_writes_it(uncovered: str, 
     with pytest.raises(NativeUnavailable) as e:
         cardsmith.load("hearts", players=4, backend="native")
     assert e.value.span is None  # no construct to point at
-
-
-def test_a_worker_loads_the_parents_backend_or_python(no_compiler: None) -> None:
-    """A simulation's worker that loads the game itself (Ray's) loads it on the parent's backend; where it cannot
-    build it, in Python, quietly: a seed deals the same matches on both."""
-    from cardsmith.dsl.limits import Limits
-    from cardsmith.sim.runner import Config, load
-    config = Config(str(resolve("kuhn-poker")), 2, {}, Limits(), ("random", "random"), False, 1)
-    assert config.backend == "python" and type(load(config)) is Game
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        g = load(Config(str(resolve("kuhn-poker")), 2, {}, Limits(), ("random", "random"), False, 1,
-                        backend="native"))
-    assert type(g) is Game and g.backend_note is None
 
 
 # ---------------------------------------------------------------- the adapters

@@ -15,8 +15,8 @@ from typing import NoReturn
 
 from ..dsl.diagnostics import clipped
 from ..dsl.limits import MAX_PLAYERS, Limits
+from ..engine.backends import BACKEND_ENV, BACKENDS
 from ..engine.text import one_line
-from ..native import BACKEND_ENV, BACKENDS
 
 LIMITS = "limits for untrusted rule files"  # the heading of the --max-... flags in every command's help
 MAX_LIMIT = 2**31 - 1  # a larger --max-file-bytes would make Python reserve that much memory to read a file

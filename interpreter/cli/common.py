@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 from ..dsl.diagnostics import RuleFileError, count_of
 from ..dsl.pipeline import compile_file
+from ..engine.backends import default_backend
 from ..engine.bundled import resolve
 from ..engine.errors import GameError
 from ..engine.game import Game
 from ..engine.text import say
-from ..native import default_backend
 
 
 def options(pairs: Sequence[str] | None) -> dict[str, str]:

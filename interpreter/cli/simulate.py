@@ -59,7 +59,7 @@ def _setup(args: argparse.Namespace, game: str, options: list[str]) -> tuple[Gam
                         "not numbers")
     config = Config(str(resolve(game)), g.n, table_options(options), args.limits, tuple(str(sp) for sp in specs),
                     args.rotate, args.seed, (args.score,) if args.score is not None else None,
-                    record_scores=not args.no_score, backend=g.backend)
+                    record_scores=not args.no_score)
     meta = Meta(game, g.name, tuple(g.player_name(p) for p in range(g.n)), dict(g.options), g.returns_name,
                 config, args.games, reports, args.score, args.score_as, args.score_order)
     return g, config, meta

@@ -18,12 +18,12 @@ from typing import Any
 from ..dsl.diagnostics import Span
 from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
+from ..engine.backends import BACKENDS
 from ..engine.errors import GameError
 from ..engine.game import Game
 from ..engine.history import RESEED, entries
 from ..engine.setup import Setup
 from ..engine.state import State
-from . import BACKENDS
 from .build import DEFAULT_BUILD_LIMITS, BuildError, BuildLimits, game_library, loader
 from .lower import Unsupported, lower
 from .views import Reader

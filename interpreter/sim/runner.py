@@ -56,10 +56,6 @@ class Config:
     seed: int
     score_labels: tuple[str, ...] | None = None  # report lines to record; None: every one
     record_scores: bool = True  # False: no log is kept (faster), no score history
-    # The backend the parent runs the game on ("native" only where it loaded there): a worker that loads the
-    # game itself (Ray, a process not forked from the parent) loads it the same (a machine that cannot, in
-    # Python: a seed deals the same matches on both backends).
-    backend: str = "python"
 
     def seat_bots(self, index: int) -> tuple[str, ...]:
         """The spec at each seat in match `index`."""
@@ -256,16 +252,11 @@ class _Words:
 
 
 def load(config: Config) -> Game:
-    path = Path(config.path)
-    loaded = compile_file(path, config.limits)
+    # A worker that loads the game itself (Ray's) plays on the Python backend; a forked one plays on the
+    # parent's (`_PRELOADED`). A seed deals the same matches on both.
+    loaded = compile_file(Path(config.path), config.limits)
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, loaded.sources)
-    if config.backend == "native":
-        from ..native.backend import NativeUnavailable, load_backend
-        try:
-            return load_backend(path, loaded.game, config.players, dict(config.options), config.limits, "native")
-        except NativeUnavailable:
-            pass  # a machine of a cluster that cannot build it: the Python backend plays the same seeded matches
     return Game(loaded.game, config.players, dict(config.options))
 
 
