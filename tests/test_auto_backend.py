@@ -227,8 +227,8 @@ def test_a_seeded_simulation_is_the_same_on_both_backends(game: str, players: in
 @pytest.mark.slow
 @pytest.mark.rl
 def test_openspiel_on_the_native_backend() -> None:
-    """OpenSpiel's own test of a game and its CFR, on the native backend: CFR's average policy on Kuhn poker is
-    the Python backend's to the last digit."""
+    """OpenSpiel's own test of a game, its ISMCTS and its CFR, on the native backend: CFR's average policy on
+    Kuhn poker is the Python backend's to the last digit."""
     pyspiel = pytest.importorskip("pyspiel")
     import cardsmith.openspiel as cso
     from open_spiel.python.algorithms import cfr, expected_game_score
@@ -237,6 +237,24 @@ def test_openspiel_on_the_native_backend() -> None:
         game = cso.load(name, n, backend="native")
         assert game.cardsmith.backend == "native"
         pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+    import random
+
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = cso.load("schwimmen", 2, backend="native")  # ISMCTS: its worlds resampled through the twin
+    rng, np_rng = random.Random(4), np.random.RandomState(4)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng), uct_c=2.0,
+                           max_simulations=5, random_state=np_rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            action = bot.step(state) if state.current_player() == 0 else rng.choice(state.legal_actions())
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert len(state.returns()) == 2
 
     def value(backend: str) -> float:
         game = cso.load("kuhn-poker", 2, backend=backend)
