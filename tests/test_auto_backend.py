@@ -278,3 +278,22 @@ def test_pettingzoo_on_the_native_backend(game: str, players: int) -> None:
     assert e.game.backend == "native"
     api_test(e, num_cycles=100, verbose_progress=False)
     seed_test(lambda: env(game, players, backend="native"), num_cycles=100)
+
+
+@needs_build
+@pytest.mark.slow
+def test_a_build_says_why_the_command_waits_on_a_terminal(no_env: None, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A game's first native run compiles it: on a terminal the command says so first, once; the next run finds
+    it built and says nothing. Off a terminal (every other test) nothing is said."""
+    import cardsmith.cli.common as common
+    own = tmp_path / "kuhn.yaml"  # a game of its own: nothing of the session's cache is it
+    own.write_text(resolve("kuhn-poker").read_text().replace("game: Kuhn poker", "game: Kuhn poker, built here"))
+    code, py_out, _ = cli(["run", str(own), "--seed", "5", "--backend", "python"], capsys)
+    monkeypatch.setattr(common, "terminal", lambda: True)
+    code, out, err = cli(["run", str(own), "--seed", "5"], capsys)
+    assert (code, out) == (0, py_out)
+    assert err == "cardsmith: building Kuhn poker, built here for the native backend (once: the next runs find it " \
+                  "built)\n"
+    assert cli(["run", str(own), "--seed", "5"], capsys) == (0, py_out, "")

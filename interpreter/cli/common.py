@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..dsl.diagnostics import RuleFileError, count_of
 from ..dsl.pipeline import compile_file
@@ -56,13 +56,31 @@ def instance(args: argparse.Namespace) -> Game:
     from ..native.backend import NativeFallback, load_backend
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NativeFallback)  # said below, once, as the command's own line
-        g = load_backend(path, loaded.game, n, table, args.limits, backend)
+        g = load_backend(path, loaded.game, n, table, args.limits, backend, on_build=_building(spec.name))
     note = g.backend_note
     said: set[str] = getattr(args, "backend_notes", set())
     if note is not None and note not in said:
         said.add(note)
         say(f"cardsmith: {note}", file=sys.stderr)
     return g
+
+
+def terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def _building(name: str) -> Callable[[str], None]:
+    """What a command says on a terminal when a native build starts, once: the first run of a game on a machine
+    waits seconds for the compiler (the binding's first build, more), and says why before it does."""
+    said = False
+
+    def tell(what: str) -> None:
+        nonlocal said
+        if not said and terminal():
+            said = True
+            say(f"cardsmith: building {name} for the native backend (once: the next runs find it built)",
+                file=sys.stderr)
+    return tell
 
 
 def players(lo: int, hi: int) -> str:
