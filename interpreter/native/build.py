@@ -63,7 +63,7 @@ class BuildLimits:
 
 DEFAULT_BUILD_LIMITS = BuildLimits()
 # What a game's library and the binding are built from (their hash names the builds).
-HEADERS = ("abi.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
+HEADERS = ("abi.h", "position.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
 STD = "std.h"  # the standard headers, first in every game's library, precompiled once (`_precompiled`)
 
 
