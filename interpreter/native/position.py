@@ -16,6 +16,7 @@ compared whole (`difference`)."""
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -196,6 +197,14 @@ class Layout:
             return self.texts[x]
         raise PositionError(f"variable '{name}' holds {x!r}, which the native backend keeps no way of")
 
+    def named(self, message: str) -> str:
+        """A refusal of position.h, its zones and variables (numbered there) by name."""
+        def name(m: re.Match[str]) -> str:
+            names = self.zones if m[1] == "zone" else [v for v, _ in self.variables]
+            i = int(m[2])
+            return f"{m[1]} '{names[i]}'" if i < len(names) else m[0]
+        return re.sub(r"\b(zone|variable) (\d+)", name, message)
+
     # ------------------------------------------------------------ reading words, to compare them
     def sections(self, w: list[int]) -> list[tuple[str, tuple[int, ...]]]:
         """The words cut into named parts (the scalars, each zone, each variable, the seed...), to say where
@@ -236,11 +245,10 @@ class Layout:
         try:
             block("")
             take("seed", w[at] + 2)
-            if w[at]:
-                at += 1
+            ended = w[at]
+            take("the deal as it ended", 1)
+            if ended:
                 block("the deal as it ended: ")
-            else:
-                take("the deal as it ended", 1)
         except IndexError:
             pass
         if at < len(w):
@@ -269,12 +277,13 @@ def native_at(game: NativeGame, s: State) -> Any:
     carry or holds what the native state cannot (the message says which). Its history starts here; its twin
     (wrapper.py) is a copy of `s` keeping the deals its setup fixed so far, so that later deals are dealt by
     the seed alone, as natively."""
-    words = game.position_layout.words(s)
+    lay = game.position_layout
+    words = lay.words(s)
     t = game.state_class(game.native, None, game.action_limit, game)
     try:
         t.set_position(struct.pack(f"<{len(words)}q", *words), s.moves)
-    except (RuntimeError, GameError) as e:
-        raise PositionError(str(e)) from None
+    except GameError as e:
+        raise PositionError(lay.named(str(e))) from None
     twin = s.clone()
     twin.log = None
     if twin.setup is not None:
