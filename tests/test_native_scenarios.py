@@ -58,3 +58,39 @@ def test_scenario_on_both_backends(path: Path, name: str) -> None:
         assert (r.outcome, r.message) == (UNSUPPORTED, reason)
         return
     assert r.outcome == PASSED, f"{r.span}: scenario '{r.name}' {r.outcome}: {r.message}"
+
+
+@pytest.mark.slow
+def test_a_disagreement_fails_the_scenario_saying_where(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check itself: a native state put one move further than the Python state's position is caught at
+    once, the part that differs named."""
+    import struct
+
+    from cardsmith.native import position as pos
+    from cardsmith.scenario import lockstep
+
+    def off_by_one(game: Any, s: Any) -> Any:
+        t = pos.native_at(game, s)
+        words = pos.position(t)
+        assert words is not None
+        words[[name for name, _ in pos.SCALARS].index("moves")] += 1
+        t.set_position(struct.pack(f"<{len(words)}q", *words), s.moves)
+        return t
+
+    monkeypatch.setattr(lockstep, "native_at", off_by_one)
+    path = SCENARIO_DIR / "kuhn-poker.yaml"
+    sf = read(str(path))
+    r = run_lockstep(sf, only=sf.scenarios[0].name)[0]
+    assert (r.outcome, r.message) == ("failed", "the native backend disagrees once the setup has dealt on the "
+                                      "position: moves: [0] against [1] (Python, native)")
+
+
+@pytest.mark.slow
+def test_the_lockstep_command_counts_each_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardsmith.scenario.lockstep import main
+
+    assert main([str(SCENARIO_DIR / "crazy-eights.yaml"), "--only", "no eight is ever turned up"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "0 passed, 0 failed, 1 unsupported by the native backend"
+    assert out[0].endswith(": no eight is ever turned up: it does not cover more than 10 players yet")
+    assert out[0].startswith("UNSUPPORTED  ")

@@ -194,3 +194,42 @@ def run_lockstep(sf: ScenarioFile, only: str | None = None,
             continue
         out.append(LockstepResult(r.name, r.span, PASSED if r.ok else FAILED, r.message))
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m cardsmith.scenario.lockstep SCENARIO... [--only NAME] [-v]`: each scenario on both backends,
+    a line for each that failed or that the native backend cannot take, then the counts; exit 1 if any failed."""
+    import argparse
+
+    from ..engine.text import say
+    from .reading import read
+
+    ap = argparse.ArgumentParser(prog="python -m cardsmith.scenario.lockstep",
+                                 description="run scenario files on the Python and native backends in lockstep")
+    ap.add_argument("files", nargs="+", metavar="SCENARIO")
+    ap.add_argument("--only", metavar="NAME", help="run only the scenarios with this name")
+    ap.add_argument("--verbose", "-v", action="store_true", help="a line for every scenario, passed or not")
+    args = ap.parse_args(argv)
+    counts = {PASSED: 0, FAILED: 0, UNSUPPORTED: 0}
+    for f in args.files:
+        try:
+            results = run_lockstep(read(f), args.only)
+        except RuleFileError as e:
+            print(e.render())
+            counts[FAILED] += 1
+            continue
+        for r in results:
+            counts[r.outcome] += 1
+            if r.outcome == FAILED:
+                say(f"FAIL  {r.span}: {r.name}: {r.message}")
+            elif r.outcome == UNSUPPORTED:
+                say(f"UNSUPPORTED  {r.span}: {r.name}: {r.message}")
+            elif args.verbose:
+                say(f"ok    {f}: {r.name}")
+    say(f"{counts[PASSED]:,} passed, {counts[FAILED]:,} failed, {counts[UNSUPPORTED]:,} unsupported by the native "
+        "backend")
+    return 1 if counts[FAILED] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
