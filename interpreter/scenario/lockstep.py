@@ -93,8 +93,7 @@ class LockstepRunner(_Runner):
 
     def apply(self, a: int) -> None:
         s, t = self.state, self.native
-        text = self.game.action_to_string(s.current_player(), a) if not s.is_terminal() else str(a)
-        step = f"at action {self.steps + 1} ({text!r})"
+        step = f"at action {self.steps + 1} ({self.said(a)!r})"
         legal = t.legal_actions() if not t.is_terminal() else []
         deal = s.deal_no
         try:
@@ -122,6 +121,13 @@ class LockstepRunner(_Runner):
             self.compare_ended(step)
             self.carry(f"after the fixed deal {s.deal_no}")
         self.compare(step)
+
+    def said(self, a: int) -> str:
+        """An action as `cardsmith run` prints it (its id, where it prints as nothing)."""
+        try:
+            return self.game.action_to_string(self.state.current_player(), a)
+        except GameError:
+            return str(a)
 
     def compare_ended(self, step: str) -> None:
         lay = self.native_game.position_layout
