@@ -197,3 +197,13 @@ def test_what_does_not_fit_is_refused_in_one_line_and_the_state_kept(melds: Any)
     with pytest.raises(PositionError) as e:
         native_at(melds, too_long)
     assert str(e.value) == f"{said}variable '{lay.variables[table][0]}' holds 257 items; the native backend holds 256"
+
+
+@needs_build
+@pytest.mark.slow
+def test_the_differential_test_compares_whole_positions() -> None:
+    pytest.importorskip("pybind11")
+    from cardsmith.native.difftest import run
+
+    matches, nodes, err = run("go-fish", 2, {}, 4, seed=2, views_every=0, positions_every=1)
+    assert err is None and matches == 4 and nodes > 100
