@@ -284,12 +284,7 @@ def native_at(game: NativeGame, s: State) -> Any:
         t.set_position(struct.pack(f"<{len(words)}q", *words), s.moves)
     except GameError as e:
         raise PositionError(lay.named(str(e))) from None
-    twin = s.clone()
-    twin.log = None
-    if twin.setup is not None:
-        twin.setup = type(twin.setup)(twin.setup.dealer,
-                                      {k: d for k, d in twin.setup.deals.items() if k <= s.deal_no})
-    t._twin = twin
+    t._twin = s.carried_copy()
     t._synced = t.entry_count()
     t._seed = s.seed0
     return t
