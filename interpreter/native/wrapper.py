@@ -187,6 +187,11 @@ class NativeState:
     def var(self, name: str, player: int | None = None) -> Any:
         return self._py().var(name, player)
 
+    def _evaluating(self, fn: Any, *args: Any) -> Any:
+        """fn(twin, *args) as the Python state runs it (its `visible` rules' failures located): what the adapters
+        call to write a tensor in place (openspiel.py, pettingzoo.py)."""
+        return self._py()._evaluating(fn, *args)
+
     def evaluating_as(self, seat: int, fn: Any, *args: Any) -> Any:
         return self._py().evaluating_as(seat, fn, *args)
 
