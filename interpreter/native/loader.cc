@@ -504,6 +504,7 @@ PyObject* position(PyObject* self, PyObject*) {
 // set_position(words, moves): the state put at the position of the words (bytes of native int64 words, as
 // `position` gives them), `moves` the player actions taken before it (the action limit counts them). Its
 // history starts again here. What does not fit this game's state is a GameError, the state left as it was.
+// The subclass's twin is the caller's to set (position.py `native_at` gives it the Python state's copy).
 PyObject* set_position(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs != 2 || !PyBytes_Check(args[0])) {
     PyErr_SetString(PyExc_TypeError, "set_position(words: bytes, moves: int)");
