@@ -288,8 +288,12 @@ def test_a_build_says_why_the_command_waits_on_a_terminal(no_env: None, tmp_path
     """A game's first native run compiles it: on a terminal the command says so first, once; the next run finds
     it built and says nothing. Off a terminal (every other test) nothing is said."""
     import cardsmith.cli.common as common
-    own = tmp_path / "kuhn.yaml"  # a game of its own: nothing of the session's cache is it
-    own.write_text(resolve("kuhn-poker").read_text().replace("game: Kuhn poker", "game: Kuhn poker, built here"))
+    # A game of its own: nothing of the session's cache is it. Its name alone is not enough (the native library
+    # is named by the C++ it compiles to, which the name does not change: another test's Kuhn poker would be
+    # found built); a variable of its own makes the C++ its own.
+    own = tmp_path / "kuhn.yaml"
+    own.write_text(resolve("kuhn-poker").read_text().replace("game: Kuhn poker", "game: Kuhn poker, built here")
+                   .replace("\nvariables:\n", "\nvariables:\n  built_here: {type: number}\n", 1))
     code, py_out, _ = cli(["run", str(own), "--seed", "5", "--backend", "python"], capsys)
     monkeypatch.setattr(common, "terminal", lambda: True)
     code, out, err = cli(["run", str(own), "--seed", "5"], capsys)

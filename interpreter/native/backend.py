@@ -27,6 +27,7 @@ from ..engine.setup import Setup
 from ..engine.state import State
 from .build import DEFAULT_BUILD_LIMITS, BuildError, BuildLimits, game_library, loader
 from .lower import Unsupported, lower
+from .position import Layout
 from .views import Reader
 from .wrapper import state_class
 
@@ -60,6 +61,7 @@ class NativeGame(Game):
     native_library: str  # the path of the compiled library, in the cache folder
     state_class: Any  # the class of its states: wrapper.NativeState over the binding's State
     views: Reader  # what the native observation's words mean (views.py)
+    position_layout: Layout  # what the words of its positions hold (position.py)
 
     def new_initial_state(self, seed: int | None = None, setup: Setup | None = None) -> Any:
         """A new match on the native backend. With a `setup` (a position to start from), the Python backend's
@@ -120,6 +122,7 @@ def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any],
     game.binding = binding
     game.native_library = str(so)
     game.views = Reader(game, prog.strings)
+    game.position_layout = Layout.of(game, prog.views, prog.strings)
     game.state_class = state_class(binding)
     return game
 

@@ -63,7 +63,7 @@ class BuildLimits:
 
 DEFAULT_BUILD_LIMITS = BuildLimits()
 # What a game's library and the binding are built from (their hash names the builds).
-HEADERS = ("abi.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
+HEADERS = ("abi.h", "position.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
 # The binding's own: the native resampler, game-independent, compiled once into the binding.
 LOADER_HEADERS = ("pymt.h", "rs_info.h", "rs_match.h", "rs_search.h", "rs_descent.h",
                   "rs_deals.h", "rs_resample.h", "rs_bind.h")

@@ -229,6 +229,9 @@ class NativeState:
     def seeded_copy(self, seed: int) -> State:
         return self._py().seeded_copy(seed)
 
+    def carried_copy(self) -> State:
+        return self._py().carried_copy()
+
     def cards_moved(self) -> None:
         self._py().cards_moved()
 
