@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import GameError
 from ..engine.fields import SLOTS
 from ..engine.state import State
+from .infostate import Known
+from .infostate import information_state_string as native_infostate
 
 if TYPE_CHECKING:
     from .backend import NativeGame
@@ -44,6 +46,7 @@ class NativeState:
         _seed: int | None  # the seed it was made with (its twin is made with it)
         _twin: State | None  # the Python state at the same position, once asked for
         _synced: int  # entries of the native history the twin has been given
+        _seen: Known | None  # what the players knew here or at a state before (native/infostate.py)
 
         def entries(self, start: int = 0) -> list[tuple[int, int]]: ...
         def entry_count(self) -> int: ...
@@ -161,7 +164,10 @@ class NativeState:
         return None if words is None else memoryview(words)
 
     def information_state_string(self, player: int) -> str:
-        return self._py().information_state_string(player)
+        """The Python backend's text, from the native observations (native/infostate.py); the Python backend's
+        own where those are missing (before the first step, a `visible` rule failing) or `player` is no seat."""
+        text = native_infostate(self, player)
+        return text if text is not None else self._py().information_state_string(player)
 
     def observation_tensor(self, player: int) -> list[float]:
         return self._py().observation_tensor(player)
