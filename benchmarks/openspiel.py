@@ -2,7 +2,7 @@
 
     python benchmarks/openspiel.py playouts [GAME ...] [--rounds R] [--seconds T] [--backend python|native]
     python benchmarks/openspiel.py native-loop [GAME ...] [--rounds R] [--seconds T]
-    python benchmarks/openspiel.py cfr [--rounds R] [--iterations N]
+    python benchmarks/openspiel.py cfr [--rounds R] [--iterations N] [--backend python|native]
     python benchmarks/openspiel.py adapters [--rounds R] [--seconds T]
     python benchmarks/openspiel.py import [--rounds R]
     python benchmarks/openspiel.py all --markdown   # every table, as docs/performance.md prints them
@@ -25,7 +25,10 @@ uniform random bots, one call per match; games/s of CPU time, alternated as abov
 
 `cfr`: seconds per iteration of OpenSpiel's Python `CFRSolver` on cardsmith's Kuhn and Leduc poker
 (through `cardsmith.openspiel`) and on pyspiel's `kuhn_poker` and `leduc_poker`, and of outcome-sampling
-MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated as above.
+MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated as above. `cfr --backend
+native`: CFR (N iterations a round on Kuhn, N/10 on Leduc) and external-sampling MCCFR (`ExternalSamplingSolver`,
+50N on Kuhn, 5N on Leduc) with cardsmith's Python backend, its native backend and pyspiel's game, the three
+in turn (the order rotated each round); iterations/s and each pair's ratio of time per iteration.
 
 `adapters`: random games/s of Hearts through cardsmith's own API against the pyspiel-wrapped game
 (`cardsmith.openspiel`, chance drawn by the loop, so against the own API's chance loop) and the
@@ -318,6 +321,68 @@ def cfr(rounds: int, iterations: int) -> list[list[str]]:
     return rows
 
 
+def _native_pyspiel(rule_file: str, players: int) -> Any:
+    """The rule file as a pyspiel game (`cardsmith.openspiel`) whose states are the native backend's: the
+    adapter loads the Python backend's game, and its states are made from whatever game it holds."""
+    import cardsmith.openspiel as cs_openspiel
+    game = cs_openspiel.load(rule_file, players)
+    game.cardsmith = cardsmith.load(rule_file, players, backend="native")
+    game.__dict__.pop("_initial", None)
+    return game
+
+
+def alternate_all(measures: list[Callable[[], float]], rounds: int) -> list[list[float]]:
+    """Each measurement `rounds` times, in turn, the order rotated each round; the rates of each."""
+    out: list[list[float]] = [[] for _ in measures]
+    for r in range(rounds):
+        k = len(measures)
+        for i in [(r + j) % k for j in range(k)]:
+            out[i].append(measures[i]())
+    return out
+
+
+def _spread(xs: list[float]) -> str:
+    return f"{statistics.median(xs):.2f} ({min(xs):.2f}..{max(xs):.2f})"
+
+
+def cfr_native(rounds: int, iterations: int) -> list[list[str]]:
+    """CFR and external-sampling MCCFR on Kuhn and Leduc poker: the Python backend, the native backend and
+    pyspiel's own game, iterations/s of CPU time alternated in one process; each ratio per round."""
+    import cardsmith.openspiel as cs_openspiel
+    from open_spiel.python.algorithms import cfr as os_cfr
+    from open_spiel.python.algorithms import external_sampling_mccfr as os_es
+
+    rows = [["algorithm", "game", "Python it/s", "native it/s", "pyspiel it/s", "Python/pyspiel time",
+             "native/pyspiel time", "Python/native time"]]
+    runs: list[tuple[str, str, str, str, int]] = [
+        ("CFR", "Kuhn poker", "kuhn-poker", "kuhn_poker", iterations),
+        ("CFR", "Leduc poker", "leduc-poker", "leduc_poker", max(1, iterations // 10)),
+        ("external-sampling MCCFR", "Kuhn poker", "kuhn-poker", "kuhn_poker", iterations * 50),
+        ("external-sampling MCCFR", "Leduc poker", "leduc-poker", "leduc_poker", iterations * 5),
+    ]
+    for algo, title, rule_file, name, n in runs:
+        games = [cs_openspiel.load(rule_file, 2), _native_pyspiel(rule_file, 2), pyspiel.load_game(name)]
+        if algo == "CFR":
+            solvers = [os_cfr.CFRSolver(g) for g in games]
+
+            def step(s: Any) -> None:
+                s.evaluate_and_update_policy()
+        else:
+            solvers = [os_es.ExternalSamplingSolver(g, os_es.AverageType.SIMPLE) for g in games]
+
+            def step(s: Any) -> None:
+                s.iteration()
+        for solver in solvers:
+            step(solver)  # warm up (CFR builds its tree of information states here)
+        py, nat, ref = alternate_all([_per_iteration(solver, step, n) for solver in solvers], rounds)
+        row = [algo, title, f"{statistics.median(py):.4g}", f"{statistics.median(nat):.4g}",
+               f"{statistics.median(ref):.4g}", _spread([b / a for a, b in zip(py, ref)]),
+               _spread([b / a for a, b in zip(nat, ref)]), _spread([b / a for a, b in zip(py, nat)])]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
 # ---------------------------------------------------------------- adapters
 
 
@@ -525,7 +590,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="cfr: CFR iterations on Kuhn poker per round, a tenth of them on Leduc (default 20)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--backend", choices=["python", "native"], default="python",
-                    help="playouts: cardsmith's backend (default python)")
+                    help="playouts: cardsmith's backend (default python); cfr: native compares the Python "
+                         "backend, the native backend and pyspiel's game")
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     ap.add_argument("--write", metavar="FILE",
                     help="also put the tables, as Markdown, in FILE between the lines BEGIN and END (the table of "
@@ -543,7 +609,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "native-loop":
         tables.append(native_loop(args.games, args.rounds, args.seconds, args.seed))
     if args.what in ("cfr", "all"):
-        tables.append(cfr(args.rounds, args.iterations))
+        tables.append(cfr(args.rounds, args.iterations) if args.backend == "python" else
+                      cfr_native(args.rounds, args.iterations))
     if args.what in ("adapters", "all"):
         tables.append(adapters(args.rounds, args.seconds, args.seed))
         tables.append(calls(args.rounds, args.seconds, args.seed))

@@ -195,7 +195,7 @@ class _Inner:
     def __init__(self, state: Any = None, keyed: bool = True) -> None:
         self.state = state
         self.keyed = keyed
-        # The chance outcomes of the state at a history (its trail): pyspiel's `apply_action` asks for them
+        # The chance outcomes of the state at a history (its trail, or entries): pyspiel's `apply_action` asks for them
         # again, to check the outcome given, right after the caller did.
         self.outcomes: tuple[Any, list[tuple[int, float]]] | None = None
 
@@ -307,10 +307,14 @@ class CardsmithState(pyspiel.State):
         s = self._held.state or self._rebuild()
         held = self._held
         kept = held.outcomes
-        if kept is not None and kept[0] is s.trail:
+        # The history's mark: the Python state's trail, or a native state's count of entries (its trail would
+        # be read from the Python twin, replaying the match).
+        count = getattr(s, "entry_count", None)
+        mark = s.trail if count is None else count()
+        if kept is not None and (kept[0] is mark or (count is not None and kept[0] == mark)):
             return kept[1]
         out: list[tuple[int, float]] = s.chance_outcomes()
-        held.outcomes = (s.trail, out)
+        held.outcomes = (mark, out)
         return out
 
     def _apply_action(self, action: int) -> None:

@@ -30,7 +30,7 @@ class Known:
     text up to the "now:" line (`heads`), the observation's words, its lines (made when first needed) and
     the whole string (once asked)."""
 
-    __slots__ = ("count", "heads", "words", "lines", "texts")
+    __slots__ = ("count", "heads", "words", "lines", "texts", "state")
 
     def __init__(self, count: int, heads: list[str], words: list[bytes]) -> None:
         self.count = count
@@ -38,6 +38,9 @@ class Known:
         self.words = words
         self.lines: list[Lines | None] = [None] * len(words)
         self.texts: list[str | None] = [None] * len(words)
+        # A native state at this position, kept by a replay (never moved: a later replay plays on a copy of it),
+        # so that a state asked again several actions later is replayed from here, not from the start.
+        self.state: NativeState | None = None
 
     def lines_of(self, s: NativeState, q: int) -> Lines:
         got = self.lines[q]
@@ -58,7 +61,7 @@ def information_state_string(s: NativeState, p: Any) -> str | None:
     if known is not None and known.count < count:
         acted = _acted(s.entries(known.count))
     if known is None or known.count > count or len(acted) > 1:  # two actions on: what was seen between is unknown
-        known = _replayed(s)
+        known = _replayed(s, known)
         if known is None:
             return None
         acted = _acted(s.entries(known.count)) if known.count < count else []
@@ -133,26 +136,33 @@ def _step(s: NativeState, before: Known | None, acted: tuple[int, int] | None, c
     return later
 
 
-def _replayed(s: NativeState) -> Known | None:
+def _replayed(s: NativeState, since: Known | None) -> Known | None:
     """What every player knew at the last state up to `s` that is not a chance node, worked out by playing
-    its history again on a new native state; kept as `s`'s. None where a native observation is missing."""
+    its history again on a native state: from `since` (what `s` last knew, at a state before it) where that
+    kept its state, else from the start. Kept as `s`'s. None where a native observation is missing."""
     g = s._game
-    t = g.state_class.start(g, s._seed, -1)
-    known: Known | None = None
+    count = s.entry_count()
+    known: Known | None
+    if since is not None and since.state is not None and since.count <= count:
+        t, known, start = since.state.clone(), since, since.count
+    else:
+        t, known, start = g.state_class.start(g, s._seed, -1), None, 0
+        if not t.is_chance_node():
+            known = _step(t, None, None, 0)
+            if known is None:
+                return None
     acted: tuple[int, int] | None = None
-    if not t.is_chance_node():
-        known = _step(t, None, None, 0)
-        if known is None:
-            return None
-    for i, (who, what) in enumerate(s.entries()):
+    for i, (who, what) in enumerate(s.entries(start), start + 1):
         t.apply_action(what)
         if who >= 0:
             acted = (who, what)
         if not t.is_chance_node():
-            known = _step(t, known, acted, i + 1)
+            known = _step(t, known, acted, i)
             if known is None:
                 return None
             acted = None
     if known is not None:
+        if known.count == count and known.state is None:
+            known.state = t
         s._seen = known
     return known

@@ -196,6 +196,10 @@ class NativeState:
     def evaluating_as(self, seat: int, fn: Any, *args: Any) -> Any:
         return self._py().evaluating_as(seat, fn, *args)
 
+    def _evaluating(self, fn: Any, *args: Any) -> Any:
+        """`fn(state, *args)` on the twin, its rule errors located (the OpenSpiel adapter's tensors)."""
+        return self._py()._evaluating(fn, *args)
+
     def reading_copy(self) -> State:
         return self._py().reading_copy()
 
