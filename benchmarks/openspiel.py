@@ -28,7 +28,9 @@ uniform random bots, one call per match; games/s of CPU time, alternated as abov
 MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated as above. `cfr --backend
 native`: CFR (N iterations a round on Kuhn, N/10 on Leduc) and external-sampling MCCFR (`ExternalSamplingSolver`,
 50N on Kuhn, 5N on Leduc) with cardsmith's Python backend, its native backend and pyspiel's game, the three
-in turn (the order rotated each round); iterations/s and each pair's ratio of time per iteration.
+in turn (the order rotated each round); iterations/s and each pair's ratio of time per iteration; on Kuhn
+poker also OpenSpiel's own Kuhn poker written in Python (`python_kuhn_poker`, the same pyspiel protocol for a
+Python game as the adapter's).
 
 `adapters`: random games/s of Hearts through cardsmith's own API against the pyspiel-wrapped game
 (`cardsmith.openspiel`, chance drawn by the loop, so against the own API's chance loop) and the
@@ -347,13 +349,16 @@ def _spread(xs: list[float]) -> str:
 
 def cfr_native(rounds: int, iterations: int) -> list[list[str]]:
     """CFR and external-sampling MCCFR on Kuhn and Leduc poker: the Python backend, the native backend and
-    pyspiel's own game, iterations/s of CPU time alternated in one process; each ratio per round."""
+    pyspiel's own game, iterations/s of CPU time alternated in one process; each ratio per round. On Kuhn poker
+    also OpenSpiel's Kuhn poker written in Python (`python_kuhn_poker`): a game through the same Python-game
+    protocol of pyspiel as the adapter, whose clone and callbacks every Python game pays."""
     import cardsmith.openspiel as cs_openspiel
+    from open_spiel.python import games as _registers_python_games  # noqa: F401
     from open_spiel.python.algorithms import cfr as os_cfr
     from open_spiel.python.algorithms import external_sampling_mccfr as os_es
 
     rows = [["algorithm", "game", "Python it/s", "native it/s", "pyspiel it/s", "Python/pyspiel time",
-             "native/pyspiel time", "Python/native time"]]
+             "native/pyspiel time", "Python/native time", "OpenSpiel's python_kuhn_poker/pyspiel time"]]
     runs: list[tuple[str, str, str, str, int]] = [
         ("CFR", "Kuhn poker", "kuhn-poker", "kuhn_poker", iterations),
         ("CFR", "Leduc poker", "leduc-poker", "leduc_poker", max(1, iterations // 10)),
@@ -362,6 +367,8 @@ def cfr_native(rounds: int, iterations: int) -> list[list[str]]:
     ]
     for algo, title, rule_file, name, n in runs:
         games = [cs_openspiel.load(rule_file, 2), _native_pyspiel(rule_file, 2), pyspiel.load_game(name)]
+        if name == "kuhn_poker":
+            games.append(pyspiel.load_game("python_kuhn_poker"))
         if algo == "CFR":
             solvers = [os_cfr.CFRSolver(g) for g in games]
 
@@ -374,10 +381,12 @@ def cfr_native(rounds: int, iterations: int) -> list[list[str]]:
                 s.iteration()
         for solver in solvers:
             step(solver)  # warm up (CFR builds its tree of information states here)
-        py, nat, ref = alternate_all([_per_iteration(solver, step, n) for solver in solvers], rounds)
+        rates = alternate_all([_per_iteration(solver, step, n) for solver in solvers], rounds)
+        py, nat, ref = rates[:3]
         row = [algo, title, f"{statistics.median(py):.4g}", f"{statistics.median(nat):.4g}",
                f"{statistics.median(ref):.4g}", _spread([b / a for a, b in zip(py, ref)]),
-               _spread([b / a for a, b in zip(nat, ref)]), _spread([b / a for a, b in zip(py, nat)])]
+               _spread([b / a for a, b in zip(nat, ref)]), _spread([b / a for a, b in zip(py, nat)]),
+               _spread([b / a for a, b in zip(rates[3], ref)]) if len(rates) > 3 else "-"]
         print(" | ".join(row), file=sys.stderr)
         rows.append(row)
     return rows
@@ -465,13 +474,16 @@ def _per_call(game: Any, what: Callable[[Any], Any], rng: random.Random, seconds
     return max(spent, 0.0) / max(calls, 1) * 1e6
 
 
-def calls(rounds: int, seconds: float, seed: int) -> list[list[str]]:
+def calls(rounds: int, seconds: float, seed: int, backend: str = "python") -> list[list[str]]:
     """Hearts: the acting player's information state string and a clone, at every decision of random
-    matches, through the own API, the pyspiel game and pyspiel's own hearts, alternated."""
+    matches, through the own API, the pyspiel game and pyspiel's own hearts, alternated; with
+    `backend="native"` the native backend's own API too."""
     import cardsmith.openspiel as cs_openspiel
 
     sides = [("cardsmith, own API", cardsmith.load("hearts", 4)), ("cardsmith, pyspiel game",
              cs_openspiel.load("hearts", 4)), ("pyspiel hearts", pyspiel.load_game("hearts"))]
+    if backend == "native":
+        sides.insert(1, ("cardsmith native, own API", cardsmith.load("hearts", 4, backend="native")))
     whats: list[tuple[str, Callable[[Any], Any]]] = [
         ("information state string", lambda s: s.information_state_string(s.current_player())),
         ("clone", lambda s: s.clone())]
@@ -591,7 +603,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--backend", choices=["python", "native"], default="python",
                     help="playouts: cardsmith's backend (default python); cfr: native compares the Python "
-                         "backend, the native backend and pyspiel's game")
+                         "backend, the native backend and pyspiel's game; adapters: native adds the native "
+                         "backend's own API to the table of calls")
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     ap.add_argument("--write", metavar="FILE",
                     help="also put the tables, as Markdown, in FILE between the lines BEGIN and END (the table of "
@@ -613,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
                       cfr_native(args.rounds, args.iterations))
     if args.what in ("adapters", "all"):
         tables.append(adapters(args.rounds, args.seconds, args.seed))
-        tables.append(calls(args.rounds, args.seconds, args.seed))
+        tables.append(calls(args.rounds, args.seconds, args.seed, args.backend))
     if args.what in ("seeding", "all"):
         tables.append(seeding(args.games, args.seconds, args.seed))
     if args.what in ("import", "all"):

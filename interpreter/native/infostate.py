@@ -45,7 +45,7 @@ class Known:
     def lines_of(self, s: NativeState, q: int) -> Lines:
         got = self.lines[q]
         if got is None:
-            got = self.lines[q] = s._game.views.lines(memoryview(self.words[q]), q, [])
+            got = self.lines[q] = s._game.views.lines_of(self.words[q], q)
         return got
 
 
@@ -73,7 +73,7 @@ def information_state_string(s: NativeState, p: Any) -> str | None:
                 return None
             head = known.heads[p]
             for who, what in acted:
-                head += "\n" + perceived(g, p, who, what)
+                head += _said(g, p == who, who, what)
             return _whole(head, g.views.lines(memoryview(words), p))
         later = _step(s, known, acted[0] if acted else None, count)
         if later is None:
@@ -88,6 +88,19 @@ def information_state_string(s: NativeState, p: Any) -> str | None:
 def _acted(entries: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The player actions among history entries (the others are chance outcomes)."""
     return [e for e in entries if e[0] >= 0]
+
+
+def _said(g: Any, own: bool, who: int, action: int) -> str:
+    """The line of an action as its player (`own`) or another saw it (`perceived`), after a line break; kept
+    per game, as a search meets the same actions again and again."""
+    said: dict[tuple[bool, int, int], str] | None = g.__dict__.get("_native_said")
+    if said is None:
+        said = g.__dict__["_native_said"] = {}
+    key = (own, who, action)
+    text = said.get(key)
+    if text is None:
+        text = said[key] = "\n" + perceived(g, who if own else -1, who, action)  # -1: not the actor
+    return text
 
 
 def _words(s: NativeState, p: int) -> bytes | None:
@@ -113,19 +126,13 @@ def _step(s: NativeState, before: Known | None, acted: tuple[int, int] | None, c
     if before is None:
         reader = g.views
         for q in range(n):
-            now = later.lines[q] = reader.lines(memoryview(words[q]), q, [])
+            now = later.lines[q] = reader.lines_of(words[q], q)
             heads.append("\n".join([header(s, q), "observation:", *_changed(None, now)]))
         return later
-    public = None
     for q in range(n):
         head = before.heads[q]
         if acted is not None:
-            if q == acted[0]:
-                head += "\n" + perceived(g, q, acted[0], acted[1])
-            else:
-                if public is None:
-                    public = "\n" + perceived(g, q, acted[0], acted[1])
-                head += public
+            head += _said(g, q == acted[0], acted[0], acted[1])
             if words[q] != before.words[q]:
                 old = before.lines_of(s, q)
                 now = later.lines_of(s, q)
