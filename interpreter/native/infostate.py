@@ -45,7 +45,7 @@ class Known:
     def lines_of(self, s: NativeState, q: int) -> Lines:
         got = self.lines[q]
         if got is None:
-            got = self.lines[q] = s._game.views.lines_of(self.words[q], q)
+            got = self.lines[q] = s._game.views.lines(memoryview(self.words[q]), q, [])
         return got
 
 
@@ -126,7 +126,7 @@ def _step(s: NativeState, before: Known | None, acted: tuple[int, int] | None, c
     if before is None:
         reader = g.views
         for q in range(n):
-            now = later.lines[q] = reader.lines_of(words[q], q)
+            now = later.lines[q] = reader.lines(memoryview(words[q]), q, [])
             heads.append("\n".join([header(s, q), "observation:", *_changed(None, now)]))
         return later
     for q in range(n):

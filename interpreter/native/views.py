@@ -19,11 +19,7 @@ _SHORT = {T.INT: _WHOLE, T.PLAYER: _WHOLE, T.BOOL: _FLAG, T.CARD: _CARD}
 class Reader:
     """What one game's words mean: its names, the interned texts of its library, each variable's type."""
 
-    __slots__ = ("g", "n", "zones", "variables", "strings", "phases", "shown", "rendered")
-
-    # Observations rendered as lines, by player and words (`rendered`): a search meets the same observations
-    # again and again. Emptied when it holds this many.
-    RENDERED = 4096
+    __slots__ = ("g", "n", "zones", "variables", "strings", "phases", "shown")
 
     def __init__(self, g: Any, strings: list[str]) -> None:
         self.g = g
@@ -32,7 +28,6 @@ class Reader:
         self.zones = [name for name, *_ in zplan]
         self.variables = [(name, ty) for name, _how, _owner, _rule, ty in vplan]
         self.strings = strings
-        self.rendered: dict[tuple[int, bytes], Lines] = {}
         self.phases = [ph.name for ph in g.phases]
         # Each variable's line: its label, and how its one word is shown where that is all it takes (a whole
         # number or a player, a flag, a card), else its type (read and shown as `_var_text` shows it).
@@ -71,20 +66,6 @@ class Reader:
     def text(self, words: memoryview, p: int) -> str:
         """The observation string (obstext.py's lines, from the words): `render(g, observation(...))`."""
         return "\n".join(self.lines(words, p)[0])
-
-    def lines_of(self, words: bytes, p: int) -> Lines:
-        """`lines` with the keys, kept by player and words (never change what it gives: it is shared)."""
-        key = (p, words)
-        got = self.rendered.get(key)
-        if got is not None:
-            return got
-        if len(self.rendered) >= self.RENDERED:
-            self.rendered.clear()
-        lines, keys = self.lines(memoryview(words), p, [])
-        # Kept as tuples of texts, which the collector stops tracking, however many are kept (read the same).
-        made: Any = (tuple(lines), tuple(keys))
-        self.rendered[key] = made
-        return made  # type: ignore[no-any-return]
 
     def lines(self, words: memoryview, p: int, keys: list[str] | None = None) -> Lines:
         """The observation string's lines and, when `keys` is given, each line's key into it (what
