@@ -4,6 +4,7 @@
     python benchmarks/openspiel.py native-loop [GAME ...] [--rounds R] [--seconds T]
     python benchmarks/openspiel.py cfr [--rounds R] [--iterations N] [--backend python|native]
     python benchmarks/openspiel.py adapters [--rounds R] [--seconds T]
+    python benchmarks/openspiel.py strings [GAME ...] [--rounds R] [--seconds T]
     python benchmarks/openspiel.py import [--rounds R]
     python benchmarks/openspiel.py all --markdown   # every table, as docs/performance.md prints them
 
@@ -40,6 +41,10 @@ the seeded loop that makes the acting player's observation tensor at every step,
 tensor`). Then the time of one call of the acting player's information state string and of `clone()`, at
 every decision of random Hearts matches (chance drawn by the loop), through the own API, the pyspiel game
 and pyspiel's own hearts.
+
+`strings`: the acting player's information state string at every decision of random matches of each classic
+(chance drawn by the loop), on the Python backend and on the native backend (native/infostate.py), alternated;
+microseconds of CPU time per call and the ratio of the times.
 
 `import`: `python -c "import cardsmith"` against `python -c "import pyspiel"`, fresh processes alternated;
 wall time of the whole process, the median of the rounds; then the same with Kuhn poker loaded as well
@@ -501,6 +506,29 @@ def calls(rounds: int, seconds: float, seed: int, backend: str = "python") -> li
     return rows
 
 
+def strings(names: list[str], rounds: int, seconds: float, seed: int) -> list[list[str]]:
+    """The acting player's information state string at every decision of random matches (chance drawn by the
+    loop, the state one action on since the last), on the Python backend and the native backend, alternated."""
+    rows = [["game", "players", "Python backend us", "native backend us", "Python/native time"]]
+    for c in _chosen(names):
+        mine = _load(c, "native")
+        if mine is None:
+            continue
+        sides = [cardsmith.load(c.rule_file, c.players), mine]
+        rng = random.Random(seed)
+        times: list[list[float]] = [[], []]
+        for r in range(rounds):
+            for i in ((0, 1) if r % 2 == 0 else (1, 0)):
+                times[i].append(_per_call(sides[i], lambda s: s.information_state_string(s.current_player()),
+                                          rng, seconds))
+        ratio = [a / b for a, b in zip(*times)]
+        row = [c.title, str(c.players), f"{statistics.median(times[0]):.1f}", f"{statistics.median(times[1]):.1f}",
+               _spread(ratio)]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
 # ---------------------------------------------------------------- seeding
 
 
@@ -594,7 +622,8 @@ def markdown(rows: list[list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["playouts", "native-loop", "cfr", "adapters", "seeding", "import", "all"])
+    ap.add_argument("what", choices=["playouts", "native-loop", "cfr", "adapters", "strings", "seeding", "import",
+                                     "all"])
     ap.add_argument("games", nargs="*", help="playouts: the games to play (default: every classic)")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each side in a round (default 2)")
@@ -627,6 +656,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what in ("adapters", "all"):
         tables.append(adapters(args.rounds, args.seconds, args.seed))
         tables.append(calls(args.rounds, args.seconds, args.seed, args.backend))
+    if args.what == "strings":
+        tables.append(strings(args.games, args.rounds, args.seconds, args.seed))
     if args.what in ("seeding", "all"):
         tables.append(seeding(args.games, args.seconds, args.seed))
     if args.what in ("import", "all"):
