@@ -180,3 +180,28 @@ def test_a_seat_that_is_no_player_is_the_python_backends_error() -> None:
         with pytest.raises(GameError) as e_nat:
             nat_game.new_initial_state(1).information_state_string(p)
         assert str(e_nat.value) == str(e_py.value)
+
+
+@pytest.mark.slow
+def test_the_openspiel_benchmark_compares_strings_and_cfr_natively() -> None:
+    """`benchmarks/openspiel.py strings` and `cfr --backend native` with a tiny budget: their tables."""
+    pytest.importorskip("pyspiel")
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel.py"
+    runs = (
+        (["strings", "go-fish", "--rounds", "1", "--seconds", "0.05"],
+         "game  players  Python backend us  native backend us  Python/native time", ["Go Fish  2  "]),
+        (["cfr", "--backend", "native", "--rounds", "1", "--iterations", "1"],
+         "algorithm  game  Python it/s  native it/s  pyspiel it/s  Python/pyspiel time  native/pyspiel time  "
+         "Python/native time  OpenSpiel's python_kuhn_poker/pyspiel time",
+         ["CFR  Kuhn poker  ", "CFR  Leduc poker  ", "external-sampling MCCFR  Kuhn poker  ",
+          "external-sampling MCCFR  Leduc poker  "]))
+    for args, head, rows in runs:
+        out = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, timeout=900)
+        assert out.returncode == 0, out.stderr
+        lines = [ln for ln in out.stdout.splitlines() if ln]
+        assert lines[0] == head
+        assert [ln[:len(start)] for ln, start in zip(lines[1:], rows)] == rows and len(lines) == 1 + len(rows)
