@@ -1,12 +1,13 @@
 """The native backend's state: the Python `State`'s public interface over a native state of the binding.
 
 The native library answers what the hot loops ask: the player to act, legal actions, chance outcomes,
-apply, returns, clone and the history. Everything else (observations, information-state strings and
-tensors, serialization, resampling, zones and variables by name, the views, and the engine's fields read by
-other modules) comes from a Python *twin*: a Python-backend state of the same game at the same position,
+apply, returns, clone and the history; and what each player sees: the observation (view.h, read back by
+views.py) and the information-state string (infostate.py). Everything else (tensors, serialization,
+resampling, zones and variables by name, the views, and the engine's fields read by other modules) comes
+from a Python *twin*: a Python-backend state of the same game at the same position,
 built by replaying the native state's history (chance outcomes included), made when first asked for and
 kept in step from then on (each later question replays only the entries since). So every answer is the
-Python backend's own, exactly; only the hot loop runs natively.
+Python backend's own, exactly: the twin's, or made natively and checked against it (difftest.py).
 
 A state made with a seed draws its chance natively exactly as the Python backend does (pyrandom.h), so its
 twin is the Python state made with the same seed, given the same moves; its `history()` holds the player
@@ -39,7 +40,7 @@ class NativeState:
     """A match on the native backend, with the interface of `cardsmith.State`. The class of its states is this
     one over the binding's `State` (`state_class`), which answers the names in NATIVE itself."""
 
-    # The binding's fields and methods this class uses (loader.cc), for the type checker. The four fields are
+    # The binding's fields and methods this class uses (loader.cc), for the type checker. The five fields are
     # the binding's (None and 0 until set), so that its `clone` copies them with no Python frame.
     if TYPE_CHECKING:
         _game: NativeGame
