@@ -306,7 +306,7 @@ def cfr(rounds: int, iterations: int) -> list[list[str]]:
         if not _bundled(rule_file):
             print(f"{title}: not bundled, left out", file=sys.stderr)
             continue
-        mine_game, ref_game = cs_openspiel.load(rule_file, 2), pyspiel.load_game(name)
+        mine_game, ref_game = cs_openspiel.load(rule_file, 2, backend="python"), pyspiel.load_game(name)
         if algo == "CFR":
             mine_solver, ref_solver = os_cfr.CFRSolver(mine_game), os_cfr.CFRSolver(ref_game)
 
@@ -329,13 +329,9 @@ def cfr(rounds: int, iterations: int) -> list[list[str]]:
 
 
 def _native_pyspiel(rule_file: str, players: int) -> Any:
-    """The rule file as a pyspiel game (`cardsmith.openspiel`) whose states are the native backend's: the
-    adapter loads the Python backend's game, and its states are made from whatever game it holds."""
+    """The rule file as a pyspiel game (`cardsmith.openspiel`) on the native backend."""
     import cardsmith.openspiel as cs_openspiel
-    game = cs_openspiel.load(rule_file, players)
-    game.cardsmith = cardsmith.load(rule_file, players, backend="native")
-    game.__dict__.pop("_initial", None)
-    return game
+    return cs_openspiel.load(rule_file, players, backend="native")
 
 
 def alternate_all(measures: list[Callable[[], float]], rounds: int) -> list[list[float]]:
@@ -371,7 +367,8 @@ def cfr_native(rounds: int, iterations: int) -> list[list[str]]:
         ("external-sampling MCCFR", "Leduc poker", "leduc-poker", "leduc_poker", iterations * 5),
     ]
     for algo, title, rule_file, name, n in runs:
-        games = [cs_openspiel.load(rule_file, 2), _native_pyspiel(rule_file, 2), pyspiel.load_game(name)]
+        games = [cs_openspiel.load(rule_file, 2, backend="python"), _native_pyspiel(rule_file, 2),
+                 pyspiel.load_game(name)]
         if name == "kuhn_poker":
             games.append(pyspiel.load_game("python_kuhn_poker"))
         if algo == "CFR":
@@ -439,8 +436,9 @@ def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
 
     game = cardsmith.load("hearts", 4)
     rows = [["adapter", "loop", "adapter games/s", "own API games/s", "adapter/own API"]]
-    sides = [("pyspiel game (`cardsmith.openspiel`)", "chance", pyspiel_play(cs_openspiel.load("hearts", 4)),
-              chance_play(game)),
+    # The adapters over the Python backend (their default is auto): their cost against the same backend's own API.
+    adapted = cs_openspiel.load("hearts", 4, backend="python")
+    sides = [("pyspiel game (`cardsmith.openspiel`)", "chance", pyspiel_play(adapted), chance_play(game)),
              ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded", pettingzoo_play(pz_env(game)), seeded_play(game)),
              ("PettingZoo env (`cardsmith.pettingzoo`)", "seeded + observation tensor", pettingzoo_play(pz_env(game)),
               agent_play(game))]
@@ -486,7 +484,7 @@ def calls(rounds: int, seconds: float, seed: int, backend: str = "python") -> li
     import cardsmith.openspiel as cs_openspiel
 
     sides = [("cardsmith, own API", cardsmith.load("hearts", 4)), ("cardsmith, pyspiel game",
-             cs_openspiel.load("hearts", 4)), ("pyspiel hearts", pyspiel.load_game("hearts"))]
+             cs_openspiel.load("hearts", 4, backend="python")), ("pyspiel hearts", pyspiel.load_game("hearts"))]
     if backend == "native":
         sides.insert(1, ("cardsmith native, own API", cardsmith.load("hearts", 4, backend="native")))
     whats: list[tuple[str, Callable[[Any], Any]]] = [

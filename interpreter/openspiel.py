@@ -4,9 +4,11 @@
     import cardsmith.openspiel  # registers the game "cardsmith"
     game = pyspiel.load_game("cardsmith", {"file": "my-game.yaml", "players": 3})
 
-Parameters: `file` (a rule file's path or a bundled game's name), `players` (0: the rule file's fewest)
-and `options` (table options as `name:value` pairs joined by `;`, e.g. `"lives:2;variant:short"`).
-`cardsmith.openspiel.load(game, players, options)` does the same from Python values.
+Parameters: `file` (a rule file's path or a bundled game's name), `players` (0: the rule file's fewest),
+`options` (table options as `name:value` pairs joined by `;`, e.g. `"lives:2;variant:short"`) and `backend`
+(`auto`, the default: the native backend where it can be built here, else the Python one with a one-line
+`NativeFallback` warning, or $CARDSMITH_BACKEND where that is set; `native`; `python`).
+`cardsmith.openspiel.load(game, players, options, backend)` does the same from Python values.
 
 The game is sequential, with explicit stochastic chance (every shuffle and `pick` is a chance node: the
 state is made without a seed), imperfect information, terminal rewards; its utility type comes from the
@@ -29,14 +31,15 @@ import pyspiel
 from .api import load as _load_cardsmith
 from .dsl.pipeline import compile_file
 from .engine import tensors
+from .engine.backends import default_backend
 from .engine.bundled import resolve
 from .engine.errors import GameError
 from .engine.game import Game
-from .engine.state import CHANCE, TERMINAL
+from .engine.state import CHANCE, TERMINAL, State
 
 SHORT_NAME = "cardsmith"
 # No default game: the engine names none; `file` must be given (a rule file's path or a bundled game).
-DEFAULT_PARAMS: dict[str, Any] = {"file": "", "players": 0, "options": ""}
+DEFAULT_PARAMS: dict[str, Any] = {"file": "", "players": 0, "options": "", "backend": "auto"}
 # What the registered type promises for any rule file; each game's own type narrows the utility and counts.
 _MAX_PLAYERS = 64
 _INT_MAX = 2**31 - 1
@@ -101,7 +104,7 @@ def _bound(g: Game, name: str, default: float) -> float:
     return float(value)
 
 
-def _instance(file: str, players: int, options: str) -> Game:
+def _instance(file: str, players: int, options: str, backend: str = "python") -> Game:
     """The cardsmith game for these parameters. pyspiel makes a new game object for every state it
     deserialises, so compiled games are kept, keyed by the file's path, size and time of change too."""
     path = resolve(file)
@@ -110,12 +113,12 @@ def _instance(file: str, players: int, options: str) -> Game:
         stamp: tuple[int, int] = (st.st_mtime_ns, st.st_size)
     except OSError:
         stamp = (0, 0)
-    return _cached(str(path), stamp, players, options)
+    return _cached(str(path), stamp, players, options, backend)
 
 
 @lru_cache(maxsize=32)
-def _cached(path: str, stamp: tuple[int, int], players: int, options: str) -> Game:
-    return _load_cardsmith(Path(path), players, parse_options(options))
+def _cached(path: str, stamp: tuple[int, int], players: int, options: str, backend: str) -> Game:
+    return _load_cardsmith(Path(path), players, parse_options(options), backend=backend)
 
 
 def _fewest(file: str) -> int:
@@ -133,13 +136,15 @@ class CardsmithGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         p = dict(DEFAULT_PARAMS)
         p.update(params or {})
-        file, players, options = str(p["file"]), int(p["players"]), str(p["options"])
+        file, players, options, backend = str(p["file"]), int(p["players"]), str(p["options"]), str(p["backend"])
         if not file:
             raise GameError("the game 'cardsmith' needs the parameter 'file': a rule file's path or a bundled "
                             "game's name")
         if players <= 0:
             players = _fewest(file)
-        self.cardsmith: Game = _instance(file, players, options)
+        # pyspiel fills in a parameter's default, so `auto` given and `auto` by default are one: both may be
+        # decided by $CARDSMITH_BACKEND.
+        self.cardsmith: Game = _instance(file, players, options, default_backend() if backend == "auto" else backend)
         g = self.cardsmith
         utility, total = _utility(g)
         info = pyspiel.GameInfo(
@@ -152,8 +157,12 @@ class CardsmithGame(pyspiel.Game):
             # OpenSpiel keeps these in a C++ int; the engine's bound on a history can be larger.
             max_game_length=min(g.max_game_length(), _INT_MAX))
         spec = g.spec
-        super().__init__(_game_type(utility, spec.min_players, spec.max_players), info,
-                         {"file": file, "players": players, "options": options})
+        # The backend is named in the game's parameters (and its string) only where it is not the default, so a
+        # game loaded from its string runs where it ran.
+        named = {"file": file, "players": players, "options": options}
+        if backend != "auto":
+            named["backend"] = backend
+        super().__init__(_game_type(utility, spec.min_players, spec.max_players), info, named)
 
     def new_initial_state(self) -> CardsmithState:
         return CardsmithState(self)
@@ -195,7 +204,7 @@ class _Inner:
     def __init__(self, state: Any = None, keyed: bool = True) -> None:
         self.state = state
         self.keyed = keyed
-        # The chance outcomes of the state at a history (its trail, or entries): pyspiel's `apply_action` asks for them
+        # The chance outcomes of the state at a history (its trail): pyspiel's `apply_action` asks for them
         # again, to check the outcome given, right after the caller did.
         self.outcomes: tuple[Any, list[tuple[int, float]]] | None = None
 
@@ -305,16 +314,14 @@ class CardsmithState(pyspiel.State):
         # Ascending, as OpenSpiel wants them: the engine gives the cards of a shuffle and the indices of a
         # pick in order (pyspiel.random_sim_test checks it on every bundled game).
         s = self._held.state or self._rebuild()
+        if not isinstance(s, State):  # a native state: its binding shares the pairs, and it has no trail to key by
+            return s.chance_outcomes()  # type: ignore[no-any-return]
         held = self._held
         kept = held.outcomes
-        # The history's mark: the Python state's trail, or a native state's count of entries (its trail would
-        # be read from the Python twin, replaying the match).
-        count = getattr(s, "entry_count", None)
-        mark = s.trail if count is None else count()
-        if kept is not None and (kept[0] is mark or (count is not None and kept[0] == mark)):
+        if kept is not None and kept[0] is s.trail:
             return kept[1]
         out: list[tuple[int, float]] = s.chance_outcomes()
-        held.outcomes = (mark, out)
+        held.outcomes = (s.trail, out)
         return out
 
     def _apply_action(self, action: int) -> None:
@@ -425,10 +432,11 @@ class CardsmithObserver:
 pyspiel.register_game(_GAME_TYPE, CardsmithGame)
 
 
-def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None = None) -> Any:
-    """The rule file `game` (a path or a bundled game's name) as a pyspiel game."""
+def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None = None,
+         backend: str = "auto") -> Any:
+    """The rule file `game` (a path or a bundled game's name) as a pyspiel game, on `backend`."""
     return pyspiel.load_game(SHORT_NAME, {"file": str(game), "players": players,
-                                          "options": format_options(options or {})})
+                                          "options": format_options(options or {}), "backend": backend})
 
 
 __all__ = ["CardsmithGame", "CardsmithObserver", "CardsmithState", "load", "parse_options", "format_options"]

@@ -14,7 +14,8 @@ environment from the seed given to `reset`, so only players act. Each observatio
 one int8 per action id (1 for the legal ones of the agent to act, all 0 for the others). Rewards are the
 match's returns, given when it ends (every agent is then terminated, eliminated ones included: a seat
 stays an agent for the whole match). `render_mode="ansi"`: `render()` returns the table as the agent to
-act sees it, with its legal actions. Needs the `rl` extra (`pip install cardsmith[rl]`).
+act sees it, with its legal actions. `env(..., backend=...)`: the backend it runs on ("auto" where none is given:
+native where it can be built here; `cardsmith.load`'s words). Needs the `rl` extra (`pip install cardsmith[rl]`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pettingzoo.utils.agent_selector import AgentSelector
 
 from .api import load as _load
 from .engine import tensors
+from .engine.backends import default_backend
 from .engine.game import Game
 from .engine.state import State
 from .engine.text import one_line
@@ -80,7 +82,8 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "cardsmith_v0", "is_parallelizable": False}
 
     def __init__(self, game: str | Path | Game, players: int | None = None,
-                 options: Mapping[str, Any] | None = None, render_mode: str | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, render_mode: str | None = None,
+                 backend: str | None = None) -> None:
         super().__init__()
         if isinstance(game, Game):
             self.game = game
@@ -91,7 +94,7 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
                 path = resolve(str(game)) if isinstance(game, str) else game
                 r = compile_file(path)
                 players = r.game.spec.min_players if r.ok and r.game is not None else 2
-            self.game = _load(game, players, options)
+            self.game = _load(game, players, options, backend=backend or default_backend())
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
@@ -191,9 +194,11 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
 
 
 def env(game: str | Path | Game, players: int | None = None, options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None) -> CardsmithEnv:
-    """The AEC environment of a rule file (a path, a bundled game's name or a `Game`)."""
-    return CardsmithEnv(game, players, options, render_mode)
+        render_mode: str | None = None, backend: str | None = None) -> CardsmithEnv:
+    """The AEC environment of a rule file (a path, a bundled game's name or a `Game`), on `backend`: "auto" (the
+    default where none is given: native where it can be built here, else Python with a one-line warning;
+    $CARDSMITH_BACKEND where that is set), "native" or "python". A `Game` runs on the backend it was loaded on."""
+    return CardsmithEnv(game, players, options, render_mode, backend)
 
 
 __all__ = ["CardsmithEnv", "env"]

@@ -885,11 +885,10 @@ DOMAINS = st.one_of(
 )
 
 
-@FUZZ_SETTINGS
-@given(data=st.data(), seed=SEEDS)
-def test_typed_expressions(data: st.DataObject, seed: int) -> None:
-    """(2) Well-typed expressions and statements, so that most examples compile and are played."""
-    place = data.draw(st.sampled_from(list(FUZZ_PLACES)), label="place")
+def typed_rule_file(data: st.DataObject, places: list[str]) -> str:
+    """A rule file with a well-typed expression or statement drawn for one of `places` (keys of FUZZ_PLACES),
+    so that most examples compile and are played (both backends' fuzz tests draw their files here)."""
+    place = data.draw(st.sampled_from(places), label="place")
     _, _, ty, scope = FUZZ_PLACES[place]
     if ty == "any":
         ty = data.draw(st.sampled_from(TYPES), label="type")
@@ -897,18 +896,23 @@ def test_typed_expressions(data: st.DataObject, seed: int) -> None:
         arg_ty = data.draw(st.sampled_from(TYPES), label="argument type")
         body = data.draw(typed(ty, (("x", arg_ty),)), label="body")
         arg = data.draw(typed(arg_ty, (("c", "card"),), 1), label="argument")
-        check_outcome(with_define(data.draw, body, arg), seed)
-        return
+        return with_define(data.draw, body, arg)
     if ty == "stmt":
         text = data.draw(typed_statement(), label="statement")
         if text.startswith("{"):  # an if / for step: a YAML flow mapping as it is
-            check_outcome(fuzz_game().replace('- "flag = not flag"', "- " + text, 1), seed)
-            return
+            return fuzz_game().replace('- "flag = not flag"', "- " + text, 1)
     elif ty == "domain":
         text = data.draw(DOMAINS, label="domain")
     else:
         text = data.draw(typed(ty, scope), label="expression")
-    check_outcome(fuzz_game(data.draw, place, text), seed)
+    return fuzz_game(data.draw, place, text)
+
+
+@FUZZ_SETTINGS
+@given(data=st.data(), seed=SEEDS)
+def test_typed_expressions(data: st.DataObject, seed: int) -> None:
+    """(2) Well-typed expressions and statements, so that most examples compile and are played."""
+    check_outcome(typed_rule_file(data, list(FUZZ_PLACES)), seed)
 
 
 # Deep nesting, up to the length limit of an expression: a form repeated n times around a core, or

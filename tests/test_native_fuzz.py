@@ -40,24 +40,20 @@ from conftest import GAMES_DIR
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fuzz import (
-    DOMAINS,
+    EXPRESSION_PLACES,
     FUZZ_LIMITS,
-    FUZZ_PLACES,
     FUZZ_SETTINGS,
     GAME_DATA,
     GAME_NAMES,
     GAME_TEXTS,
     SEEDS,
     STATEMENTS,
-    TYPES,
     USER_ERRORS,
     fuzz_game,
     mutate_structure,
     mutate_text,
     note,
-    typed,
-    typed_statement,
-    with_define,
+    typed_rule_file,
 )
 from test_native_attacks import ALLOWED
 
@@ -190,28 +186,13 @@ def test_text_mutations_natively(folder: Path, data: st.DataObject, seed: int) -
 @NATIVE_SETTINGS
 @given(data=st.data(), seed=SEEDS)
 def test_typed_expressions_natively(folder: Path, data: st.DataObject, seed: int) -> None:
-    place = data.draw(st.sampled_from([k for k, v in FUZZ_PLACES.items() if v[2] != "stmt"]), label="place")
-    _, _, ty, scope = FUZZ_PLACES[place]
-    if ty == "any":
-        ty = data.draw(st.sampled_from(TYPES), label="type")
-    if place == "define":
-        arg_ty = data.draw(st.sampled_from(TYPES), label="argument type")
-        body = data.draw(typed(ty, (("x", arg_ty),)), label="body")
-        arg = data.draw(typed(arg_ty, (("c", "card"),), 1), label="argument")
-        check_natively(with_define(data.draw, body, arg), seed, folder)
-        return
-    text = data.draw(DOMAINS if ty == "domain" else typed(ty, scope), label="expression")
-    check_natively(fuzz_game(data.draw, place, text), seed, folder)
+    check_natively(typed_rule_file(data, EXPRESSION_PLACES), seed, folder)
 
 
 @NATIVE_SETTINGS
 @given(data=st.data(), seed=SEEDS)
 def test_typed_statements_natively(folder: Path, data: st.DataObject, seed: int) -> None:
-    text = data.draw(typed_statement(), label="statement")
-    if text.startswith("{"):  # an if / for step: a YAML flow mapping as it is
-        check_natively(fuzz_game().replace('- "flag = not flag"', "- " + text, 1), seed, folder)
-    else:
-        check_natively(fuzz_game(data.draw, "step", text), seed, folder)
+    check_natively(typed_rule_file(data, ["step"]), seed, folder)
 
 
 @NATIVE_SETTINGS

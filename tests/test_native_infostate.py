@@ -205,3 +205,25 @@ def test_the_openspiel_benchmark_compares_strings_and_cfr_natively() -> None:
         lines = [ln for ln in out.stdout.splitlines() if ln]
         assert lines[0] == head
         assert [ln[:len(start)] for ln, start in zip(lines[1:], rows)] == rows and len(lines) == 1 + len(rows)
+
+
+@pytest.mark.slow
+def test_a_state_carried_from_a_python_position_answers_with_its_twin() -> None:
+    """A native state carried from a Python position (position.py `native_at`) has a history that starts
+    there: its strings, and its copies' after more actions, are the Python backend's (its twin's)."""
+    from cardsmith.native.position import native_at
+    py_game, nat_game = _games("go-fish", 2)
+    rng = random.Random(3)
+    py = py_game.new_initial_state(4)
+    for _ in range(9):
+        la = py.legal_actions()
+        py.apply_action(la[rng.randrange(len(la))])
+    carried = native_at(nat_game, py)
+    for _ in range(3):
+        for p in range(2):
+            assert carried.information_state_string(p) == py.information_state_string(p)
+        la = py.legal_actions()
+        x = la[rng.randrange(len(la))]
+        py, carried = py.clone(), carried.clone()
+        py.apply_action(x)
+        carried.apply_action(x)

@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from ..dsl.diagnostics import clipped
 from ..dsl.limits import MAX_PLAYERS, Limits
+from ..engine.backends import BACKEND_ENV, BACKENDS
 from ..engine.text import one_line
 
 LIMITS = "limits for untrusted rule files"  # the heading of the --max-... flags in every command's help
@@ -66,13 +67,15 @@ def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
                    help="a table option (repeat for several)")
 
 
-BACKENDS = ("python", "native", "auto")
-
-
 def backend_arg(q: argparse.ArgumentParser) -> None:
-    q.add_argument("--backend", choices=BACKENDS, default="python",
-                   help="python (the default), native (the rule file compiled to C++, cached; an error where it "
-                        "cannot be built) or auto (native where it can be, else python, saying why in one line)")
+    """--backend, default auto (or $CARDSMITH_BACKEND), resolved when the command runs (common.backend_of):
+    argparse keeps None for "not given", so a command can tell a choice from the default."""
+    q.add_argument("--backend", choices=BACKENDS, default=None,
+                   help="auto (the default): native where it can be built here, else python, saying why in one "
+                        "line; native: the rule file compiled to C++ (cached), an error where it cannot be; python: "
+                        f"the reference (${BACKEND_ENV} changes the default)")
+    # One set per parse: the notes `auto` has said in this command (common.instance), each said once.
+    q.set_defaults(backend_default="auto", backend_notes=set())
 
 
 def bot_spec(text: str) -> str:

@@ -1,6 +1,7 @@
 """`cardsmith bench GAME`: random playouts in rounds, actions/s and games/s on CPU time (or, with `--profile`,
-the rule-file lines the time goes to). With `--backend native`, the native playout loop (the whole match in
-C++, no Python per action), alternated round by round with the Python backend's loop, and their ratio."""
+the rule-file lines the time goes to). On the native backend (`auto`, the default, where it can be built, or
+`--backend native`), the native playout loop (the whole match in C++, no Python per action), alternated round
+by round with the Python backend's loop, and their ratio."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Random playouts in rounds after one warm-up match (not counted): each round's rates, then their
     median and spread. Rates use this process's CPU time, so a busy machine does not skew them; the wall
     time is shown beside them."""
+    if args.profile and args.backend is None:
+        args.backend = "python"  # the profile is of the Python backend's rule-file lines, whatever the default
     g = instance(args)
     rng = random.Random(args.seed)
     seed = args.seed

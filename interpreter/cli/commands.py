@@ -259,4 +259,5 @@ def _compare(sub: Any) -> None:
                    help="one more configuration: the first game with these options")
     _sim_args(c)
     c.set_defaults(sim_parser=c, score=None, score_as="total", score_order="auto")
+    backend_arg(c)
     limit_args(c)

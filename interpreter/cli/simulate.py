@@ -140,7 +140,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.seed is None:
         args.seed = random.randrange(2**31)
     if args.players is None:
-        args.players = instance(argparse.Namespace(**{**vars(args), "game": args.files[0], "option": shared})).n
+        # Only its player count: the Python backend reads it without a build.
+        first = argparse.Namespace(**{**vars(args), "game": args.files[0], "option": shared, "backend": "python"})
+        args.players = instance(first).n
     loaded = [(label, *_setup(args, game, opts)) for label, game, opts in setups]
     out_dir = _out_dir(args)
     results: list[tuple[list[Row], dict[str, Any]]] = []

@@ -287,6 +287,16 @@ class State:
         t.rng = seed
         return t
 
+    def carried_copy(self) -> State:
+        """A copy to go on from where a native state was put at this position (native/position.py), as that
+        state goes on: no log, and a setup that keeps only the deals dealt so far (a later deal is dealt by the
+        seed alone, as the native state deals it)."""
+        t = self.clone()
+        t.log = None
+        if t.setup is not None:
+            t.setup = Resolved(t.setup.dealer, {k: d for k, d in t.setup.deals.items() if k <= self.deal_no})
+        return t
+
     def reseed(self, seed: int) -> None:
         """From here the state draws its chance from `seed` (a resampled state draws its future afresh); the
         history records it (history.py RESEED)."""

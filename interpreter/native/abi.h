@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <new>
 
+#include "position.h"
 #include "view.h"
 
 extern "C" {
@@ -33,8 +34,13 @@ struct CsApi {
   // what player p sees (view.h): how many words (written into out[0..cap)), -1 with the message in err, or
   // -2 before the match's first step has run
   int (*observe)(void* s, int p, int64_t* out, int cap, char* err, int errcap);
+  // the state's position (position.h) into out[0..cap): how many words, -1 with the message in err, or -2 while
+  // its chance step is half drawn
+  int (*position)(void* s, int64_t* out, int cap, char* err, int errcap);
+  // put the state at the position of the words: 0, or 1 with what does not fit in err (the state unchanged)
+  int (*set_position)(void* s, const int64_t* w, int n, char* err, int cap);
 };
-#define CS_ABI_VERSION 4
+#define CS_ABI_VERSION 5
 }
 
 namespace cs {
@@ -125,6 +131,19 @@ const CsApi* make_api() {
           size = (int)words.size();
         });
         return size;
+      },
+      [](void* s, int64_t* out, int cap, char* err, int errcap) {
+        int size = -1;
+        guarded(err, errcap, [&] {
+          static thread_local std::vector<i64> words;
+          if (!write_position(*static_cast<S*>(s), words)) { size = -2; return; }
+          std::copy(words.begin(), words.begin() + std::min<size_t>(words.size(), (size_t)std::max(cap, 0)), out);
+          size = (int)words.size();
+        });
+        return size;
+      },
+      [](void* s, const int64_t* w, int n, char* err, int cap) {
+        return guarded(err, cap, [&] { read_position(*static_cast<S*>(s), w, n); }) ? 0 : 1;
       },
   };
   return &api;

@@ -13,10 +13,13 @@ A `NativeGame` is a Python `Game` (every attribute and method of one, from the s
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
+from ..dsl.diagnostics import Span
 from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
+from ..engine.backends import BACKENDS
 from ..engine.errors import GameError
 from ..engine.game import Game
 from ..engine.history import RESEED, entries
@@ -24,19 +27,20 @@ from ..engine.setup import Setup
 from ..engine.state import State
 from .build import DEFAULT_BUILD_LIMITS, BuildError, BuildLimits, game_library, loader
 from .lower import Unsupported, lower
+from .position import Layout
 from .views import Reader
 from .wrapper import state_class
 
-BACKENDS = ("python", "native", "auto")
-
 
 class NativeUnavailable(GameError):
-    """The native backend cannot run this game here; the message says why, in one line."""
+    """The native backend cannot run this game here; the message says why, in one line. `span`: where the rule
+    file writes the construct the native backend does not cover, where known (else None)."""
 
-    def __init__(self, name: str, reason: str) -> None:
+    def __init__(self, name: str, reason: str, span: Span | None = None) -> None:
         super().__init__(f"{name} cannot run on the native backend: {reason}")
         self.name = name
         self.reason = reason
+        self.span = span
 
 
 class NativeFallback(UserWarning):
@@ -56,6 +60,7 @@ class NativeGame(Game):
     native_library: str  # the path of the compiled library, in the cache folder
     state_class: Any  # the class of its states: wrapper.NativeState over the binding's State
     views: Reader  # what the native observation's words mean (views.py)
+    position_layout: Layout  # what the words of its positions hold (position.py)
 
     def new_initial_state(self, seed: int | None = None, setup: Setup | None = None) -> Any:
         """A new match on the native backend. With a `setup` (a position to start from), the Python backend's
@@ -94,9 +99,11 @@ def _reason(e: BaseException) -> str:
 
 
 def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any], limits: Limits,
-                build_limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> NativeGame:
+                build_limits: BuildLimits = DEFAULT_BUILD_LIMITS,
+                on_build: Callable[[str], None] | None = None) -> NativeGame:
     """The native game of a compiled rule file (`compiled`, read from `path` within `limits`), or
-    NativeUnavailable saying why not. A bad player count or option raises as on the Python backend."""
+    NativeUnavailable saying why not. A bad player count or option raises as on the Python backend.
+    `on_build(what)`: told before anything is compiled (build.py)."""
     name = compiled.spec.name
     game = NativeGame.__new__(NativeGame)
     Game.__init__(game, compiled, players, options)  # checks the players and options first
@@ -105,26 +112,28 @@ def native_game(path: Any, compiled: Any, players: int, options: dict[str, Any],
         if plain.game is None:
             raise BuildError("the rule file did not compile without the optimizer")
         prog = lower(Game(plain.game, players, dict(options)))
-        so, _ = game_library(prog, limits=build_limits, what="its library")
-        binding = loader(limits=build_limits)
+        so, _ = game_library(prog, limits=build_limits, what="its library", on_build=on_build)
+        binding = loader(limits=build_limits, on_build=on_build)
         native = binding.Game(str(so))
     except Exception as e:  # noqa: BLE001 (Unsupported, BuildError, or a construct the lowering half knows)
-        raise NativeUnavailable(name, _reason(e)) from None
+        raise NativeUnavailable(name, _reason(e), e.span if isinstance(e, Unsupported) else None) from None
     game.native = native
     game.native_library = str(so)
     game.views = Reader(game, prog.strings)
+    game.position_layout = Layout.of(game, prog.views, prog.strings)
     game.state_class = state_class(binding)
     return game
 
 
 def load_backend(path: Any, compiled: Any, players: int, options: dict[str, Any], limits: Limits,
-                 backend: str, build_limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> Game:
+                 backend: str, build_limits: BuildLimits = DEFAULT_BUILD_LIMITS,
+                 on_build: Callable[[str], None] | None = None) -> Game:
     """The game on the backend asked for ("native" or "auto"; "python" needs no module of this folder)."""
     check_backend(backend)
     if backend == "python":
         return Game(compiled, players, options)
     try:
-        return native_game(path, compiled, players, options, limits, build_limits)
+        return native_game(path, compiled, players, options, limits, build_limits, on_build)
     except NativeUnavailable as e:
         if backend == "native":
             raise

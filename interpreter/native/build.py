@@ -20,7 +20,7 @@ import os
 import shutil
 import subprocess
 import sysconfig
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -63,7 +63,7 @@ class BuildLimits:
 
 DEFAULT_BUILD_LIMITS = BuildLimits()
 # What a game's library and the binding are built from (their hash names the builds).
-HEADERS = ("abi.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
+HEADERS = ("abi.h", "position.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
 STD = "std.h"  # the standard headers, first in every game's library, precompiled once (`_precompiled`)
 
 
@@ -189,8 +189,10 @@ def _building(out: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> Any:
-    """The binding, built once (keyed by its sources, the flags and the Python it is for)."""
+def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS,
+           on_build: Callable[[str], None] | None = None) -> Any:
+    """The binding, built once (keyed by its sources, the flags and the Python it is for). `on_build(what)` is
+    told before a compile starts (a command says on a terminal why it waits)."""
     sources = "".join((HERE / f).read_text() for f in ("loader.cc", *HEADERS))
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     out = cache_dir() / f"cs_loader_{_digest(sources, ' '.join(FLAGS), suffix)}"
@@ -202,6 +204,8 @@ def loader(force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS) -> A
         import pybind11
         with _building(so):
             if force or not so.exists():
+                if on_build is not None:
+                    on_build("the binding")
                 inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}", f"-I{HERE}"]
                 _compile([*FLAGS, *inc, str(HERE / "loader.cc")], so, limits.binding_seconds, limits.memory,
                          "the binding")
@@ -240,8 +244,9 @@ def _precompiled(limits: BuildLimits) -> list[str]:
 
 
 def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAULT_BUILD_LIMITS,
-                 what: str = "the game's library") -> tuple[Path, bool]:
-    """The game's library (compiled unless cached) and whether it was compiled now."""
+                 what: str = "the game's library", on_build: Callable[[str], None] | None = None) -> tuple[Path, bool]:
+    """The game's library (compiled unless cached) and whether it was compiled now (`on_build(what)` told
+    first, as `loader` tells it)."""
     text = library_source(prog)
     size = len(text.encode())
     if size > limits.source:
@@ -257,6 +262,8 @@ def game_library(prog: Program, force: bool = False, limits: BuildLimits = DEFAU
     with _building(so):
         if not force and so.exists():  # built by another process while this one waited
             return so, False
+        if on_build is not None:
+            on_build(what)
         src = so.with_name(so.name + f".{os.getpid()}.cc")
         src.write_text(text)
         try:

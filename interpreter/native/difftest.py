@@ -3,10 +3,13 @@ lockstep, chance drawn by the loop, and must agree on the player to act, every l
 list, every player's observation (the dict and its string) and information-state string at every node,
 and the returns. `cases` lists what to play for a game: each player count it allows (up to 10) at its
 defaults, then each option's other values (a flag flipped, the other choices, an int's bounds) at its lowest
-player count.
+player count. With `--positions-every K`, at every K-th node between steps the two states' whole positions
+are compared too (position.py: hidden cards in order, variables nobody sees, who moved each card), and the
+Python state's position is carried into a new native state, which must give back the same words and the same
+legal actions.
 
     python -m cardsmith.native.difftest GAME... [--matches N] [--option-matches M] [--seed S] [--plain]
-                                        [--views-every K]
+                                        [--views-every K] [--positions-every K]
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from typing import Any
 MAX_PLAYERS = 10
 
 
-def compare(py: Any, nat: Any, matches: int, seed: int, views_every: int = 1) -> tuple[int, int, str | None]:
+def compare(py: Any, nat: Any, matches: int, seed: int, views_every: int = 1,
+            positions_every: int = 0) -> tuple[int, int, str | None]:
     """(matches, nodes) played in agreement, or the first disagreement. Every player's observation and
     information-state string are compared at every `views_every`-th node (the Python backend's are most of
-    the time of a long run; 0: never, for states that have none, as the prototypes')."""
+    the time of a long run; 0: never, for states that have none, as the prototypes'), the whole positions at
+    every `positions_every`-th (0: never; `nat` a NativeGame)."""
     rng = random.Random(seed)
     nodes = 0
     n = py.num_players()
@@ -51,12 +56,32 @@ def compare(py: Any, nat: Any, matches: int, seed: int, views_every: int = 1) ->
                 if a.current_player() != b.current_player():
                     return m, nodes, f"match {m} node {nodes}: player {a.current_player()} vs {b.current_player()}"
                 la, lb = a.legal_actions(), b.legal_actions()
+                if positions_every and nodes % positions_every == 0:
+                    err = _positions(nat, a, b, la)
+                    if err is not None:
+                        return m, nodes, f"match {m} node {nodes}: {err}"
             if la != lb:
                 return m, nodes, f"match {m} node {nodes}: legal {la} vs {lb}"
             x = la[rng.randrange(len(la))]
             a.apply_action(x)
             b.apply_action(x)
     return matches, nodes, None
+
+
+def _positions(nat: Any, a: Any, b: Any, legal: list[int]) -> str | None:
+    """Where the whole positions of the Python state `a` and the native state `b` differ, or where `a`'s
+    position carried into a new native state does not give back the same words and legal actions."""
+    from .position import native_at, position
+    lay = nat.position_layout
+    words = lay.words(a)
+    diff = lay.difference(words, position(b) or [])
+    if diff is not None:
+        return f"the positions differ: {diff} (Python, native)"
+    c = native_at(nat, a)
+    diff = lay.difference(words, position(c) or [])
+    if diff is not None:
+        return f"the carried position differs: {diff} (Python, native)"
+    return None if c.legal_actions() == legal else f"the carried position's legal actions: {c.legal_actions()}"
 
 
 def cases(name: str) -> list[tuple[int, dict[str, Any]]]:
@@ -85,7 +110,7 @@ def cases(name: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 def run(name: str, players: int, options: dict[str, Any], matches: int, seed: int,
-        plain: bool = False, views_every: int = 1) -> tuple[int, int, str | None]:
+        plain: bool = False, views_every: int = 1, positions_every: int = 0) -> tuple[int, int, str | None]:
     """`plain`: against the Python backend compiled without the optimizer (what the native backend is lowered
     from), instead of `cardsmith.load`'s."""
     import cardsmith
@@ -93,7 +118,7 @@ def run(name: str, players: int, options: dict[str, Any], matches: int, seed: in
     from .build import plain_game
     py = plain_game(name, players, options) if plain else cardsmith.load(name, players=players, options=options)
     return compare(py, cardsmith.load(name, players=players, options=options, backend="native"), matches, seed,
-                   views_every)
+                   views_every, positions_every)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,13 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plain", action="store_true", help="against the Python backend compiled without the optimizer")
     ap.add_argument("--views-every", type=int, default=1, metavar="K",
                     help="compare the observations and information-state strings at every K-th node (1: every node)")
+    ap.add_argument("--positions-every", type=int, default=0, metavar="K",
+                    help="compare the whole positions, and carry the Python one natively, at every K-th node")
     args = ap.parse_args(argv)
     bad = 0
     for name in args.games:
         for players, options in cases(name):
             k = args.option_matches if options else args.matches
             try:
-                m, nodes, err = run(name, players, options, k, args.seed, args.plain, max(1, args.views_every))
+                m, nodes, err = run(name, players, options, k, args.seed, args.plain, max(1, args.views_every),
+                                    max(0, args.positions_every))
             except Exception as e:  # noqa: BLE001 - a case that cannot be set up is reported, not fatal
                 m, nodes, err = 0, 0, f"{type(e).__name__}: {e}"
             opts = ",".join(f"{k}={v}" for k, v in options.items())

@@ -12,6 +12,7 @@ from .emit_ids import ids_digit, ids_tables
 from .emit_views import list_dispatch
 from .emit_views import meta_lines as view_meta
 from .lower import NONE_CODE, Func, Program, Unsupported
+from .position import SCALARS
 
 # The lowered functions the rules call (lower.py's names): `define` functions and procedures. A call of one that
 # calls others takes a unit of the step budget (the Python backend charges a call its body's size).
@@ -564,6 +565,8 @@ class CppWriter:
                    f"m.next_dealer = {h['next_dealer']}; m.max_deals = {p.max_deals};")
         out.append(f"    m.fix_zones = {{{', '.join(map(str, p.fix_zones))}}};")
         out += view_meta(p.views)
+        out.append("    m.scalars = {" + ", ".join(f"{{&Flat::{name}, '{k}', {c_text(name)}}}" for name, k in SCALARS)
+                   + "};")
         # an int64 whatever the limit (past 2**62 units no move ends anyway); the message says the limit given
         budget = min(int(p.step_budget), 2**62)
         out.append(f"    m.budget = {budget}LL; m.over = {c_text(str(over(p.step_budget)))};")

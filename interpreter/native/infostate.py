@@ -12,7 +12,8 @@ in what it decides, its lines and whole texts). CFR and MCCFR clone a state, app
 string of the player to act: one action after its parent's `Known`, the child's is the parent's extended by
 that step, for every player at once. Anything else (a state read back, or asked first after many actions) is
 replayed on a new native state from its history, every player at once; the Python backend answers only
-where the native observation cannot (before the match's first step, a `visible` rule failing: None here)."""
+where the native observation cannot (before the match's first step, a `visible` rule failing) or the native
+history does not start at the match's start (a state carried from a Python position): None here."""
 
 from __future__ import annotations
 
@@ -23,6 +24,14 @@ from ..engine.obstext import Lines
 
 if TYPE_CHECKING:
     from .wrapper import NativeState
+
+
+class Carried:
+    """What `_seen` holds on a state carried into the native backend from a Python position (position.py
+    `native_at`) and on its copies: its history starts at that position, so its strings are its twin's."""
+
+
+FROM_POSITION = Carried()
 
 
 class Known:
@@ -55,8 +64,11 @@ def information_state_string(s: NativeState, p: Any) -> str | None:
     g = s._game
     if type(p) is not int or not 0 <= p < g.n:
         return None
+    seen = s._seen
+    if isinstance(seen, Carried):
+        return None
     count = s.entry_count()
-    known: Known | None = s._seen
+    known: Known | None = seen
     acted: list[tuple[int, int]] = []
     if known is not None and known.count < count:
         acted = _acted(s.entries(known.count))

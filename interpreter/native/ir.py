@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dsl import types as T
+from ..dsl.diagnostics import Span
 
 NONE_V = -(2**62)  # the rules' `none` as an int
 NONE_CODE = -2
@@ -15,7 +16,10 @@ IR = tuple
 
 
 class Unsupported(Exception):
-    pass
+    """What the native backend does not cover yet, named in words (the message). `span`: where the rule file
+    writes it, where known: the innermost expression or statement being lowered (`Lowering.located`)."""
+
+    span: Span | None = None
 
 
 def kind(ty: Any) -> str:

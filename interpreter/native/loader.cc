@@ -486,6 +486,59 @@ PyObject* observation_words(PyObject* self, PyObject* player) {
   return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(words.data()), (Py_ssize_t)n * 8);
 }
 
+// The state's position (position.h) as bytes of native int64 words, None while its chance step is half drawn.
+PyObject* position(PyObject* self, PyObject*) {
+  const NState& st = st_of(self);
+  static std::vector<int64_t> words(1024);
+  char err[ERR];
+  int n = st.lib->api->position(st.s, words.data(), (int)words.size(), err, sizeof err);
+  if (n > (int)words.size()) {
+    words.resize(n);
+    n = st.lib->api->position(st.s, words.data(), n, err, sizeof err);
+  }
+  if (n == -2) Py_RETURN_NONE;
+  if (n < 0) {
+    try {
+      game_error(std::string("the native backend could not write the position: ") + err);
+    } catch (...) {
+      return raise_caught();
+    }
+  }
+  return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(words.data()), (Py_ssize_t)n * 8);
+}
+
+// set_position(words, moves): the state put at the position of the words (bytes of native int64 words, as
+// `position` gives them), `moves` the player actions taken before it (the action limit counts them). Its
+// history starts again here. What does not fit this game's state is a GameError, the state left as it was.
+// The subclass's twin is the caller's to set (position.py `native_at` gives it the Python state's copy).
+PyObject* set_position(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2 || !PyBytes_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "set_position(words: bytes, moves: int)");
+    return nullptr;
+  }
+  long long moves = PyLong_AsLongLong(args[1]);
+  if (moves == -1 && PyErr_Occurred()) return nullptr;
+  Py_ssize_t size = PyBytes_GET_SIZE(args[0]);
+  if (size % 8 || size / 8 > INT_MAX || moves < 0) {
+    PyErr_SetString(PyExc_ValueError, "set_position: whole int64 words, and 0 or more moves");
+    return nullptr;
+  }
+  std::vector<int64_t> words((size_t)size / 8);
+  std::memcpy(words.data(), PyBytes_AS_STRING(args[0]), (size_t)size);
+  NState& st = st_of(self);
+  char err[ERR];
+  if (st.lib->api->set_position(st.s, words.data(), (int)words.size(), err, sizeof err)) {
+    try {
+      game_error(err);
+    } catch (...) {
+      return raise_caught();
+    }
+  }
+  st.hist.clear();
+  st.moves = moves;
+  Py_RETURN_NONE;
+}
+
 PyMethodDef state_methods[] = {
     {"is_terminal", is_terminal, METH_NOARGS, nullptr},
     {"is_chance_node", is_chance_node, METH_NOARGS, nullptr},
@@ -502,6 +555,9 @@ PyMethodDef state_methods[] = {
     {"entries", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(entries)), METH_FASTCALL, nullptr},
     {"entry_count", entry_count, METH_NOARGS, nullptr},
     {"observation_words", observation_words, METH_O, nullptr},
+    {"position", position, METH_NOARGS, nullptr},
+    {"set_position", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_position)), METH_FASTCALL,
+     nullptr},
     {nullptr, nullptr, 0, nullptr},
 };
 

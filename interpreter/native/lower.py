@@ -129,9 +129,13 @@ class Lowering(CallsMixin):
     # ------------------------------------------------------------ expressions
     def ex(self, e: A.Expr) -> IR:
         m = getattr(self, "x_" + type(e).__name__, None)
-        if m is None:
-            raise Unsupported(f"expression {type(e).__name__}")
-        return m(e)
+        try:
+            if m is None:
+                raise Unsupported(f"expression {type(e).__name__}")
+            return m(e)
+        except Unsupported as u:
+            located(u, e)
+            raise
 
     def x_Const(self, e: A.Const) -> IR:
         if isinstance(e.value, float):
@@ -389,6 +393,13 @@ class Lowering(CallsMixin):
         return base if z.index is None else ("add", "i", base, self.ex(z.index))
 
     def stmt(self, st: A.Stmt) -> IR | None:
+        try:
+            return self._stmt(st)
+        except Unsupported as u:
+            located(u, st)
+            raise
+
+    def _stmt(self, st: A.Stmt) -> IR | None:
         if isinstance(st, A.Log):
             return None
         if isinstance(st, A.Assign):
@@ -469,6 +480,12 @@ class Lowering(CallsMixin):
             self.frame.restore(st.var, old)
             return ("for", (k, var_slot), it, body)
         raise Unsupported(f"statement {type(st).__name__}")
+
+
+def located(u: Unsupported, node: A.Node) -> None:
+    """Where the refused construct is written: the first (innermost) node with a place that it passes through."""
+    if u.span is None and getattr(node, "span", None) is not None:
+        u.span = node.span
 
 
 def _init_block(lo: Lowering, game: Any, rows: list[tuple[int, Any, Any]], name: str) -> int:

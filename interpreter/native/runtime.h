@@ -183,6 +183,10 @@ struct Meta {
   struct VarSees { int how, owner, rule; char kind; int slot; };
   std::vector<Sees> zsees;
   std::vector<VarSees> vsees;
+  // The whole-number fields of a position (position.h), in position.py's order: the field, what it holds (p a
+  // phase, n a player, c a count) and its name for a refusal.
+  struct Scalar { int Flat::*field; char kind; const char* name; };
+  std::vector<Scalar> scalars;
 };
 
 // ------------------------------------------------------------------ zones

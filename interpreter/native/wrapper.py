@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import GameError
 from ..engine.fields import SLOTS
 from ..engine.state import State
-from .infostate import Known
+from .infostate import Carried, Known
 from .infostate import information_state_string as native_infostate
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class NativeState:
         _seed: int | None  # the seed it was made with (its twin is made with it)
         _twin: State | None  # the Python state at the same position, once asked for
         _synced: int  # entries of the native history the twin has been given
-        _seen: Known | None  # what the players knew here or at a state before (native/infostate.py)
+        _seen: Known | Carried | None  # what the players knew here or at a state before (native/infostate.py)
 
         def entries(self, start: int = 0) -> list[tuple[int, int]]: ...
         def entry_count(self) -> int: ...
@@ -194,18 +194,22 @@ class NativeState:
     def var(self, name: str, player: int | None = None) -> Any:
         return self._py().var(name, player)
 
+    def _evaluating(self, fn: Any, *args: Any) -> Any:
+        """fn(twin, *args) as the Python state runs it (its `visible` rules' failures located): what the adapters
+        call to write a tensor in place (openspiel.py, pettingzoo.py)."""
+        return self._py()._evaluating(fn, *args)
+
     def evaluating_as(self, seat: int, fn: Any, *args: Any) -> Any:
         return self._py().evaluating_as(seat, fn, *args)
-
-    def _evaluating(self, fn: Any, *args: Any) -> Any:
-        """`fn(state, *args)` on the twin, its rule errors located (the OpenSpiel adapter's tensors)."""
-        return self._py()._evaluating(fn, *args)
 
     def reading_copy(self) -> State:
         return self._py().reading_copy()
 
     def seeded_copy(self, seed: int) -> State:
         return self._py().seeded_copy(seed)
+
+    def carried_copy(self) -> State:
+        return self._py().carried_copy()
 
     def cards_moved(self) -> None:
         self._py().cards_moved()

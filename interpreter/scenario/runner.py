@@ -162,6 +162,7 @@ class _Runner:
             self.state = State.initial(self.game, seed if isinstance(seed, int) else 0, log=True, setup=setup)
         except BadSetup as e:
             raise self.setup_failure(e) from None
+        self.started()
         steps = m.get("steps")
         if steps is not None and not isinstance(steps, YList):
             raise self.fail(steps, "'steps' must be a list")
@@ -205,6 +206,14 @@ class _Runner:
                     raise self.fail(item, "each item of 'deals' maps zones and variables to values, like 'set'")
                 maps.append(item)
         return maps
+
+    def started(self) -> None:
+        """The match has started at the scenario's position (its setup dealt): a runner that follows the match
+        on another backend too starts there (scenario/lockstep.py)."""
+
+    def apply(self, a: int) -> None:
+        """Every action of the scenario, legal or to be refused, is applied here."""
+        self.state.apply_action(a)
 
     def setup_failure(self, e: BadSetup) -> ScenarioFailure:
         """A deal the setup could not give, at its map (at the zone's key, if it names one)."""
@@ -288,7 +297,7 @@ class _Runner:
                 raise self.fail(vn, f"{q} is not legal for P{p} now" +
                                 (f"; did you mean '{close[0]}'?" if close else "") +
                                 f"; legal: {', '.join(names[:12])}{' ...' if len(legal) > 12 else ''}")
-            s.apply_action(a)
+            self.apply(a)
         else:
             if a is None:
                 # A typo would pass silently as "refused": the text must name an action of the game.
@@ -297,7 +306,7 @@ class _Runner:
             if s.current_player() != p:
                 return  # out of turn: refused
             try:
-                s.apply_action(a)
+                self.apply(a)
             except IllegalAction:
                 return
             raise self.fail(vn, f"{q} by P{p} was accepted, but should have been refused")
@@ -314,7 +323,7 @@ class _Runner:
             la = s.legal_actions()
             if not la:
                 raise self.fail(vn, f"no legal action in phase '{self.game.phases[s.phase].name}'")
-            s.apply_action(la[self.rng.randrange(len(la))])
+            self.apply(la[self.rng.randrange(len(la))])
         if v == "end" and not s.is_terminal():
             raise self.fail(vn, "the game did not end")
 
@@ -542,8 +551,9 @@ def run_scenarios(sf: ScenarioFile, only: str | None = None,
     return results
 
 
-def run_one(sf: ScenarioFile, sc: Scenario, compiled: Any) -> ScenarioResult:
-    runner = _Runner(sf, sc, compiled)
+def run_one(sf: ScenarioFile, sc: Scenario, compiled: Any, runner: _Runner | None = None) -> ScenarioResult:
+    """One scenario, on `runner` if given (a runner of another kind, made for this scenario)."""
+    runner = runner or _Runner(sf, sc, compiled)
     try:
         runner.run()
     except ScenarioFailure as f:

@@ -145,14 +145,17 @@ class Player:
         self.done = 0
         seed = match_seed(cfg.seed, index)
         bots = [make_bot(self.specs[text], g, p, seat_seed(seed, p)) for p, text in enumerate(cfg.seat_bots(index))]
-        # A native game plays natively unless the report lines' scores are wanted (they are read from the log);
-        # the phase, deals and winners then come from its Python twin (native/wrapper.py).
+        # A native game plays natively unless the report lines' scores are wanted (they are read from the Python
+        # state's log: replaying a native match to get them costs what playing it in Python does). The phase,
+        # deals and winners are read from the native observation's words (`_Words`), so no move crosses into
+        # Python.
         native = g.backend == "native" and not self.log
         s = g.new_initial_state(seed) if native else State.initial(g, seed, log=self.log)
+        facts = _Words(s) if native else s
         name_of, legal_at, taken, phases = self.name_of, counts.legal_at, counts.taken, counts.phases
         actions = choices = forced = 0
         first = -1
-        while not s.terminal:
+        while not (s.is_terminal() if native else s.terminal):  # a native state's `terminal` asks its twin
             p = s.current_player()
             legal = s.legal_actions()
             if first < 0:
@@ -165,15 +168,16 @@ class Player:
             else:
                 for i in {name_of[a] for a in legal}:
                     legal_at[i] += 1
-            phases[s.phase] += 1
+            phases[facts.phase] += 1
             a = bots[p].choose(SeatView(s, p))
             taken[name_of[a]] += 1
             s.apply_action(a)
             actions += 1
             self.done = actions
         failed = [resampling(b) for b in bots]
-        return Row(index, seed, actions, s.deal_no, tuple(s.winners), tuple(s.returns()), first, choices, forced,
-                   self._scores(s) if self.log else None, tuple(f for f, _ in failed), tuple(b for _, b in failed))
+        return Row(index, seed, actions, facts.deal_no, tuple(facts.winners), tuple(s.returns()), first, choices,
+                   forced, self._scores(s) if self.log else None, tuple(f for f, _ in failed),
+                   tuple(b for _, b in failed))
 
     def _scores(self, s: State) -> dict[str, array[float]]:
         """Each numeric report line's values, deal by deal, from the log's `end_deal` events. A line that
@@ -211,7 +215,45 @@ class Player:
         return MatchFailure(index, seed, self.done, False, str(e))
 
 
+class _Words:
+    """A native state's phase, deal and winners, read from the first words of its observation (view.h: the
+    phase, the player to act, dealer, deal, who is out, who sits out, over, the winners as bits) where its
+    Python twin would replay every move to answer; the twin answers where the words do not (before the
+    match's first step)."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s: Any) -> None:
+        self.s = s
+
+    def _words(self) -> memoryview | None:
+        try:
+            words = self.s.observation_words(0)
+        except RuntimeError:
+            return None
+        return None if words is None else memoryview(words).cast("q")
+
+    @property
+    def phase(self) -> int:
+        w = self._words()
+        return int(self.s.phase if w is None else w[0])
+
+    @property
+    def deal_no(self) -> int:
+        w = self._words()
+        return int(self.s.deal_no if w is None else w[3])
+
+    @property
+    def winners(self) -> list[int]:
+        w = self._words()
+        if w is None:
+            return list(self.s.winners)
+        return [p for p in range(self.s.game.n) if (w[7] >> p) & 1]
+
+
 def load(config: Config) -> Game:
+    # A worker that loads the game itself (Ray's) plays on the Python backend; a forked one plays on the
+    # parent's (`_PRELOADED`). A seed deals the same matches on both.
     loaded = compile_file(Path(config.path), config.limits)
     if not loaded.ok or loaded.game is None:
         raise RuleFileError(loaded.diagnostics, loaded.sources)

@@ -1,0 +1,115 @@
+"""Every scenario of every tests/scenarios/*.yaml file runs on the Python backend as `cardsmith test` runs it
+and, in lockstep, on a native state put at the Python state's position once the setup has dealt (and again at
+each later deal a `deals:` setup fixes): after every action the two agree on the whole position, the player to
+act, the legal actions (an `illegal:` step is refused natively too), the returns and every player's
+observation and its string (`cardsmith.scenario.lockstep`). A scenario the native backend cannot take is
+reported as unsupported, never passed: `UNSUPPORTED` lists the expected ones with their reasons.
+
+All slow, and the builds cost most of the time (each player count and set of options a scenario file uses is
+a build of its own: 144 for the 390 scenarios of tests/scenarios), so CI runs, of each file, the scenarios of
+its most used player count and options (a build a file: 223 scenarios) and the expected unsupported ones (which
+build nothing); `NATIVE_SCENARIOS=all` runs every scenario (tests/README.md has the times). Skipped where the
+machine has no C++ compiler or no pybind11."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cardsmith.dsl.yaml_loader import plain
+from cardsmith.scenario.reading import Scenario, read
+from conftest import TESTS
+
+pytest.importorskip("pybind11")
+if shutil.which("g++") is None:
+    pytest.skip("no C++ compiler", allow_module_level=True)
+
+from cardsmith.scenario.lockstep import PASSED, UNSUPPORTED, run_lockstep  # noqa: E402
+
+SCENARIO_DIR = TESTS / "scenarios"
+
+# The scenarios the native backend cannot take, and why (the reason `run_lockstep` gives, word for word).
+UNSUPPORTED_SCENARIOS = {
+    ("crazy-eights", "no eight is ever turned up"): "it does not cover more than 10 players yet",
+}
+
+EVERY = os.environ.get("NATIVE_SCENARIOS") == "all"
+
+
+def _build(sc: Scenario) -> tuple[Any, ...]:
+    """What a scenario's native game is built for: its player count (None: the fewest) and options."""
+    m = sc.node
+    options = plain(m.get("options")) if m.get("options") is not None else {}
+    return (plain(m.get("players")) if m.get("players") is not None else None,
+            tuple(sorted(options.items())) if isinstance(options, dict) else repr(options))
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for path in sorted(SCENARIO_DIR.glob("*.yaml")):
+        scenarios = read(str(path)).scenarios
+        most = Counter(_build(sc) for sc in scenarios).most_common(1)[0][0] if scenarios else None
+        for sc in scenarios:
+            if EVERY or _build(sc) == most or (path.stem, sc.name) in UNSUPPORTED_SCENARIOS:
+                cases.append(pytest.param(path, sc.name, id=f"{path.stem}::{sc.name}", marks=pytest.mark.slow))
+    return cases
+
+
+CASES = _cases()
+
+
+def test_the_unsupported_name_real_scenarios() -> None:
+    names = {(p.values[0].stem, p.values[1]) for p in CASES}
+    assert set(UNSUPPORTED_SCENARIOS) <= names
+
+
+@pytest.mark.parametrize(("path", "name"), CASES)
+def test_scenario_on_both_backends(path: Path, name: str) -> None:
+    results = run_lockstep(read(str(path)), only=name)
+    assert len(results) == 1
+    r = results[0]
+    reason = UNSUPPORTED_SCENARIOS.get((path.stem, name))
+    if reason is not None:
+        assert (r.outcome, r.message) == (UNSUPPORTED, reason)
+        return
+    assert r.outcome == PASSED, f"{r.span}: scenario '{r.name}' {r.outcome}: {r.message}"
+
+
+@pytest.mark.slow
+def test_a_disagreement_fails_the_scenario_saying_where(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check itself: a native state put one move further than the Python state's position is caught at
+    once, the part that differs named."""
+    import struct
+
+    from cardsmith.native import position as pos
+    from cardsmith.scenario import lockstep
+
+    def off_by_one(game: Any, s: Any) -> Any:
+        t = pos.native_at(game, s)
+        words = pos.position(t)
+        assert words is not None
+        words[[name for name, _ in pos.SCALARS].index("moves")] += 1
+        t.set_position(struct.pack(f"<{len(words)}q", *words), s.moves)
+        return t
+
+    monkeypatch.setattr(lockstep, "native_at", off_by_one)
+    path = SCENARIO_DIR / "kuhn-poker.yaml"
+    sf = read(str(path))
+    r = run_lockstep(sf, only=sf.scenarios[0].name)[0]
+    assert (r.outcome, r.message) == ("failed", "the native backend disagrees once the setup has dealt on the "
+                                      "position: moves: [0] against [1] (Python, native)")
+
+
+@pytest.mark.slow
+def test_the_lockstep_command_counts_each_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardsmith.scenario.lockstep import main
+
+    assert main([str(SCENARIO_DIR / "crazy-eights.yaml"), "--only", "no eight is ever turned up"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "0 passed, 0 failed, 1 unsupported by the native backend"
+    assert out[0].endswith(": no eight is ever turned up: it does not cover more than 10 players yet")
+    assert out[0].startswith("UNSUPPORTED  ")
