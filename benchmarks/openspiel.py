@@ -2,8 +2,9 @@
 
     python benchmarks/openspiel.py playouts [GAME ...] [--rounds R] [--seconds T] [--backend python|native]
     python benchmarks/openspiel.py native-loop [GAME ...] [--rounds R] [--seconds T]
-    python benchmarks/openspiel.py cfr [--rounds R] [--iterations N]
+    python benchmarks/openspiel.py cfr [--rounds R] [--iterations N] [--backend python|native]
     python benchmarks/openspiel.py adapters [--rounds R] [--seconds T]
+    python benchmarks/openspiel.py strings [GAME ...] [--rounds R] [--seconds T]
     python benchmarks/openspiel.py import [--rounds R]
     python benchmarks/openspiel.py all --markdown   # every table, as docs/performance.md prints them
 
@@ -25,7 +26,12 @@ uniform random bots, one call per match; games/s of CPU time, alternated as abov
 
 `cfr`: seconds per iteration of OpenSpiel's Python `CFRSolver` on cardsmith's Kuhn and Leduc poker
 (through `cardsmith.openspiel`) and on pyspiel's `kuhn_poker` and `leduc_poker`, and of outcome-sampling
-MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated as above.
+MCCFR (`OutcomeSamplingSolver`, 1,000 iterations a round) on Go Fish; alternated as above. `cfr --backend
+native`: CFR (N iterations a round on Kuhn, N/10 on Leduc) and external-sampling MCCFR (`ExternalSamplingSolver`,
+50N on Kuhn, 5N on Leduc) with cardsmith's Python backend, its native backend and pyspiel's game, the three
+in turn (the order rotated each round); iterations/s and each pair's ratio of time per iteration; on Kuhn
+poker also OpenSpiel's own Kuhn poker written in Python (`python_kuhn_poker`, the same pyspiel protocol for a
+Python game as the adapter's).
 
 `adapters`: random games/s of Hearts through cardsmith's own API against the pyspiel-wrapped game
 (`cardsmith.openspiel`, chance drawn by the loop, so against the own API's chance loop) and the
@@ -35,6 +41,10 @@ the seeded loop that makes the acting player's observation tensor at every step,
 tensor`). Then the time of one call of the acting player's information state string and of `clone()`, at
 every decision of random Hearts matches (chance drawn by the loop), through the own API, the pyspiel game
 and pyspiel's own hearts.
+
+`strings`: the acting player's information state string at every decision of random matches of each classic
+(chance drawn by the loop), on the Python backend and on the native backend (native/infostate.py), alternated;
+microseconds of CPU time per call and the ratio of the times.
 
 `import`: `python -c "import cardsmith"` against `python -c "import pyspiel"`, fresh processes alternated;
 wall time of the whole process, the median of the rounds; then the same with Kuhn poker loaded as well
@@ -318,6 +328,72 @@ def cfr(rounds: int, iterations: int) -> list[list[str]]:
     return rows
 
 
+def _native_pyspiel(rule_file: str, players: int) -> Any:
+    """The rule file as a pyspiel game (`cardsmith.openspiel`) on the native backend."""
+    import cardsmith.openspiel as cs_openspiel
+    return cs_openspiel.load(rule_file, players, backend="native")
+
+
+def alternate_all(measures: list[Callable[[], float]], rounds: int) -> list[list[float]]:
+    """Each measurement `rounds` times, in turn, the order rotated each round; the rates of each."""
+    out: list[list[float]] = [[] for _ in measures]
+    for r in range(rounds):
+        k = len(measures)
+        for i in [(r + j) % k for j in range(k)]:
+            out[i].append(measures[i]())
+    return out
+
+
+def _spread(xs: list[float]) -> str:
+    return f"{statistics.median(xs):.2f} ({min(xs):.2f}..{max(xs):.2f})"
+
+
+def cfr_native(rounds: int, iterations: int) -> list[list[str]]:
+    """CFR and external-sampling MCCFR on Kuhn and Leduc poker: the Python backend, the native backend and
+    pyspiel's own game, iterations/s of CPU time alternated in one process; each ratio per round. On Kuhn poker
+    also OpenSpiel's Kuhn poker written in Python (`python_kuhn_poker`): a game through the same Python-game
+    protocol of pyspiel as the adapter, whose clone and callbacks every Python game pays."""
+    import cardsmith.openspiel as cs_openspiel
+    from open_spiel.python import games as _registers_python_games  # noqa: F401
+    from open_spiel.python.algorithms import cfr as os_cfr
+    from open_spiel.python.algorithms import external_sampling_mccfr as os_es
+
+    rows = [["algorithm", "game", "Python it/s", "native it/s", "pyspiel it/s", "Python/pyspiel time",
+             "native/pyspiel time", "Python/native time", "OpenSpiel's python_kuhn_poker/pyspiel time"]]
+    runs: list[tuple[str, str, str, str, int]] = [
+        ("CFR", "Kuhn poker", "kuhn-poker", "kuhn_poker", iterations),
+        ("CFR", "Leduc poker", "leduc-poker", "leduc_poker", max(1, iterations // 10)),
+        ("external-sampling MCCFR", "Kuhn poker", "kuhn-poker", "kuhn_poker", iterations * 50),
+        ("external-sampling MCCFR", "Leduc poker", "leduc-poker", "leduc_poker", iterations * 5),
+    ]
+    for algo, title, rule_file, name, n in runs:
+        games = [cs_openspiel.load(rule_file, 2, backend="python"), _native_pyspiel(rule_file, 2),
+                 pyspiel.load_game(name)]
+        if name == "kuhn_poker":
+            games.append(pyspiel.load_game("python_kuhn_poker"))
+        if algo == "CFR":
+            solvers = [os_cfr.CFRSolver(g) for g in games]
+
+            def step(s: Any) -> None:
+                s.evaluate_and_update_policy()
+        else:
+            solvers = [os_es.ExternalSamplingSolver(g, os_es.AverageType.SIMPLE) for g in games]
+
+            def step(s: Any) -> None:
+                s.iteration()
+        for solver in solvers:
+            step(solver)  # warm up (CFR builds its tree of information states here)
+        rates = alternate_all([_per_iteration(solver, step, n) for solver in solvers], rounds)
+        py, nat, ref = rates[:3]
+        row = [algo, title, f"{statistics.median(py):.4g}", f"{statistics.median(nat):.4g}",
+               f"{statistics.median(ref):.4g}", _spread([b / a for a, b in zip(py, ref)]),
+               _spread([b / a for a, b in zip(nat, ref)]), _spread([b / a for a, b in zip(py, nat)]),
+               _spread([b / a for a, b in zip(rates[3], ref)]) if len(rates) > 3 else "-"]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
 # ---------------------------------------------------------------- adapters
 
 
@@ -401,13 +477,16 @@ def _per_call(game: Any, what: Callable[[Any], Any], rng: random.Random, seconds
     return max(spent, 0.0) / max(calls, 1) * 1e6
 
 
-def calls(rounds: int, seconds: float, seed: int) -> list[list[str]]:
+def calls(rounds: int, seconds: float, seed: int, backend: str = "python") -> list[list[str]]:
     """Hearts: the acting player's information state string and a clone, at every decision of random
-    matches, through the own API, the pyspiel game and pyspiel's own hearts, alternated."""
+    matches, through the own API, the pyspiel game and pyspiel's own hearts, alternated; with
+    `backend="native"` the native backend's own API too."""
     import cardsmith.openspiel as cs_openspiel
 
     sides = [("cardsmith, own API", cardsmith.load("hearts", 4)), ("cardsmith, pyspiel game",
              cs_openspiel.load("hearts", 4, backend="python")), ("pyspiel hearts", pyspiel.load_game("hearts"))]
+    if backend == "native":
+        sides.insert(1, ("cardsmith native, own API", cardsmith.load("hearts", 4, backend="native")))
     whats: list[tuple[str, Callable[[Any], Any]]] = [
         ("information state string", lambda s: s.information_state_string(s.current_player())),
         ("clone", lambda s: s.clone())]
@@ -420,6 +499,29 @@ def calls(rounds: int, seconds: float, seed: int) -> list[list[str]]:
             for i in order:
                 times[i].append(_per_call(sides[i][1], what, rng, seconds))
         row = [label, *[f"{statistics.median(t):.1f}" for t in times]]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
+def strings(names: list[str], rounds: int, seconds: float, seed: int) -> list[list[str]]:
+    """The acting player's information state string at every decision of random matches (chance drawn by the
+    loop, the state one action on since the last), on the Python backend and the native backend, alternated."""
+    rows = [["game", "players", "Python backend us", "native backend us", "Python/native time"]]
+    for c in _chosen(names):
+        mine = _load(c, "native")
+        if mine is None:
+            continue
+        sides = [cardsmith.load(c.rule_file, c.players), mine]
+        rng = random.Random(seed)
+        times: list[list[float]] = [[], []]
+        for r in range(rounds):
+            for i in ((0, 1) if r % 2 == 0 else (1, 0)):
+                times[i].append(_per_call(sides[i], lambda s: s.information_state_string(s.current_player()),
+                                          rng, seconds))
+        ratio = [a / b for a, b in zip(*times)]
+        row = [c.title, str(c.players), f"{statistics.median(times[0]):.1f}", f"{statistics.median(times[1]):.1f}",
+               _spread(ratio)]
         print(" | ".join(row), file=sys.stderr)
         rows.append(row)
     return rows
@@ -518,7 +620,8 @@ def markdown(rows: list[list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["playouts", "native-loop", "cfr", "adapters", "seeding", "import", "all"])
+    ap.add_argument("what", choices=["playouts", "native-loop", "cfr", "adapters", "strings", "seeding", "import",
+                                     "all"])
     ap.add_argument("games", nargs="*", help="playouts: the games to play (default: every classic)")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each side in a round (default 2)")
@@ -526,7 +629,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="cfr: CFR iterations on Kuhn poker per round, a tenth of them on Leduc (default 20)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--backend", choices=["python", "native"], default="python",
-                    help="playouts: cardsmith's backend (default python)")
+                    help="playouts: cardsmith's backend (default python); cfr: native compares the Python "
+                         "backend, the native backend and pyspiel's game; adapters: native adds the native "
+                         "backend's own API to the table of calls")
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     ap.add_argument("--write", metavar="FILE",
                     help="also put the tables, as Markdown, in FILE between the lines BEGIN and END (the table of "
@@ -544,10 +649,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "native-loop":
         tables.append(native_loop(args.games, args.rounds, args.seconds, args.seed))
     if args.what in ("cfr", "all"):
-        tables.append(cfr(args.rounds, args.iterations))
+        tables.append(cfr(args.rounds, args.iterations) if args.backend == "python" else
+                      cfr_native(args.rounds, args.iterations))
     if args.what in ("adapters", "all"):
         tables.append(adapters(args.rounds, args.seconds, args.seed))
-        tables.append(calls(args.rounds, args.seconds, args.seed))
+        tables.append(calls(args.rounds, args.seconds, args.seed, args.backend))
+    if args.what == "strings":
+        tables.append(strings(args.games, args.rounds, args.seconds, args.seed))
     if args.what in ("seeding", "all"):
         tables.append(seeding(args.games, args.seconds, args.seed))
     if args.what in ("import", "all"):

@@ -160,7 +160,8 @@ def _extend(s: State, p: int, cached: Seen) -> tuple[str, Lines | None] | None:
     return out, obs
 
 
-def header(s: State, p: int) -> str:
+def header(s: Any, p: int) -> str:
+    """The string's first line (`s` a state of either backend: it reads the game alone)."""
     g = s.game
     return f"information state of {g.player_name(p)} in {one_line(g.name)} for {g.n} players"
 

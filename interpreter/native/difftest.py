@@ -1,11 +1,12 @@
 """The differential test of the native backend: it and the Python backend play the same random matches in
 lockstep, chance drawn by the loop, and must agree on the player to act, every legal set and chance-outcome
-list, every player's observation (the dict and its string) at every node, and the returns. `cases` lists
-what to play for a game: each player count it allows (up to 10) at its defaults, then each option's other
-values (a flag flipped, the other choices, an int's bounds) at its lowest player count. With
-`--positions-every K`, at every K-th node between steps the two states' whole positions are compared too
-(position.py: hidden cards in order, variables nobody sees, who moved each card), and the Python state's
-position is carried into a new native state, which must give back the same words and the same legal actions.
+list, every player's observation (the dict and its string) and information-state string at every node,
+and the returns. `cases` lists what to play for a game: each player count it allows (up to 10) at its
+defaults, then each option's other values (a flag flipped, the other choices, an int's bounds) at its lowest
+player count. With `--positions-every K`, at every K-th node between steps the two states' whole positions
+are compared too (position.py: hidden cards in order, variables nobody sees, who moved each card), and the
+Python state's position is carried into a new native state, which must give back the same words and the same
+legal actions.
 
     python -m cardsmith.native.difftest GAME... [--matches N] [--option-matches M] [--seed S] [--plain]
                                         [--views-every K] [--positions-every K]
@@ -23,10 +24,10 @@ MAX_PLAYERS = 10
 
 def compare(py: Any, nat: Any, matches: int, seed: int, views_every: int = 1,
             positions_every: int = 0) -> tuple[int, int, str | None]:
-    """(matches, nodes) played in agreement, or the first disagreement. Every player's observation is
-    compared at every `views_every`-th node (the Python backend's are most of the time of a long run; 0:
-    never, for states that have none, as the prototypes'), the whole positions at every `positions_every`-th
-    (0: never; `nat` a NativeGame)."""
+    """(matches, nodes) played in agreement, or the first disagreement. Every player's observation and
+    information-state string are compared at every `views_every`-th node (the Python backend's are most of
+    the time of a long run; 0: never, for states that have none, as the prototypes'), the whole positions at
+    every `positions_every`-th (0: never; `nat` a NativeGame)."""
     rng = random.Random(seed)
     nodes = 0
     n = py.num_players()
@@ -44,6 +45,8 @@ def compare(py: Any, nat: Any, matches: int, seed: int, views_every: int = 1,
             for p in range(n if views_every and nodes % views_every == 0 else 0):
                 if a.observation(p) != b.observation(p) or a.observation_string(p) != b.observation_string(p):
                     return m, nodes, f"match {m} node {nodes}: P{p}'s observation differs"
+                if a.information_state_string(p) != b.information_state_string(p):
+                    return m, nodes, f"match {m} node {nodes}: P{p}'s information state string differs"
             if a.is_chance_node() != b.is_chance_node():
                 return m, nodes, f"match {m} node {nodes}: chance {a.is_chance_node()} vs {b.is_chance_node()}"
             if a.is_chance_node():
@@ -126,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plain", action="store_true", help="against the Python backend compiled without the optimizer")
     ap.add_argument("--views-every", type=int, default=1, metavar="K",
-                    help="compare the observations at every K-th node (1: every node)")
+                    help="compare the observations and information-state strings at every K-th node (1: every node)")
     ap.add_argument("--positions-every", type=int, default=0, metavar="K",
                     help="compare the whole positions, and carry the Python one natively, at every K-th node")
     args = ap.parse_args(argv)

@@ -141,8 +141,8 @@ Seed seed_of(const py::object& seed) {
 // ------------------------------------------------------------------ the State type
 // The state is a plain CPython type, not a pybind11 class: its methods are the hot loop's (four or five calls
 // per action from Python), and a METH_NOARGS or METH_O call costs a third of pybind11's dispatch. Python
-// subclasses it (wrapper.NativeState); `_game`, `_seed`, `_twin` and `_synced` are the subclass's, kept here so
-// that `clone` copies them without a Python frame.
+// subclasses it (wrapper.NativeState); `_game`, `_seed`, `_twin`, `_synced` and `_seen` are the subclass's, kept
+// here so that `clone` copies them without a Python frame.
 struct StateObject {
   PyObject_HEAD
   NState* st;
@@ -150,6 +150,7 @@ struct StateObject {
   PyObject* seed;  // the seed it was made with
   PyObject* twin;  // the Python backend's state at the same position, once asked for
   Py_ssize_t synced;  // entries of the history the twin has been given
+  PyObject* seen;  // what the players knew at this state or one before it (native/infostate.py), shared by clones
 };
 
 PyTypeObject StateType;
@@ -224,7 +225,7 @@ PyObject* new_object(PyTypeObject* type, NState* st) {
   auto* o = reinterpret_cast<StateObject*>(type->tp_alloc(type, 0));
   if (!o) { delete st; return nullptr; }
   o->st = st;
-  o->game = o->seed = o->twin = nullptr;
+  o->game = o->seed = o->twin = o->seen = nullptr;
   o->synced = 0;
   return reinterpret_cast<PyObject*>(o);
 }
@@ -270,6 +271,7 @@ int state_traverse(PyObject* self, visitproc visit, void* arg) {
   Py_VISIT(o->game);
   Py_VISIT(o->seed);
   Py_VISIT(o->twin);
+  Py_VISIT(o->seen);
   return 0;
 }
 
@@ -278,6 +280,7 @@ int state_clear(PyObject* self) {
   Py_CLEAR(o->game);
   Py_CLEAR(o->seed);
   Py_CLEAR(o->twin);
+  Py_CLEAR(o->seen);
   return 0;
 }
 
@@ -386,7 +389,8 @@ PyObject* returns(PyObject* self, PyObject*) {  // also `rewards`: OpenSpiel's, 
   return out;
 }
 
-// A copy with its subclass's fields: the twin is copied (it is the Python state at this same position).
+// A copy with its subclass's fields: the twin is copied (it is the Python state at this same position), what the
+// players knew is shared.
 PyObject* clone(PyObject* self, PyObject*) {
   auto* o = reinterpret_cast<StateObject*>(self);
   PyObject* twin = nullptr;
@@ -406,6 +410,8 @@ PyObject* clone(PyObject* self, PyObject*) {
   c->seed = o->seed;
   c->twin = twin;
   c->synced = o->synced;
+  Py_XINCREF(o->seen);  // never changed once made: a state that moves on points to a new one
+  c->seen = o->seen;
   return reinterpret_cast<PyObject*>(c);
 }
 
@@ -561,6 +567,7 @@ PyMemberDef state_members[] = {
     {"_seed", T_OBJECT, offsetof(StateObject, seed), 0, nullptr},
     {"_twin", T_OBJECT, offsetof(StateObject, twin), 0, nullptr},
     {"_synced", T_PYSSIZET, offsetof(StateObject, synced), 0, nullptr},
+    {"_seen", T_OBJECT, offsetof(StateObject, seen), 0, nullptr},
     {nullptr, 0, 0, 0, nullptr},
 };
 

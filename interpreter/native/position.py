@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import GameError
+from .infostate import FROM_POSITION
 from .ir import NONE_V
 
 if TYPE_CHECKING:
@@ -287,6 +288,7 @@ def native_at(game: NativeGame, s: State) -> Any:
     t._twin = s.carried_copy()
     t._synced = t.entry_count()
     t._seed = s.seed0
+    t._seen = FROM_POSITION  # its history starts here: its information-state strings are the twin's
     return t
 
 

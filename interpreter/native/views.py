@@ -9,7 +9,7 @@ from typing import Any
 
 from ..dsl import types as T
 from ..engine.observation import _plan, _show
-from ..engine.obstext import _labels, _var_text
+from ..engine.obstext import Lines, _labels, _var_text
 from .ir import NONE_V
 
 _WHOLE, _FLAG, _CARD, _LONG = range(4)
@@ -19,7 +19,7 @@ _SHORT = {T.INT: _WHOLE, T.PLAYER: _WHOLE, T.BOOL: _FLAG, T.CARD: _CARD}
 class Reader:
     """What one game's words mean: its names, the interned texts of its library, each variable's type."""
 
-    __slots__ = ("g", "n", "zones", "variables", "strings", "phases", "lines")
+    __slots__ = ("g", "n", "zones", "variables", "strings", "phases", "shown")
 
     def __init__(self, g: Any, strings: list[str]) -> None:
         self.g = g
@@ -31,8 +31,8 @@ class Reader:
         self.phases = [ph.name for ph in g.phases]
         # Each variable's line: its label, and how its one word is shown where that is all it takes (a whole
         # number or a player, a flag, a card), else its type (read and shown as `_var_text` shows it).
-        self.lines = [(label, _SHORT.get(ty, _LONG) if ty != T.NUM else _LONG, ty, plain)
-                      for label, _key, _how, _owner, _rule, ty, plain in _labels(g).variables]
+        self.shown = [(label, key, _SHORT.get(ty, _LONG) if ty != T.NUM else _LONG, ty, plain)
+                      for label, key, _how, _owner, _rule, ty, plain in _labels(g).variables]
 
     def observation(self, words: memoryview, p: int) -> dict[str, Any]:
         """observation.observe's dict, from the words of `observe` in view.h."""
@@ -65,6 +65,11 @@ class Reader:
 
     def text(self, words: memoryview, p: int) -> str:
         """The observation string (obstext.py's lines, from the words): `render(g, observation(...))`."""
+        return "\n".join(self.lines(words, p)[0])
+
+    def lines(self, words: memoryview, p: int, keys: list[str] | None = None) -> Lines:
+        """The observation string's lines and, when `keys` is given, each line's key into it (what
+        `obstext.observation_lines` gives: the information state string compares observations by them)."""
         w = words.cast("q")
         n = self.n
         lab = _labels(self.g)
@@ -76,14 +81,16 @@ class Reader:
             turn = "chance to act" if cur < 0 else f"{names[cur]} to act"
         lines = [f"{lab.sees[p]}deal {deal}, dealer {names[dealer]}, phase '{lab.phases[phase]}', {turn}",
                  lab.in_play + ", ".join([names[q] for q in range(n) if not ((outs | sits) >> q) & 1])]
-        at = self._lines(w, 8 + n, lab, "", lines)
+        if keys is not None:
+            keys += (lab.sees_key[p], lab.in_play_key)
+        at = self._lines(w, 8 + n, lab, "", lines, keys)
         if w[at]:
-            self._lines(w, at + 2, lab, f"end of deal {w[at + 1]}, ", lines)
-        return "\n".join(lines)
+            self._lines(w, at + 2, lab, f"end of deal {w[at + 1]}, ", lines, keys)
+        return lines, keys or []
 
-    def _lines(self, w: memoryview, at: int, lab: Any, prefix: str, lines: list[str]) -> int:
+    def _lines(self, w: memoryview, at: int, lab: Any, prefix: str, lines: list[str], keys: list[str] | None) -> int:
         cards = lab.cards
-        for label, *_ in lab.zones:
+        for label, key, *_ in lab.zones:
             k = w[at]
             if k < 0:
                 lines.append(f"{prefix}{label}{-1 - k} hidden")
@@ -91,11 +98,15 @@ class Reader:
             else:
                 lines.append(prefix + label + (" | ".join([cards[c] for c in w[at + 1:at + 1 + k]]) if k else "-"))
                 at += 1 + k
-        for label, short, ty, plain in self.lines:
+            if keys is not None:
+                keys.append(prefix + key)
+        for label, key, short, ty, plain in self.shown:
             seen = w[at]
             at += 1
             if not seen:
                 continue
+            if keys is not None:
+                keys.append(prefix + key)
             if short != _LONG:
                 x = w[at]
                 at += 1

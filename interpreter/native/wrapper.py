@@ -1,12 +1,13 @@
 """The native backend's state: the Python `State`'s public interface over a native state of the binding.
 
 The native library answers what the hot loops ask: the player to act, legal actions, chance outcomes,
-apply, returns, clone and the history. Everything else (observations, information-state strings and
-tensors, serialization, resampling, zones and variables by name, the views, and the engine's fields read by
-other modules) comes from a Python *twin*: a Python-backend state of the same game at the same position,
+apply, returns, clone and the history; and what each player sees: the observation (view.h, read back by
+views.py) and the information-state string (infostate.py). Everything else (tensors, serialization,
+resampling, zones and variables by name, the views, and the engine's fields read by other modules) comes
+from a Python *twin*: a Python-backend state of the same game at the same position,
 built by replaying the native state's history (chance outcomes included), made when first asked for and
 kept in step from then on (each later question replays only the entries since). So every answer is the
-Python backend's own, exactly; only the hot loop runs natively.
+Python backend's own, exactly: the twin's, or made natively and checked against it (difftest.py).
 
 A state made with a seed draws its chance natively exactly as the Python backend does (pyrandom.h), so its
 twin is the Python state made with the same seed, given the same moves; its `history()` holds the player
@@ -22,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import GameError
 from ..engine.fields import SLOTS
 from ..engine.state import State
+from .infostate import Carried, Known
+from .infostate import information_state_string as native_infostate
 
 if TYPE_CHECKING:
     from .backend import NativeGame
@@ -37,13 +40,14 @@ class NativeState:
     """A match on the native backend, with the interface of `cardsmith.State`. The class of its states is this
     one over the binding's `State` (`state_class`), which answers the names in NATIVE itself."""
 
-    # The binding's fields and methods this class uses (loader.cc), for the type checker. The four fields are
+    # The binding's fields and methods this class uses (loader.cc), for the type checker. The five fields are
     # the binding's (None and 0 until set), so that its `clone` copies them with no Python frame.
     if TYPE_CHECKING:
         _game: NativeGame
         _seed: int | None  # the seed it was made with (its twin is made with it)
         _twin: State | None  # the Python state at the same position, once asked for
         _synced: int  # entries of the native history the twin has been given
+        _seen: Known | Carried | None  # what the players knew here or at a state before (native/infostate.py)
 
         def entries(self, start: int = 0) -> list[tuple[int, int]]: ...
         def entry_count(self) -> int: ...
@@ -161,7 +165,10 @@ class NativeState:
         return None if words is None else memoryview(words)
 
     def information_state_string(self, player: int) -> str:
-        return self._py().information_state_string(player)
+        """The Python backend's text, from the native observations (native/infostate.py); the Python backend's
+        own where those are missing (before the first step, a `visible` rule failing) or `player` is no seat."""
+        text = native_infostate(self, player)
+        return text if text is not None else self._py().information_state_string(player)
 
     def observation_tensor(self, player: int) -> list[float]:
         return self._py().observation_tensor(player)
