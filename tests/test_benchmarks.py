@@ -9,6 +9,8 @@
 * `python benchmarks/cribbage_count.py` prints the time per hand of Cribbage's show counted with
   `subsets`/`combinations` (games/cribbage.yaml) and by bit masks (benchmarks/cribbage-count.yaml), and
   both counts agree with OpenSpiel's ScoreHand, written out here in Python, on random hands.
+* `python benchmarks/ismcts.py` with a tiny budget prints the time per decision of each side (OpenSpiel's
+  ISMCTSBot, cardsmith's ismcts on each backend) and how many decisions each made (a smoke test).
 * `python benchmarks/melds.py` with a tiny budget prints each kind of hand's times and ratios (a smoke
   test), and the two meld finders of benchmarks/melds.yaml it times find the same least deadwood, with
   melds of the hand, as OpenSpiel's gin_rummy.
@@ -231,3 +233,18 @@ def test_openspiel_benchmark_prints_and_writes_its_tables(tmp_path) -> None:
     text = page.read_text(encoding="utf-8")
     assert text.startswith("before\n<!-- benchmarks/openspiel.py: begin") and text.endswith("end -->\nafter\n")
     assert "old" not in text and "| Kuhn poker | 2 |" in text and "seeded draws a match" in text
+
+
+@pytest.mark.slow
+@pytest.mark.rl
+def test_ismcts_benchmark_prints_its_figures() -> None:
+    pytest.importorskip("pyspiel")
+    from cardsmith.native import build
+    if build.missing() is not None:
+        pytest.skip(str(build.missing()))
+    out = subprocess.run([sys.executable, str(BENCH / "ismcts.py"), "--rounds", "1", "--iterations", "5", "kuhn"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| kuhn |")]
+    assert [r.split(" | ")[1] for r in rows] == ["OpenSpiel ISMCTSBot", "cardsmith native", "cardsmith python"]
+    assert all(r.split(" | ")[2] == "20" for r in rows)

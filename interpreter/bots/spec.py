@@ -56,6 +56,10 @@ class BotKind:
     make: Callable[..., Any]
     doc: str
     params: dict[str, Param] = field(default_factory=dict)
+    # Whether the bot searches worlds resampled from what its seat knows: on a native state that search runs
+    # natively (several times faster), so a simulation with such a bot plays its matches natively even where it
+    # then replays them in Python for their report lines (sim/runner.py).
+    resamples: bool = False
 
 
 BOTS: dict[str, BotKind] = {
@@ -65,7 +69,8 @@ BOTS: dict[str, BotKind] = {
         "by": Param(str, "", "what to maximise: 'returns', or the label of a numeric 'report:' line (default: "
                     "returns if the file has 'match: returns', else its first numeric report)"),
     }),
-    "ismcts": BotKind(IsmctsBot, "information-set Monte Carlo tree search (Cowling, Powley and Whitehouse)", {
+    "ismcts": BotKind(IsmctsBot, "information-set Monte Carlo tree search (Cowling, Powley and Whitehouse)",
+                      resamples=True, params={
         "iterations": Param(int, 200, "searches per decision", 1, 1_000_000),
         "seconds": Param(float, 0.0, "a time budget per decision instead of a number of iterations "
                          "(0: use iterations)", 0, 3600),

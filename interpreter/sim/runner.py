@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from ..bots import SeatView, make_bot, parse_bots, resampling, seat_seed, strategy_names
+from ..bots import BOTS, SeatView, make_bot, parse_bots, resampling, seat_seed, strategy_names
 from ..dsl.diagnostics import RuleFileError
 from ..dsl.limits import Limits
 from ..dsl.pipeline import compile_file
@@ -138,6 +138,8 @@ class Player:
         if config.score_labels is not None:
             self.numeric &= set(config.score_labels)
         self.log = config.record_scores and bool(self.numeric)
+        kinds = [BOTS.get(spec.name) for spec in self.specs.values()]
+        self.searching = any(kind is not None and kind.resamples for kind in kinds)
         self.done = 0  # actions of the match being played, for the report of one that fails
 
     def play(self, index: int, counts: Counts) -> Row:
@@ -146,10 +148,11 @@ class Player:
         seed = match_seed(cfg.seed, index)
         bots = [make_bot(self.specs[text], g, p, seat_seed(seed, p)) for p, text in enumerate(cfg.seat_bots(index))]
         # A native game plays natively unless the report lines' scores are wanted (they are read from the Python
-        # state's log: replaying a native match to get them costs what playing it in Python does). The phase,
-        # deals and winners are read from the native observation's words (`_Words`), so no move crosses into
-        # Python.
-        native = g.backend == "native" and not self.log
+        # state's log: replaying a native match to get them costs what playing it in Python does), but for a bot
+        # that searches resampled worlds, natively several times faster: its match is played natively and then
+        # replayed in Python for the log (`_logged`). The phase, deals and winners are read from the native
+        # observation's words (`_Words`), so no move crosses into Python.
+        native = g.backend == "native" and (not self.log or self.searching)
         s = g.new_initial_state(seed) if native else State.initial(g, seed, log=self.log)
         facts = _Words(s) if native else s
         name_of, legal_at, taken, phases = self.name_of, counts.legal_at, counts.taken, counts.phases
@@ -176,8 +179,16 @@ class Player:
             self.done = actions
         failed = [resampling(b) for b in bots]
         return Row(index, seed, actions, facts.deal_no, tuple(facts.winners), tuple(s.returns()), first, choices,
-                   forced, self._scores(s) if self.log else None, tuple(f for f, _ in failed),
+                   forced, self._scores(self._logged(s, seed) if native else s) if self.log else None,
+                   tuple(f for f, _ in failed),
                    tuple(b for _, b in failed))
+
+    def _logged(self, s: Any, seed: int) -> State:
+        """A native match replayed on a Python state that keeps the log (the same seed draws the same chance)."""
+        t = State.initial(self.game, seed, log=True)
+        for _who, what in s.entries():
+            t.apply_action(what)
+        return t
 
     def _scores(self, s: State) -> dict[str, array[float]]:
         """Each numeric report line's values, deal by deal, from the log's `end_deal` events. A line that
