@@ -8,7 +8,7 @@
   games of `tests/games/` that the property, observation, tensor and
   information-state tests run too (features no bundled game shows yet).
 * The tiers (tests/README.md): `python -m pytest` runs everything on every core (pytest-xdist) and must
-  stay within 12 minutes on the 2-core machine; `python -m pytest -m "not slow"`, the inner loop, within
+  stay within 15 minutes on the 2-core machine; `python -m pytest -m "not slow"`, the inner loop, within
   90 seconds. The measured times are in tests/README.md. `QUICK_CASES` and `QUICK_GAMES` are the per-game
   cases the inner loop keeps; every other case is marked slow. `game_with(...)` writes a small rule file
   from tests/fixtures/base.yaml.
