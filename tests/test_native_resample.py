@@ -52,7 +52,13 @@ def native(name: str, players: int) -> Any:
 def random_state(g: Any, rnd: random.Random, seeded: bool, most: int = 60) -> Any:
     """A native state of a random match after up to `most` actions, not at a chance node (or None: over)."""
     s = g.new_initial_state(rnd.randrange(10**6) if seeded else None)
-    for _ in range(rnd.randrange(1, most)):
+    play_on(s, rnd, rnd.randrange(1, most))
+    return None if s.is_terminal() else s
+
+
+def play_on(s: Any, rnd: random.Random, actions: int) -> None:
+    """Up to `actions` random actions and chance outcomes on s, then chance until a player acts (or the end)."""
+    for _ in range(actions):
         if s.is_terminal():
             break
         if s.is_chance_node():
@@ -61,7 +67,6 @@ def random_state(g: Any, rnd: random.Random, seeded: bool, most: int = 60) -> An
             s.apply_action(rnd.choice(s.legal_actions()))
     while not s.is_terminal() and s.is_chance_node():
         s.apply_action(rnd.choice([a for a, _ in s.chance_outcomes()]))
-    return None if s.is_terminal() else s
 
 
 # ---------------------------------------------------------------- primitives
@@ -355,15 +360,7 @@ def test_the_native_carry_extends_a_hint_as_the_python_one(name: str, players: i
             hint, _ = R.resample_with_work(s.python_state(), p, rnd.randrange(10**9))
         except GameError:
             continue
-        for _ in range(rnd.randrange(1, 8)):  # the match goes on
-            if s.is_terminal():
-                break
-            if s.is_chance_node():
-                s.apply_action(rnd.choice([a for a, _ in s.chance_outcomes()]))
-            else:
-                s.apply_action(rnd.choice(s.legal_actions()))
-        while not s.is_terminal() and s.is_chance_node():
-            s.apply_action(rnd.choice([a for a, _ in s.chance_outcomes()]))
+        play_on(s, rnd, rnd.randrange(1, 8))  # the match goes on
         if s.is_terminal():
             continue
         seed = rnd.randrange(10**9)
