@@ -27,13 +27,14 @@ import cardsmith
 import pytest
 from cardsmith.engine import resample as R
 from cardsmith.engine.errors import GameError
-from cardsmith.engine.history import CHANCE, blank, entries, explicit, groups, play_group
+from cardsmith.engine.history import blank, entries, explicit, groups, play_group
 from cardsmith.engine.resample.constraints import Deals
 from cardsmith.engine.resample.descent import Descent
 from cardsmith.engine.resample.info import Info
 from cardsmith.engine.resample.matching import NoDeal
 from cardsmith.engine.resample.matching import assign as py_assign
 from cardsmith.engine.resample.search import Search, swap_places
+from cardsmith.engine.resample.search import draw as _draw
 from cardsmith.native import build
 from cardsmith.native import resample as nr
 
@@ -95,22 +96,6 @@ def _same_state(g: Any, t: Any, e: Any) -> None:
         assert e.legal() == (t.legal_actions() if not t.terminal else [])
         for p in range(g.n):
             assert g.views.observation(memoryview(e.words(p)), p) == t.observation(p)
-
-
-def _draw(base: Any, action: int | None, seed: int) -> list[int] | None:
-    """search.py `_draw`, with the seed given."""
-    t = base.seeded_copy(seed)
-    try:
-        play_group(t, action, [])
-    except GameError:
-        return None
-    new = []
-    h = t.trail
-    while h is not base.trail and h:
-        h, who, what = h
-        new.append((who, what))
-    new.reverse()
-    return [what for who, what in explicit(new) if who == CHANCE]
 
 
 @pytest.mark.parametrize("name,players", [("hearts", 4), ("go-fish", 3), ("gin-rummy", 2), ("schwimmen", 3)])

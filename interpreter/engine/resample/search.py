@@ -75,6 +75,22 @@ class Frame:
         self.ran = False  # whether any choice of the step was run
 
 
+def draw(base: State, action: int | None, seed: int) -> list[int] | None:
+    """The chance outcomes of one run of a step on base, drawn from `seed` (None if the step fails)."""
+    t = base.seeded_copy(seed)
+    try:
+        play_group(t, action, [])
+    except GameError:
+        return None
+    new: list[tuple[int, Any]] = []
+    h = t.trail
+    while h is not base.trail and h:
+        h, who, what = h
+        new.append((who, what))
+    new.reverse()
+    return [what for who, what in explicit(new) if who == CHANCE]
+
+
 class Search:
     """Steps 2 and 3, and backtracking: build a history the player cannot tell from the real one. Without
     the descent of step 4 (`Descent`), which overrides `_probe` and `_unforce`."""
@@ -176,19 +192,8 @@ class Search:
 
     def _draw(self, base: State, action: int | None) -> list[int] | None:
         """The chance outcomes of one run of the step, drawn from a seed taken from the random numbers."""
-        t = base.seeded_copy(self.rng.getrandbits(64))
         self.work += 1
-        try:
-            play_group(t, action, [])
-        except GameError:
-            return None
-        new: list[tuple[int, Any]] = []
-        h = t.trail
-        while h is not base.trail and h:
-            h, who, what = h
-            new.append((who, what))
-        new.reverse()
-        return [what for who, what in explicit(new) if who == CHANCE]
+        return draw(base, action, self.rng.getrandbits(64))
 
     def _run(self, base: State, f: Frame, i: int) -> tuple[State | None, list[Shuffle]]:
         """Step i on base; the state after it (None if it failed) and the shuffles it made."""
