@@ -75,12 +75,13 @@ class IsmctsBot:
         self.c = c
         self.worlds = worlds
         self._policy = policy(rollout, game, rng, by)
+        self._rollout = rollout
         # A decision that affords fewer fresh worlds than `carry_below` (resampling is dear: a fishing game late in a
         # match) has the next one carry `carry` of its worlds forward. Where fresh worlds are many, the bot
         # draws as it always did, to the same random numbers.
         self.carry = carry
         self.carry_below = carry_below
-        self._kept: list[State] = []  # the last decision's worlds, to carry forward
+        self._kept: list[State] = []  # the last decision's worlds, to carry forward (only where it is `_dear`)
         self._dear = False  # whether the last decision could afford fewer than carry_below fresh worlds
         lo, hi = game.min_utility, game.max_utility
         self._scale = (float(lo), float(hi) - float(lo)) if lo is not None and hi is not None and hi > lo else None
@@ -103,16 +104,59 @@ class IsmctsBot:
         self.last_failed, self.last_blind, self.last_timed_out = 0, False, False
         if len(legal) == 1:
             return int(legal[0])
-        tree: dict[Any, dict[int, _Child]] = {}
-        worlds: list[State] = []
         self._seen = [math.inf, -math.inf]  # returns seen, to scale them when the game has no bounds
-        self._root: Any = None
         deadline = time.process_time() + self.seconds if self.seconds > 0 else None
         stop_at = time.monotonic() + self.wall_cap if self.wall_cap > 0 else None
-        it = failed = drawn = played = 0
         # Where the last decision could afford few fresh worlds, its worlds are carried forward first.
         hints = self._kept if self._dear else []
         self._kept = []
+        root = None if hints else self._natively(view, deadline, stop_at)
+        if root is None:
+            root = self._search(view, hints, deadline, stop_at)
+        # The root is the bot's information now, the first node of every iteration (its observation in each
+        # world is the one it has).
+        self.last_blind = not root
+        if not root:  # no world could be drawn: a uniform choice, as a random player would
+            self.last = {}
+            self.blind_moves += 1
+            return int(legal[self.rng.randrange(len(legal))])
+        self.last = root
+        best = max(ch.visits for a, ch in root.items() if a in legal)
+        top = [a for a in legal if a in root and root[a].visits == best]
+        return int(top[self.rng.randrange(len(top))])
+
+    def _natively(self, view: SeatView, deadline: float | None, stop_at: float | None) -> dict[int, _Child] | None:
+        """The decision's search as `_search` makes it, run natively where the seat's state can (a native state:
+        native/ismcts.py): the root's children, or None for `_search` to run (the generator untouched)."""
+        keep = self.carry if self.carry and not self.worlds else 0
+        done = view.search_natively(self.rng, iterations=self.iterations, deadline=deadline, stop_at=stop_at,
+                                    c=self.c, worlds=self.worlds, rollout=self._rollout, scale=self._scale,
+                                    failed_work=MAX_WORK, keep=keep, keep_below=self.carry_below)
+        if done is None:
+            return None
+        self.last_worlds = done.worlds
+        self.last_failed = done.failed
+        self.resample_failures += done.failed
+        if done.failure is not None:
+            self.last_failure = done.failure
+        self.last_timed_out = done.timed_out
+        if keep:
+            self._dear = done.fresh < self.carry_below
+            self._kept = done.kept  # (empty unless the next decision carries them)
+        root: dict[int, _Child] = {}
+        for a, visits, total, avail in done.root:
+            ch = root[a] = _Child()
+            ch.visits, ch.total, ch.avail = visits, total, avail
+        return root
+
+    def _search(self, view: SeatView, hints: list[State], deadline: float | None,
+                stop_at: float | None) -> dict[int, _Child]:
+        """The decision's search: worlds drawn (or carried from `hints`) and iterations on them, within the
+        bot's iterations or time; the root's children."""
+        tree: dict[Any, dict[int, _Child]] = {}
+        worlds: list[State] = []
+        self._root: Any = None
+        it = failed = drawn = played = 0
         carried: list[State] = []
         tries = fresh = 0
         while True:
@@ -162,20 +206,9 @@ class IsmctsBot:
         self.last_failed = failed
         self.resample_failures += failed
         if self.carry and not self.worlds:
-            self._kept = worlds[-self.carry:]
             self._dear = fresh < self.carry_below
-        # The root is the bot's information now, the first node of every iteration (its observation in each
-        # world is the one it has).
-        root: dict[int, _Child] = tree.get(self._root, {}) if self._root is not None else {}
-        self.last_blind = not root
-        if not root:  # no world could be drawn: a uniform choice, as a random player would
-            self.last = {}
-            self.blind_moves += 1
-            return int(legal[self.rng.randrange(len(legal))])
-        self.last = root
-        best = max(ch.visits for a, ch in root.items() if a in legal)
-        top = [a for a in legal if a in root and root[a].visits == best]
-        return int(top[self.rng.randrange(len(top))])
+            self._kept = worlds[-self.carry:] if self._dear else []
+        return tree.get(self._root, {}) if self._root is not None else {}
 
     # ---------------------------------------------------------------- one iteration
     def _wants_world(self, count: int, drawn: int, played: int) -> bool:

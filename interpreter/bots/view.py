@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from ..engine.state import State
 
 
-# Whether a native state is resampled natively (benchmarks/native_search.py turns it off to compare).
+# Whether a native state is resampled natively, and whether an `ismcts` decision on it runs natively as a whole
+# (benchmarks/native_search.py and benchmarks/ismcts.py turn them off to compare).
 NATIVE_RESAMPLE = True
+NATIVE_SEARCH = True
 
 
 class SeatView:
@@ -79,6 +81,12 @@ class SeatView:
         if native is not None:  # (a native state: wrapper.py)
             return native(self.seat, rng, until)  # type: ignore[no-any-return]
         return resample_with_work(self._engine(), self.seat, rng, until)
+
+    def search_natively(self, rng: random.Random, **plan: Any) -> Any:
+        """A whole `ismcts` decision for this seat where its state runs it natively (native/ismcts.py `decide`, with
+        the bot's settings by name): what it found, or None where the bot is to search itself (`rng` untouched)."""
+        native = getattr(self._state, "_ismcts", None) if NATIVE_SEARCH and NATIVE_RESAMPLE else None
+        return None if native is None else native(self.seat, rng, **plan)
 
     def carry_with_work(self, rng: random.Random | int, hint: State) -> tuple[State | None, int]:
         """A state like `resample`'s, found by extending `hint`, a state `resample` gave this seat earlier in

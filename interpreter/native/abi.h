@@ -55,8 +55,11 @@ struct CsApi {
   int (*raw_cur)(void* s);  // the seat whose turn it is, whatever the state (State.cur)
   // the undecided blocks of a state that deals lazily, as (zone, cards) pairs (State.unfixed): how many ints
   int (*unfixed)(void* s, int* out, int cap);
+  // From here the state draws its chance from the seed of these words (as state_new's), as State.reseed: a
+  // resampled world draws its future afresh (ISMCTS's iterations, mc_search.h). 0, or -1 at a chance node.
+  int (*reseed)(void* s, const uint32_t* seed, int words, int wide);
 };
-#define CS_ABI_VERSION 6
+#define CS_ABI_VERSION 7
 }
 
 namespace cs {
@@ -229,6 +232,17 @@ const CsApi* make_api() {
             n += 2;
           }
         return n;
+      },
+      [](void* s, const uint32_t* seed, int words, int wide) {
+        S& st = *static_cast<S*>(s);
+        if (st.pending) return -1;
+        PySeed sd{};
+        words = std::max(0, std::min(words, SEED_WORDS));
+        std::copy(seed, seed + words, sd.w);
+        sd.n = (uint8_t)words;
+        sd.wide = wide != 0;
+        st.s.py = sd;
+        return 0;
       },
   };
   return &api;

@@ -34,7 +34,9 @@ from .emit_cpp import emit
 from .lower import Program, lower
 
 HERE = Path(__file__).resolve().parent
-FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden"]
+# -ffp-contract=off: no fused multiply-add, so that float arithmetic rounds as Python's does (the native ISMCTS's
+# UCB values and returns are the Python bot's to the bit, mc_search.h).
+FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-ffp-contract=off"]
 # No function of a game's library may take a stack frame over FRAME_LIMIT bytes (the compiler refuses it): rule
 # code checks the stack left at its calls, loops and lets (runtime.h `Budget::deep`), and what runs between two
 # checks must fit in the room it keeps, STACK_RESERVE. The largest frame
@@ -66,7 +68,7 @@ DEFAULT_BUILD_LIMITS = BuildLimits()
 HEADERS = ("abi.h", "position.h", "view.h", "engine.h", "runtime.h", "lists.h", "pyrandom.h", "std.h")
 # The binding's own: the native resampler, game-independent, compiled once into the binding.
 LOADER_HEADERS = ("pymt.h", "rs_info.h", "rs_match.h", "rs_search.h", "rs_descent.h",
-                  "rs_deals.h", "rs_resample.h", "rs_bind.h")
+                  "rs_deals.h", "rs_resample.h", "rs_bind.h", "mc_search.h", "mc_bind.h")
 STD = "std.h"  # the standard headers, first in every game's library, precompiled once (`_precompiled`)
 
 

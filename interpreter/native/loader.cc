@@ -590,6 +590,7 @@ PyObject* state_type() {
 }  // namespace
 
 #include "rs_bind.h"
+#include "mc_bind.h"
 
 PYBIND11_MODULE(cs_loader, mod) {
   PyObject* state_cls = state_type();
@@ -614,4 +615,5 @@ PYBIND11_MODULE(cs_loader, mod) {
         return py::make_tuple(moves, sums);
       });
   bind_resampler(mod, game);
+  bind_ismcts(mod);
 }

@@ -125,13 +125,19 @@ def _start(s: Any, p: Any, rng: Any) -> random.Random:
     raise GameError(f"resampling takes a random.Random or a whole number as its seed, not {type(rng).__name__}")
 
 
+def replayed(game: Any, found: Steps) -> State:
+    """The history found, replayed as a Python state (not yet reseeded or marked)."""
+    t = blank(game, None)
+    for action, outcomes in found:
+        play_group(t, action, outcomes)
+    return t
+
+
 def _finish(s: Any, found: Steps, r: random.Random) -> State:
     """The history found, replayed as a Python state, finished as resample/__init__.py `_finish` does: a seeded
     state's result draws its future chance from a new seed of the generator; a lazy one's deals lazily from
     the real state's undecided blocks."""
-    t = blank(s.game, None)
-    for action, outcomes in found:
-        play_group(t, action, outcomes)
+    t = replayed(s.game, found)
     if s.seed() is not None:
         t.reseed(r.getrandbits(64))
     else:
@@ -156,9 +162,7 @@ def resample_with_work(s: Any, p: Any, rng: Any, until: float | None = None) -> 
         raise R.OutOfTime(f"stopped at its time limit after {work:,} replayed steps, before it found a state "
                           f"{g.player_name(p)} cannot tell from this one")
     if found is None:
-        raise GameError(f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed "
-                        "steps; its information rules out almost every arrangement of the cards it has not seen"
-                        + R.stuck_note(g, p, stuck))
+        raise GameError(R.not_found(g, p, work, stuck))
     return _finish(s, found, r), work
 
 
@@ -188,4 +192,5 @@ def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
     return dict(found)
 
 
-__all__ = ["KINDS", "Unavailable", "assign", "carry_with_work", "info", "resample_with_work", "search", "tables"]
+__all__ = ["KINDS", "Unavailable", "assign", "carry_with_work", "info", "replayed", "resample_with_work", "search",
+           "tables"]

@@ -205,6 +205,12 @@ class NativeState:
         from ..engine.resample import carry_with_work
         return carry_with_work(self._py(), player, rng, hint)
 
+    def _ismcts(self, player: int, rng: Any, **plan: Any) -> Any:
+        """One `ismcts` decision for `player` natively (native/ismcts.py `decide`: the Python bot's loop, its worlds
+        and iterations in the binding), or None where the bot searches in Python. A bot's seat calls it."""
+        from . import ismcts
+        return ismcts.decide(self, player, rng, **plan)
+
     def resample_from_infostate(self, player: int, rng: Any) -> State:
         """A state `player` cannot tell from this one, a Python state: found by the native resampler (the Python
         backend's state, steps and errors: resample.py), or by the Python one on the twin at a chance node or

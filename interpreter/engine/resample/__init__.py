@@ -160,9 +160,13 @@ def resample_with_work(s: State, p: Any, rng: Any, until: float | None = None) -
         reached[kind] = search.reached
         if found is not None and (state := _found(s, search, found, info, r)) is not None:
             return state, work
-    raise GameError(f"found no state {s.game.player_name(p)} cannot tell from this one in {work:,} replayed "
-                    "steps; its information rules out almost every arrangement of the cards it has not seen"
-                    + stuck_note(s.game, p, first.stuck))
+    raise GameError(not_found(s.game, p, work, first.stuck))
+
+
+def not_found(g: Any, p: int, work: int, card: int | None) -> str:
+    """Why a resample failed: the work it did and, where the constraint layer knows it, the card with no place."""
+    return (f"found no state {g.player_name(p)} cannot tell from this one in {work:,} replayed steps; its "
+            "information rules out almost every arrangement of the cards it has not seen" + stuck_note(g, p, card))
 
 
 def stuck_note(g: Any, p: int, card: int | None) -> str:

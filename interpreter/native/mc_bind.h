@@ -1,0 +1,73 @@
+// The binding of ISMCTS's native decision (mc_search.h), part of loader.cc (included after rs_bind.h): the bot's
+// settings (`Plan`), and `ismcts`, which runs one decision with the bot's generator handed over and back.
+#pragma once
+
+#include "mc_search.h"
+
+// One decision of the bot (ismcts.py IsmctsBot._search) for the player of `io` (step 1 of the resampler, made
+// once for the decision): (True, the root's children as (action, visits, total, avail), the worlds searched,
+// the resamples that failed, the fresh worlds, the last failure's work and stuck card (or None), whether it ran
+// out of time, the generator's state after, and when fewer than `keep_below` worlds were fresh the last `keep`
+// worlds as (history found, reseed)); or (False, why) where it gave up, the generator untouched.
+py::tuple ismcts(const InfoObject& io, const rs::Plan& plan, const std::vector<uint32_t>& state,
+                 const std::vector<long long>& bounds, long long keep, long long keep_below) {
+  if (bounds.size() != 7) throw py::value_error("seven bounds");
+  rs::Bounds b{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], bounds[6]};
+  if (b.restarts < 1 || b.more_restarts < 1) throw py::value_error("bounds");
+  if ((int)plan.secret.size() != io.tb->num_actions()) throw py::value_error("a secret flag per action");
+  rs::PyMT mt = rng_of(state);
+  auto blank = [&io]() {
+    char err[ERR];
+    void* s = io.lib->api->blank_new(io.lib->game, err, sizeof err);
+    if (!s) throw std::runtime_error(err);
+    return std::make_shared<rs::Handle>(io.lib->api, s);
+  };
+  rs::Decision d;
+  std::string why;
+  {
+    py::gil_scoped_release nogil;  // (it reads no Python object, as the resampler's searches)
+    try {
+      rs::Ismcts search(*io.tb, io.info, plan, b, mt, blank);
+      d = search.run();
+    } catch (const std::bad_alloc&) {
+      why = "out of memory";
+    } catch (const std::exception& e) {
+      why = e.what();
+      if (why.empty()) why = "a failure";
+    }
+  }
+  if (!why.empty()) return py::make_tuple(false, why);
+  py::list root;
+  for (const rs::Child& c : d.root) root.append(py::make_tuple(c.action, c.visits, c.total, c.avail));
+  py::list kept;
+  if (keep > 0 && d.fresh < keep_below) {
+    size_t from = d.made.size() > (size_t)keep ? d.made.size() - (size_t)keep : 0;
+    for (size_t i = from; i < d.made.size(); i++) {
+      py::list steps;
+      for (auto& [a, outcomes] : d.made[i].steps)
+        steps.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
+      kept.append(py::make_tuple(steps, py::int_(d.made[i].reseed)));
+    }
+  }
+  auto maybe = [](long long x) { return x < 0 ? py::object(py::none()) : py::object(py::int_(x)); };
+  return py::make_tuple(true, root, d.worlds, d.failed, d.fresh, maybe(d.failed_work), maybe(d.failed_stuck),
+                        d.timed_out, rng_words(mt), kept);
+}
+
+void bind_ismcts(py::module_& mod) {
+  py::class_<rs::Plan>(mod, "Plan")
+      .def(py::init<>())
+      .def_readwrite("iterations", &rs::Plan::iterations)
+      .def_readwrite("deadline", &rs::Plan::deadline)
+      .def_readwrite("stop_at", &rs::Plan::stop_at)
+      .def_readwrite("c", &rs::Plan::c)
+      .def_readwrite("worlds", &rs::Plan::worlds)
+      .def_readwrite("rollout", &rs::Plan::rollout)
+      .def_readwrite("scaled", &rs::Plan::scaled)
+      .def_readwrite("lo", &rs::Plan::lo)
+      .def_readwrite("span", &rs::Plan::span)
+      .def_readwrite("failed_work", &rs::Plan::failed_work)
+      .def_readwrite("limit", &rs::Plan::limit)
+      .def_readwrite("secret", &rs::Plan::secret);
+  mod.def("ismcts", &ismcts);
+}
