@@ -72,17 +72,17 @@ def states(g: Any, count: int, seed: int, most: int = 80) -> list[Any]:
 
 def same_both_ways(g: Any, spec: str, ss: list[Any]) -> int:
     """One bot per seat each way, deciding on every state in turn (so a bot's kept worlds go on to its next
-    decision on both sides alike); the decisions that had no worlds to carry (which the native search takes)."""
+    decision on both sides alike); the decisions that carried worlds from the one before."""
     bots: dict[bool, dict[int, Any]] = {True: {}, False: {}}
-    fresh = 0
+    carrying = 0
     for i, s in enumerate(ss):
         p = s.current_player()
         bot = bots[True].setdefault(p, make_bot(spec, g, p, 11 + p))
-        fresh += not (bot._dear and bot._kept)
+        carrying += bool(bot._dear and bot._kept)
         got = decision(bot, s, True)
         want = decision(bots[False].setdefault(p, make_bot(spec, g, p, 11 + p)), s, False)
         assert got == want, f"state {i}"
-    return fresh
+    return carrying
 
 
 GAMES = [("hearts", 4, 6), ("kuhn-poker", 2, 12), ("leduc-poker", 2, 8), ("go-fish", 2, 6), ("go-fish", 3, 4),
@@ -93,19 +93,18 @@ GAMES = [("hearts", 4, 6), ("kuhn-poker", 2, 12), ("leduc-poker", 2, 8), ("go-fi
 @pytest.mark.parametrize("name,players,count", GAMES)
 def test_a_native_decision_is_the_bots_own(name: str, players: int, count: int, counted: list[int]) -> None:
     g = native(name, players)
-    fresh = same_both_ways(g, "ismcts(iterations=60)", states(g, count, seed=players))
-    assert counted == [fresh, 0] and fresh, counted  # (every decision with no world to carry ran natively)
+    same_both_ways(g, "ismcts(iterations=60)", states(g, count, seed=players))
+    assert counted == [count, 0], counted  # (every decision ran natively)
 
 
 @pytest.mark.parametrize("spec", ["ismcts(iterations=40, worlds=5)", "ismcts(iterations=40, rollout=first, c=2.5)",
                                   "ismcts(iterations=300)"])
 def test_the_settings_are_the_bots_own(spec: str, counted: list[int]) -> None:
     """A fixed number of worlds, the `first` rollout, another exploration constant, more iterations."""
-    fresh = 0
     for name, players in (("hearts", 4), ("leduc-poker", 2)):  # (Go Fish's `first` rollout never ends a match)
         g = native(name, players)
-        fresh += same_both_ways(g, spec, states(g, 4, seed=7))
-    assert counted == [fresh, 0] and fresh
+        same_both_ways(g, spec, states(g, 4, seed=7))
+    assert counted == [8, 0]
 
 
 def test_resampler_failures_and_kept_worlds_are_the_bots_own(monkeypatch: pytest.MonkeyPatch,
@@ -118,8 +117,8 @@ def test_resampler_failures_and_kept_worlds_are_the_bots_own(monkeypatch: pytest
     monkeypatch.setattr(R, "SCOUT", 200)
     g = native("go-fish", 2)
     ss = states(g, 10, seed=3, most=140)
-    fresh = same_both_ways(g, "ismcts(iterations=30)", ss)
-    assert counted == [fresh, 0]
+    same_both_ways(g, "ismcts(iterations=30)", ss)
+    assert counted == [len(ss), 0]
     bot = make_bot("ismcts(iterations=30)", g, 0, 1)
     failed = dear = blind = 0
     for s in ss:
@@ -132,12 +131,18 @@ def test_resampler_failures_and_kept_worlds_are_the_bots_own(monkeypatch: pytest
 
 
 def test_worlds_kept_natively_are_carried_by_the_bot(counted: list[int]) -> None:
-    """At 60 iterations a Hearts decision affords few fresh worlds: the native search keeps its last worlds (as
-    Python states) and the bot's next decision carries them forward in its own loop, as it would have."""
+    """At 60 iterations a Hearts decision affords few fresh worlds: the native search keeps its last worlds (their
+    steps, `Kept`) and the bot's next decision carries them forward natively, as its own loop would."""
     g = native("hearts", 4)
     ss = states(g, 6, seed=4)
-    fresh = same_both_ways(g, "ismcts(iterations=60)", ss)
-    assert counted == [fresh, 0] and 0 < fresh < len(ss)
+    carrying = same_both_ways(g, "ismcts(iterations=60)", ss)
+    assert counted == [len(ss), 0] and carrying
+    # Natively and not in turn (the bot's own loop carrying what a native decision kept, and the other way),
+    # against the bot's own loop throughout.
+    a, b = make_bot("ismcts(iterations=60)", g, 0, 3), make_bot("ismcts(iterations=60)", g, 0, 3)
+    for i, s in enumerate(ss):
+        a.seat = b.seat = s.current_player()
+        assert decision(a, s, i % 2 == 0) == decision(b, s, False), f"state {i}"
 
 
 def test_where_it_declines_the_bot_searches_itself(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -147,7 +152,7 @@ def test_where_it_declines_the_bot_searches_itself(monkeypatch: pytest.MonkeyPat
     s = states(g, 1, seed=5)[0]
     p = s.current_player()
     plan = dict(iterations=20, deadline=None, stop_at=None, c=0.7, worlds=0, rollout="random", scale=(0.0, 26.0),
-                failed_work=R.MAX_WORK, keep=0, keep_below=8)
+                failed_work=R.MAX_WORK, hints=[], carry=32, keep=0, keep_below=8)
     r = random.Random(3)
     before = r.getstate()
     assert mc.decide(s, p, r, **plan) is not None and r.getstate() != before

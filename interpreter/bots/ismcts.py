@@ -81,7 +81,9 @@ class IsmctsBot:
         # draws as it always did, to the same random numbers.
         self.carry = carry
         self.carry_below = carry_below
-        self._kept: list[State] = []  # the last decision's worlds, to carry forward (only where it is `_dear`)
+        # The last decision's worlds, to carry forward (only where it is `_dear`): states, or what a native search
+        # kept of them (native/resample.py `Kept`), which the carry reads as it reads a state.
+        self._kept: list[Any] = []
         self._dear = False  # whether the last decision could afford fewer than carry_below fresh worlds
         lo, hi = game.min_utility, game.max_utility
         self._scale = (float(lo), float(hi) - float(lo)) if lo is not None and hi is not None and hi > lo else None
@@ -110,7 +112,7 @@ class IsmctsBot:
         # Where the last decision could afford few fresh worlds, its worlds are carried forward first.
         hints = self._kept if self._dear else []
         self._kept = []
-        root = None if hints else self._natively(view, deadline, stop_at)
+        root = self._natively(view, hints, deadline, stop_at)
         if root is None:
             root = self._search(view, hints, deadline, stop_at)
         # The root is the bot's information now, the first node of every iteration (its observation in each
@@ -125,13 +127,15 @@ class IsmctsBot:
         top = [a for a in legal if a in root and root[a].visits == best]
         return int(top[self.rng.randrange(len(top))])
 
-    def _natively(self, view: SeatView, deadline: float | None, stop_at: float | None) -> dict[int, _Child] | None:
+    def _natively(self, view: SeatView, hints: list[Any], deadline: float | None,
+                  stop_at: float | None) -> dict[int, _Child] | None:
         """The decision's search as `_search` makes it, run natively where the seat's state can (a native state:
         native/ismcts.py): the root's children, or None for `_search` to run (the generator untouched)."""
         keep = self.carry if self.carry and not self.worlds else 0
         done = view.search_natively(self.rng, iterations=self.iterations, deadline=deadline, stop_at=stop_at,
                                     c=self.c, worlds=self.worlds, rollout=self._rollout, scale=self._scale,
-                                    failed_work=MAX_WORK, keep=keep, keep_below=self.carry_below)
+                                    failed_work=MAX_WORK, hints=hints, carry=self.carry, keep=keep,
+                                    keep_below=self.carry_below)
         if done is None:
             return None
         self.last_worlds = done.worlds
@@ -149,7 +153,7 @@ class IsmctsBot:
             ch.visits, ch.total, ch.avail = visits, total, avail
         return root
 
-    def _search(self, view: SeatView, hints: list[State], deadline: float | None,
+    def _search(self, view: SeatView, hints: list[Any], deadline: float | None,
                 stop_at: float | None) -> dict[int, _Child]:
         """The decision's search: worlds drawn (or carried from `hints`) and iterations on them, within the
         bot's iterations or time; the root's children."""

@@ -6,7 +6,9 @@ It gives what the Python bot's own loop gives for the same generator, to the bit
 worlds searched and failed, the last failure's message and the generator's state after (which goes on to the
 bot's `random.Random`). Where it cannot (a state at a chance node or without a seed, a generator that is not
 `random.Random` itself, a game the native resampler does not take, a rule failing or the action limit within
-an iteration) it answers None before the generator is touched, and the bot searches in Python."""
+an iteration) it answers None before the generator is touched, and the bot searches in Python. The worlds a
+decision keeps for the next one to carry are `Kept`: their steps, made Python states only if the bot's own loop
+asks for them."""
 
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import resample as R
-from ..engine.state import State
-from .resample import Unavailable, _binding, _words, info, replayed
+from . import resample as nr
+from .resample import Kept, Unavailable, _binding, _words, hint_steps, info
 
 ROLLOUTS = ("random", "first")  # the rollout policies played natively (rollout.py's), by their number
 
@@ -31,7 +33,7 @@ class Searched:
     fresh: int  # the worlds drawn fresh
     failure: str | None  # why the resampler last gave up
     timed_out: bool  # whether the time (`stop_at`) ran out inside the resampler
-    kept: list[State]  # the last `keep` worlds, as Python states, where fewer than `keep_below` were fresh
+    kept: list[Kept]  # the last `keep` worlds, where fewer than `keep_below` were fresh (to carry next)
 
 
 def _secret(game: Any) -> list[int]:
@@ -43,11 +45,12 @@ def _secret(game: Any) -> list[int]:
 
 
 def decide(s: Any, p: int, rng: Any, *, iterations: int, deadline: float | None, stop_at: float | None, c: float,
-           worlds: int, rollout: str, scale: tuple[float, float] | None, failed_work: int, keep: int,
-           keep_below: int) -> Searched | None:
+           worlds: int, rollout: str, scale: tuple[float, float] | None, failed_work: int, hints: list[Any],
+           carry: int, keep: int, keep_below: int) -> Searched | None:
     """One `ismcts` decision for seat `p` of the native state `s` with the generator `rng` (the bot's settings by
     name, as IsmctsBot holds them; `deadline` a time.process_time() and `stop_at` a time.monotonic(), None for
-    none), or None where the Python bot decides instead (`rng` then untouched)."""
+    none; `hints` the last decision's worlds to carry forward, `Kept` or Python states), or None where the Python
+    bot decides instead (`rng` then untouched)."""
     g = s.game
     if rollout not in ROLLOUTS or type(rng) is not random.Random or s.is_chance_node() or s.seed() is None:
         return None
@@ -65,20 +68,17 @@ def decide(s: Any, p: int, rng: Any, *, iterations: int, deadline: float | None,
         plan.lo, plan.span = scale
     plan.failed_work, plan.limit = failed_work, g.action_limit
     plan.secret = _secret(g)
+    plan.carry, plan.carry_work, plan.max_seed = carry, nr.carry_mod.CARRY_WORK, nr.carry_mod.MAX_SEED
+    steps = [hint_steps(h) if h.game is g else None for h in hints]
     state, words = _words(rng)
     bounds = [R.MAX_TRIES, R.MAX_WORK, R.RESTARTS, R.MORE_RESTARTS, R.PER_STEP, R.SCOUT, R.DEALS]
-    out = b.ismcts(known, plan, words, bounds, keep, keep_below)
+    out = b.ismcts(known, plan, words, bounds, steps, keep, keep_below)
     if not out[0]:
         return None
     _, root, count, failed, fresh, work, stuck, late, after, kept = out
     rng.setstate((state[0], tuple(after), state[2]))
     failure = None if work is None else R.not_found(g, p, work, stuck)
-    states = []
-    for steps, seed in kept:
-        t = replayed(g, steps)
-        t.reseed(seed)
-        states.append(t)
-    return Searched(root, count, failed, fresh, failure, late, states)
+    return Searched(root, count, failed, fresh, failure, late, [Kept(g, steps, seed) for steps, seed in kept])
 
 
 __all__ = ["ROLLOUTS", "Searched", "decide"]

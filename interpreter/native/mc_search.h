@@ -1,7 +1,7 @@
 // ISMCTS's decision natively (bots/ismcts.py `IsmctsBot`, docs/design/native.md "Stage C"): the worlds drawn by
 // the native resampler (rs_resample.h) and made native states, and the iterations (select, expand, a playout,
-// backpropagate) run on them, with the bot's own generator (pymt.h). For a seeded state, a random or first
-// rollout and no worlds carried from the last decision, it is `IsmctsBot._search`'s loop step for step: the
+// backpropagate) run on them, with the bot's own generator (pymt.h). For a seeded state and a random or first
+// rollout it is `IsmctsBot._search`'s loop step for step (the last decision's worlds carried first): the
 // same worlds, the same random numbers in the same order, the same tree, the same float arithmetic, so the
 // same statistics at the root and the same generator after. Whatever it cannot do as the Python bot does (a
 // rule failing, the action limit) makes it give up before it answers, and the Python bot decides instead,
@@ -47,6 +47,8 @@ struct Plan {
   double lo = 0.0, span = 1.0;
   long long failed_work = 0;  // the work a failed resample counts (ismcts.py MAX_WORK)
   long long limit = -1;  // the action limit (Game.action_limit), -1 for none
+  long long carry = 32;  // worlds to carry from the hints at most (`carry`)
+  long long carry_work = 0, max_seed = 0;  // carry.py CARRY_WORK and MAX_SEED
   std::vector<uint8_t> secret;  // per action id: whether another seat sees it only by its public text
 };
 
@@ -66,8 +68,14 @@ using Node = std::vector<Child>;  // in the order the Python dict is filled
 struct World {
   St s;
   long long moves;  // the player actions its history took (State.moves)
-  std::vector<std::pair<int, std::vector<int>>> steps;  // the history found
+  std::vector<Group> steps;  // the history found, as a hint gives it (history.groups)
   uint64_t reseed;  // the seed its future chance is drawn from
+};
+// A world of the last decision to carry forward: its steps, or none for a hint of another game (which the
+// Python bot's carry refuses at once, after drawing its seed).
+struct Hint {
+  bool fits;
+  std::vector<Group> steps;
 };
 
 struct Decision {
@@ -128,14 +136,18 @@ struct Ismcts {
 
   // resample/__init__.py _finish for a seeded state: the history found played on a blank state, then its chance
   // drawn from a seed of the resample's generator
-  World world_of(std::vector<std::pair<int, std::vector<int>>> steps, PyMT& r) {
+  // (each step with the seat that took it, as the Python world's history records it)
+  World world_of(const std::vector<std::pair<int, std::vector<int>>>& found, PyMT& r) {
     St s = blank();
     long long moves = 0;
     char err[512];
-    for (auto& [a, outcomes] : steps) {
+    std::vector<Group> steps;
+    for (auto& [a, outcomes] : found) {
+      int who = a < 0 ? NONE : s->api->current_player(s->s);
       int done = s->api->play(s->s, a, outcomes.data(), (int)outcomes.size(), err, sizeof err);
       if (done != 0) throw Fallback(done < 0 ? err : "a resampled history stopped at a chance node");
       if (a >= 0) moves++;
+      steps.push_back({who, a < 0 ? NONE : a, outcomes});
     }
     uint64_t seed = r.bits64();
     cs::PySeed sd = cs::narrow_seed(seed);
@@ -263,11 +275,13 @@ struct Ismcts {
     return drawn <= played;
   }
 
-  // IsmctsBot._search's loop, with no world to carry
-  Decision run() {
+  // IsmctsBot._search's loop, carrying worlds from `hints` (the last decision's) first
+  Decision run(const std::vector<Hint>& hints) {
     Decision out;
     std::vector<World>& worlds = out.made;
-    long long it = 0, failed = 0, drawn = 0, played = 0;
+    std::vector<size_t> carried;  // the worlds carried, by their place in `worlds`
+    long long it = 0, failed = 0, drawn = 0, played = 0, tries = 0;
+    long long nh = (long long)hints.size();
     while (true) {
       if (plan.stop_at >= 0 && it > 0 && monotonic() >= plan.stop_at) break;
       if (plan.deadline < 0) {
@@ -276,7 +290,27 @@ struct Ismcts {
         break;
       }
       const World* w;
-      if (wants_world((long long)worlds.size() + failed, drawn, played)) {
+      if (nh && (long long)carried.size() < plan.carry && tries < 2 * plan.carry) {
+        // each hint in turn, then again the worlds carried so far (ismcts.py `_search`)
+        const std::vector<Group>* steps = nullptr;
+        bool fits = true;
+        if (tries < nh) {
+          fits = hints[(size_t)tries].fits;
+          steps = &hints[(size_t)tries].steps;
+        } else if (!carried.empty()) {
+          steps = &worlds[carried[(size_t)((tries - nh) % (long long)carried.size())]].steps;
+        }
+        tries++;
+        if (!steps) continue;
+        PyMT r = seeded(mt.bits64());
+        if (!fits) continue;  // (another game's: no work, no world)
+        Resampled found = carry(tb, info, r, *steps, plan.carry_work, plan.max_seed, blank());
+        drawn += found.work;
+        if (!found.found) continue;
+        worlds.push_back(world_of(found.steps, r));
+        carried.push_back(worlds.size() - 1);
+        w = &worlds.back();
+      } else if (wants_world((long long)worlds.size() + failed, drawn, played)) {
         PyMT r = seeded(mt.bits64());
         Resampled found = resample(tb, info, r, bounds, plan.stop_at, blank);
         if (found.out_of_time) {
@@ -290,7 +324,7 @@ struct Ismcts {
           drawn += plan.failed_work;
           continue;
         }
-        worlds.push_back(world_of(std::move(found.steps), r));
+        worlds.push_back(world_of(found.steps, r));
         drawn += found.work;
         out.fresh++;
         w = &worlds.back();

@@ -166,6 +166,39 @@ def resample_with_work(s: Any, p: Any, rng: Any, until: float | None = None) -> 
     return _finish(s, found, r), work
 
 
+def hint_steps(hint: Any) -> list[tuple[int | None, int | None, list[int]]]:
+    """A hint's steps as the native carry takes them, (who, action, outcomes) each (search.py `seed` reads them
+    so): a world the native search kept has them already (`Kept`), a Python state from its history."""
+    steps = getattr(hint, "steps", None)
+    if steps is not None:
+        return steps  # type: ignore[no-any-return]
+    return [(who, action, outcomes) for who, action, outcomes, _ in groups(explicit(entries(hint.trail)))]
+
+
+class Kept:
+    """A world the native ISMCTS search kept for its bot's next decision to carry forward (native/ismcts.py): its
+    steps as the native search found them, and made a Python state (the resampler's, replayed and reseeded) only
+    where something reads its history (`trail`): the bot's own loop, where the next decision is not native."""
+
+    __slots__ = ("game", "steps", "seed", "_state")
+
+    def __init__(self, game: Any, steps: list[tuple[int | None, int | None, list[int]]], seed: int) -> None:
+        self.game = game
+        self.steps = steps
+        self.seed = seed
+        self._state: State | None = None
+
+    def state(self) -> State:
+        if self._state is None:
+            self._state = replayed(self.game, [(action, outcomes) for _, action, outcomes in self.steps])
+            self._state.reseed(self.seed)
+        return self._state
+
+    @property
+    def trail(self) -> Any:
+        return self.state().trail
+
+
 def carry_with_work(s: Any, p: Any, rng: Any, hint: State) -> tuple[State | None, int]:
     """`carry_with_work` (engine/resample) natively for a native state: extending `hint`, a state the resampler
     found for the same player earlier in the match; the same state or None, and steps, as the Python one."""
@@ -173,7 +206,7 @@ def carry_with_work(s: Any, p: Any, rng: Any, hint: State) -> tuple[State | None
     known = info(s, p)
     if hint.game is not s.game:
         return None, 0
-    steps = [(who, action, outcomes) for who, action, outcomes, _ in groups(explicit(entries(hint.trail)))]
+    steps = hint_steps(hint)
     state, words = _words(r)
     found, work, after = _binding(s.game).carry(known, words, steps, carry_mod.CARRY_WORK, carry_mod.MAX_SEED)
     r.setstate((state[0], tuple(after), state[2]))
@@ -192,5 +225,5 @@ def assign(game: Any, domains: dict[int, set[int]], rng: random.Random,
     return dict(found)
 
 
-__all__ = ["KINDS", "Unavailable", "assign", "carry_with_work", "info", "replayed", "resample_with_work", "search",
-           "tables"]
+__all__ = ["KINDS", "Kept", "Unavailable", "assign", "carry_with_work", "hint_steps", "info", "replayed",
+           "resample_with_work", "search", "tables"]

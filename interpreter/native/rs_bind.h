@@ -140,17 +140,23 @@ py::tuple resample(const InfoObject& io, const std::vector<uint32_t>& state, con
                         r.out_of_time, rng_words(mt));
 }
 
-// carry.py carry natively: (the history found or None, the steps replayed, the generator's state after). `hint`:
-// the steps (who or None, action or None, outcomes) of a state found for the player earlier.
-py::tuple carry(const InfoObject& io, const std::vector<uint32_t>& state, py::list hint, long long carry_work,
-                long long max_seed) {
-  rs::PyMT mt = rng_of(state);
+// A hint's steps from Python: (who or None, action or None, outcomes) each.
+std::vector<rs::Group> groups_of_list(py::list hint) {
   std::vector<rs::Group> steps;
   for (py::handle h : hint) {
     auto t = h.cast<py::tuple>();
     steps.push_back({t[0].is_none() ? rs::NONE : t[0].cast<int>(), t[1].is_none() ? rs::NONE : t[1].cast<int>(),
                      t[2].cast<std::vector<int>>()});
   }
+  return steps;
+}
+
+// carry.py carry natively: (the history found or None, the steps replayed, the generator's state after). `hint`:
+// the steps (who or None, action or None, outcomes) of a state found for the player earlier.
+py::tuple carry(const InfoObject& io, const std::vector<uint32_t>& state, py::list hint, long long carry_work,
+                long long max_seed) {
+  rs::PyMT mt = rng_of(state);
+  std::vector<rs::Group> steps = groups_of_list(hint);
   char err[ERR];
   void* b = io.lib->api->blank_new(io.lib->game, err, sizeof err);
   if (!b) throw std::runtime_error(err);
