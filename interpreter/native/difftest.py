@@ -1,8 +1,8 @@
 """The differential test of the native backend: it and the Python backend play the same random matches in
 lockstep, chance drawn by the loop, and must agree on the player to act, every legal set and chance-outcome
 list, every player's observation (the dict and its string) and information-state string at every node,
-and the returns. `cases` lists what to play for a game: each player count it allows (up to 10) at its
-defaults, then each option's other values (a flag flipped, the other choices, an int's bounds) at its lowest
+and the returns. `cases` lists what to play for a game: each player count it allows (up to the native backend's
+62) at its defaults, then each option's other values (a flag flipped, the other choices, an int's bounds) at its lowest
 player count. With `--positions-every K`, at every K-th node between steps the two states' whole positions
 are compared too (position.py: hidden cards in order, variables nobody sees, who moved each card), and the
 Python state's position is carried into a new native state, which must give back the same words and the same
@@ -19,7 +19,7 @@ import random
 import sys
 from typing import Any
 
-MAX_PLAYERS = 10
+from .lower import MAX_PLAYERS  # (the seats the native backend covers)
 
 
 def compare(py: Any, nat: Any, matches: int, seed: int, views_every: int = 1,

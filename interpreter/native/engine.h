@@ -65,7 +65,7 @@ struct Engine {
       s.winners = 0;
       if (m.winners >= 0) {  // as flow.py: sorted(set(winners)), each a player (runtime.py _want_players)
         List w = r.list(x, m.winners, NONE_V);
-        for (int i = 0; i < w.n; i++) s.winners |= (uint16_t)(1u << at(w.a[i], m.n));
+        for (int i = 0; i < w.n; i++) s.winners |= (uint64_t)1 << at(w.a[i], m.n);
       }
       for (int p = 0; p < m.n; p++) s.rets[p] = r.ret(x, p);
       s.terminal = true;

@@ -23,7 +23,7 @@ from .ir import END_DEAL, IR, NONE_CODE, NONE_V, Frame, Func, Unsupported, item_
 from .lower_calls import CallsMixin, nn
 from .lower_views import fix_zones, lower_views
 
-MAX_PLAYERS = 10  # runtime.h MAXP
+MAX_PLAYERS = 62  # a bit each in an int64 word (runtime.h `winners`, view.h `outs` and `sits`)
 # pyrandom.h's seeded shuffle sorts a card's 53-bit key with its place in one 64-bit word: 11 bits of place.
 MAX_CARDS = 2048
 

@@ -30,10 +30,10 @@ struct PositionWriter {
   void block(const State& s) {
     for (const Meta::Scalar& f : m.scalars) out.push_back(s.*f.field);
     out.push_back(s.terminal);
-    out.push_back(s.winners);
+    out.push_back((i64)s.winners);
     for (int p = 0; p < m.n; p++) dbl(s.rets[p]);
-    int outs = 0, sits = 0;
-    for (int p = 0; p < m.n; p++) { out.push_back(s.team[p]); outs |= s.out[p] << p; sits |= s.sit[p] << p; }
+    i64 outs = 0, sits = 0;
+    for (int p = 0; p < m.n; p++) { out.push_back(s.team[p]); outs |= (i64)s.out[p] << p; sits |= (i64)s.sit[p] << p; }
     out.push_back(outs);
     out.push_back(sits);
     for (int zi = 0; zi < m.nz; zi++) {
@@ -120,7 +120,7 @@ struct PositionReader {
       s.*f.field = (int)in(0, hi, f.name);
     }
     s.terminal = in(0, 2, "over") != 0;
-    s.winners = (uint16_t)in(0, (i64)1 << m.n, "the winners");
+    s.winners = (uint64_t)in(0, (i64)1 << m.n, "the winners");
     for (int p = 0; p < m.n; p++) s.rets[p] = dbl();
     for (int p = 0; p < m.n; p++) s.team[p] = (int16_t)in(0, m.n, "a team");
     i64 outs = in(0, (i64)1 << m.n, "the players out"), sits = in(0, (i64)1 << m.n, "the players sitting out");

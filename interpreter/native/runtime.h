@@ -38,7 +38,9 @@
 #ifndef MAXLLV
 #define MAXLLV 1
 #endif
-#define MAXP 10
+#ifndef MAXP
+#define MAXP 10  // the players (a game's library defines its own count: emit_cpp.py)
+#endif
 // A list holds a zone's cards, or 64 values of any other kind.
 #define LCAP (MAXC > 64 ? MAXC : 64)
 
@@ -120,7 +122,7 @@ struct Flat {
   bool out[MAXP], sit[MAXP];  // eliminated; sitting out this deal
   int cur, actor, phase, turns, dealer, moves, deal_no;
   bool terminal;
-  uint16_t winners;  // the players `match: winners` names when the match ends (a bit each), as State.winners
+  uint64_t winners;  // the players `match: winners` names when the match ends (a bit each), as State.winners
   double rets[MAXP];
   // A state with either draws its own chance, else it stops at chance nodes. rng: the native playout loop's
   // (splitmix64, lazy dealing); py: a seeded state's, drawn exactly as the Python backend's (pyrandom.h).

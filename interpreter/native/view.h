@@ -86,12 +86,12 @@ bool observe(PyState<R>& ps, int p, std::vector<i64>& out) {
   at(p, m.n);
   out.clear();
   if (ps.pending && ps.action < 0) return false;
-  int outs = 0, sits = 0;
+  i64 outs = 0, sits = 0;
   // A seat both out and sitting out shows as sitting out only (observation.py's `active` and `sitting_out`
   // tell no more): equal words exactly where the Python backend's observations are equal.
-  for (int q = 0; q < m.n; q++) { outs |= (s.out[q] && !s.sit[q]) << q; sits |= s.sit[q] << q; }
+  for (int q = 0; q < m.n; q++) { outs |= (i64)(s.out[q] && !s.sit[q]) << q; sits |= (i64)s.sit[q] << q; }
   out.insert(out.end(), {s.phase, s.terminal || ps.pending ? -1 : s.cur, s.dealer, s.deal_no, outs, sits,
-                         s.terminal, s.terminal ? s.winners : 0});
+                         s.terminal, s.terminal ? (i64)s.winners : 0});
   for (int q = 0; q < m.n; q++) out.push_back(s.team[q]);
   Viewer<R> v{eng, out};
   Ctx x{s, nullptr, m};
