@@ -13,9 +13,7 @@
 // another game.
 py::tuple ismcts(const InfoObject& io, const rs::Plan& plan, const std::vector<uint32_t>& state,
                  const std::vector<long long>& bounds, py::list hints, long long keep, long long keep_below) {
-  if (bounds.size() != 7) throw py::value_error("seven bounds");
-  rs::Bounds b{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], bounds[6]};
-  if (b.restarts < 1 || b.more_restarts < 1) throw py::value_error("bounds");
+  rs::Bounds b = bounds_of(bounds);
   if ((int)plan.secret.size() != io.tb->num_actions()) throw py::value_error("a secret flag per action");
   std::vector<rs::Hint> carry;
   for (py::handle h : hints) {
@@ -24,12 +22,7 @@ py::tuple ismcts(const InfoObject& io, const rs::Plan& plan, const std::vector<u
     carry.push_back(std::move(hint));
   }
   rs::PyMT mt = rng_of(state);
-  auto blank = [&io]() {
-    char err[ERR];
-    void* s = io.lib->api->blank_new(io.lib->game, err, sizeof err);
-    if (!s) throw std::runtime_error(err);
-    return std::make_shared<rs::Handle>(io.lib->api, s);
-  };
+  auto blank = [&io]() { return blank_of(io); };
   rs::Decision d;
   std::string why;
   {

@@ -76,16 +76,38 @@ rs::PyMT rng_of(const std::vector<uint32_t>& words) {
   return mt;
 }
 
+// A resampler's state before the match, of the game of `io`.
+rs::St blank_of(const InfoObject& io) {
+  char err[ERR];
+  void* s = io.lib->api->blank_new(io.lib->game, err, sizeof err);
+  if (!s) throw std::runtime_error(err);
+  return std::make_shared<rs::Handle>(io.lib->api, s);
+}
+
+// The resampler's bounds from Python: its module's MAX_TRIES, MAX_WORK, RESTARTS, MORE_RESTARTS, PER_STEP, SCOUT
+// and DEALS.
+rs::Bounds bounds_of(const std::vector<long long>& bounds) {
+  if (bounds.size() != 7) throw py::value_error("seven bounds");
+  rs::Bounds b{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], bounds[6]};
+  if (b.restarts < 1 || b.more_restarts < 1) throw py::value_error("bounds");
+  return b;
+}
+
+// A history found, for Python: (action or None, outcomes) per step.
+py::list steps_list(const std::vector<std::pair<int, std::vector<int>>>& steps) {
+  py::list out;
+  for (auto& [a, outcomes] : steps)
+    out.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
+  return out;
+}
+
 // resample/search.py Search(info, p, rng, budget).run(): (the history found as (action or None, outcomes) per
 // step, or None; the steps replayed; the most steps that fitted at once; the generator's state after)
 // (kind 1: resample/descent.py Descent's instead, 2: constraints.py Deals', whose last card with no place in a
 // deal, or None, comes last)
 py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long long budget, int kind) {
   rs::PyMT mt = rng_of(state);
-  char err[ERR];
-  void* b = io.lib->api->blank_new(io.lib->game, err, sizeof err);
-  if (!b) throw std::runtime_error(err);
-  auto start = std::make_shared<rs::Handle>(io.lib->api, b);
+  rs::St start = blank_of(io);
   std::unique_ptr<rs::Search> made;
   if (kind == 2) made = std::make_unique<rs::Deals>(*io.tb, io.info, io.info.p, mt, budget, start);
   else if (kind == 1) made = std::make_unique<rs::Descent>(*io.tb, io.info, io.info.p, mt, budget, start);
@@ -96,13 +118,7 @@ py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long 
     py::gil_scoped_release nogil;  // (it reads no Python object: other threads run meanwhile, the web table's)
     t = s.run();
   }
-  py::object found = py::none();
-  if (t) {
-    py::list steps;
-    for (auto& [a, outcomes] : s.history())
-      steps.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
-    found = steps;
-  }
+  py::object found = t ? py::object(steps_list(s.history())) : py::object(py::none());
   auto* deals = dynamic_cast<rs::Deals*>(made.get());
   py::object stuck = deals && deals->stuck >= 0 ? py::object(py::int_(deals->stuck)) : py::object(py::none());
   return py::make_tuple(found, s.work, s.reached, rng_words(mt), stuck);
@@ -114,28 +130,15 @@ py::tuple search(const InfoObject& io, const std::vector<uint32_t>& state, long 
 // SCOUT and DEALS.
 py::tuple resample(const InfoObject& io, const std::vector<uint32_t>& state, const std::vector<long long>& bounds,
                    double until) {
-  if (bounds.size() != 7) throw py::value_error("seven bounds");
-  rs::Bounds b{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], bounds[6]};
-  if (b.restarts < 1 || b.more_restarts < 1) throw py::value_error("bounds");
+  rs::Bounds b = bounds_of(bounds);
   rs::PyMT mt = rng_of(state);
-  auto blank = [&io]() {
-    char err[ERR];
-    void* s = io.lib->api->blank_new(io.lib->game, err, sizeof err);
-    if (!s) throw std::runtime_error(err);
-    return std::make_shared<rs::Handle>(io.lib->api, s);
-  };
+  auto blank = [&io]() { return blank_of(io); };
   rs::Resampled r;
   {
     py::gil_scoped_release nogil;  // (as search's)
     r = rs::resample(*io.tb, io.info, mt, b, until, blank);
   }
-  py::object found = py::none();
-  if (r.found) {
-    py::list steps;
-    for (auto& [a, outcomes] : r.steps)
-      steps.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
-    found = steps;
-  }
+  py::object found = r.found ? py::object(steps_list(r.steps)) : py::object(py::none());
   return py::make_tuple(found, r.work, r.stuck < 0 ? py::object(py::none()) : py::object(py::int_(r.stuck)),
                         r.out_of_time, rng_words(mt));
 }
@@ -157,22 +160,13 @@ py::tuple carry(const InfoObject& io, const std::vector<uint32_t>& state, py::li
                 long long max_seed) {
   rs::PyMT mt = rng_of(state);
   std::vector<rs::Group> steps = groups_of_list(hint);
-  char err[ERR];
-  void* b = io.lib->api->blank_new(io.lib->game, err, sizeof err);
-  if (!b) throw std::runtime_error(err);
-  auto start = std::make_shared<rs::Handle>(io.lib->api, b);
+  rs::St start = blank_of(io);
   rs::Resampled r;
   {
     py::gil_scoped_release nogil;  // (as search's)
     r = rs::carry(*io.tb, io.info, mt, steps, carry_work, max_seed, start);
   }
-  py::object found = py::none();
-  if (r.found) {
-    py::list out;
-    for (auto& [a, outcomes] : r.steps)
-      out.append(py::make_tuple(a < 0 ? py::object(py::none()) : py::object(py::int_(a)), outcomes));
-    found = out;
-  }
+  py::object found = r.found ? py::object(steps_list(r.steps)) : py::object(py::none());
   return py::make_tuple(found, r.work, rng_words(mt));
 }
 
