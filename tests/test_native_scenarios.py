@@ -120,3 +120,34 @@ def test_the_lockstep_command_counts_each_outcome(capsys: pytest.CaptureFixture[
     assert out[-1] == "0 passed, 0 failed, 1 unsupported by the native backend"
     assert out[0].startswith("UNSUPPORTED  ")
     assert out[0].endswith(": over at once: it does not cover library function group_by yet"), out
+
+
+@pytest.mark.slow
+def test_cardsmith_test_runs_the_scenarios_in_lockstep_with_backend_native(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cardsmith test --backend native` (or auto) is the lockstep run: the counts with the unsupported ones, each
+    listed; where the native backend cannot be built, native is an error and auto runs in Python, saying why."""
+    from cardsmith.native import build
+    from conftest import cli
+
+    kuhn = str(SCENARIO_DIR / "kuhn-poker.yaml")
+    code, out, _ = cli(["test", kuhn], capsys)
+    assert code == 0 and out.endswith(" passed, 0 failed\n")
+    passed = out.split()[-4]
+    code, out, err = cli(["test", kuhn, "--backend", "native"], capsys)
+    assert (code, out, err) == (0, f"{passed} passed, 0 failed, 0 unsupported by the native backend\n", "")
+    (tmp_path / "groups.yaml").write_text(UNCOVERED)
+    (tmp_path / "groups.test.yaml").write_text(
+        "game: groups.yaml\nscenarios:\n  - name: over at once\n    steps:\n      - expect: {terminal: true}\n")
+    code, out, _ = cli(["test", str(tmp_path / "groups.test.yaml"), "--backend", "auto"], capsys)
+    lines = out.splitlines()
+    assert (code, lines[-1]) == (0, "0 passed, 0 failed, 1 unsupported by the native backend")
+    assert lines[0].startswith("UNSUPPORTED  ") and lines[0].endswith(
+        ": over at once: it does not cover library function group_by yet")
+    monkeypatch.setattr(build, "missing", lambda: "no C++ compiler (g++) on this machine")
+    code, out, err = cli(["test", kuhn, "--backend", "native"], capsys)
+    assert (code, out, err) == (1, "", "cardsmith: error: the scenarios cannot run on the native backend: no C++ "
+                                       "compiler (g++) on this machine\n")
+    code, out, err = cli(["test", kuhn, "--backend", "auto"], capsys)
+    assert (code, out, err) == (0, f"{passed} passed, 0 failed\n", "cardsmith: the scenarios run on the Python "
+                                "backend alone: no C++ compiler (g++) on this machine\n")

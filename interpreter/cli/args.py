@@ -67,15 +67,18 @@ def game_args(q: argparse.ArgumentParser, optional: bool = False) -> None:
                    help="a table option (repeat for several)")
 
 
-def backend_arg(q: argparse.ArgumentParser) -> None:
-    """--backend, default auto (or $CARDSMITH_BACKEND), resolved when the command runs (common.backend_of):
-    argparse keeps None for "not given", so a command can tell a choice from the default."""
+def backend_arg(q: argparse.ArgumentParser, default: str = "auto", native: str = "") -> None:
+    """--backend, default `default` (or $CARDSMITH_BACKEND), resolved when the command runs (common.backend_of):
+    argparse keeps None for "not given", so a command can tell a choice from the default. `native`: what the
+    native backend means for this command, where it is not "runs the matches"."""
+    what = native or "the rule file compiled to C++ (cached), an error where it cannot be"
     q.add_argument("--backend", choices=BACKENDS, default=None,
-                   help="auto (the default): native where it can be built here, else python, saying why in one "
-                        "line; native: the rule file compiled to C++ (cached), an error where it cannot be; python: "
-                        f"the reference (${BACKEND_ENV} changes the default)")
+                   help=f"{'auto (the default)' if default == 'auto' else 'auto'}: native where it can be built "
+                        f"here, else python, saying why in one line; native: {what}; python"
+                        f"{' (the default)' if default == 'python' else ''}: the reference (${BACKEND_ENV} changes "
+                        "the default)")
     # One set per parse: the notes `auto` has said in this command (common.instance), each said once.
-    q.set_defaults(backend_default="auto", backend_notes=set())
+    q.set_defaults(backend_default=default, backend_notes=set())
 
 
 def bot_spec(text: str) -> str:

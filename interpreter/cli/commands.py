@@ -47,6 +47,8 @@ def add_commands(sub: Any) -> None:
     t.add_argument("files", nargs="+", metavar="SCENARIO", help="scenario files")
     t.add_argument("--only", metavar="NAME", help="run only the scenarios with this name (an error if none has it)")
     t.add_argument("--verbose", "-v", action="store_true", help="a line for every scenario, passed or not")
+    backend_arg(t, default="python", native="each scenario also on the native backend, in lockstep with the "
+                "Python one (every position, legal set and view compared), unsupported ones listed")
     limit_args(t)
     _bench(sub)
     co = sub.add_parser("compile", help="print the Python a rule file compiles to, annotated with its lines")

@@ -1,19 +1,26 @@
-"""`cardsmith test SCENARIO...`: run scenario files (interpreter/scenario/) and count what passed."""
+"""`cardsmith test SCENARIO...`: run scenario files (interpreter/scenario/) and count what passed; with
+`--backend native` (or auto, where it can be built) each scenario also runs on the native backend in lockstep
+with the Python one (scenario/lockstep.py)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ..dsl.diagnostics import RuleFileError
 from ..dsl.files import quoted
 from ..dsl.suggest import MAX_CANDIDATES, closest
 from ..engine.text import say
 from ..scenario.runner import read, run_scenarios
+from .common import backend_of
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    passed = failed = 0
+    lockstep = _lockstep(args)
+    if lockstep is None:
+        return 1
+    passed = failed = unsupported = 0
     names: dict[str, None] = {}  # every scenario name of the files read, in order, for a filter that matches none
     read_files: list[str] = []
     for f in args.files:
@@ -21,29 +28,54 @@ def cmd_test(args: argparse.Namespace) -> int:
             sf = read(f, args.limits)
             read_files.append(f)
             names.update((sc.name, None) for sc in sf.scenarios)
-            results = run_scenarios(sf, args.only, args.limits)
+            # (outcome, result, notes): a lockstep result says its outcome (passed, failed, unsupported)
+            rows = [(r.outcome, r, []) for r in lockstep(sf, args.only, args.limits)] if lockstep else \
+                [("passed" if r.ok else "failed", r, r.notes) for r in run_scenarios(sf, args.only, args.limits)]
         except RuleFileError as e:
             print(e.render())
             failed += 1
             continue
-        for r in results:
-            for span, note in r.notes:
+        for outcome, r, notes in rows:
+            for span, note in notes:
                 say(f"note  {span}: {r.name}: {note}")
-            if r.ok:
+            if outcome == "passed":
                 passed += 1
                 if args.verbose:
                     say(f"ok    {f}: {r.name}")
-            else:
+            elif outcome == "failed":
                 failed += 1
                 say(f"FAIL  {r.span}: {r.name}: {r.message}")
+            else:
+                unsupported += 1
+                say(f"UNSUPPORTED  {r.span}: {r.name}: {r.message}")
     # A filter that matches no scenario would otherwise pass with "0 passed": a misspelt name tests nothing.
     unmatched = args.only is not None and read_files and args.only not in names
     if passed or failed or not unmatched:
-        say(f"{passed:,} passed, {failed:,} failed")
+        say(f"{passed:,} passed, {failed:,} failed" +
+            (f", {unsupported:,} unsupported by the native backend" if lockstep else ""))
     if unmatched:
         say(f"cardsmith: error: {_no_such_scenario(args.only, list(names), read_files)}", file=sys.stderr)
         return 1
     return 1 if failed else 0
+
+
+def _lockstep(args: argparse.Namespace) -> Any:
+    """How the scenarios run: False on the Python backend alone; on both in lockstep (scenario/lockstep.py's
+    `run_lockstep`) with --backend native, or auto where the native backend can be built here (else a line says
+    why they run in Python); None, said on stderr, where native was asked for and cannot be built."""
+    backend = backend_of(args)
+    if backend == "python":
+        return False
+    from ..native.build import missing
+    why = missing()
+    if why is not None:
+        if backend == "native":
+            say(f"cardsmith: error: the scenarios cannot run on the native backend: {why}", file=sys.stderr)
+            return None
+        say(f"cardsmith: the scenarios run on the Python backend alone: {why}", file=sys.stderr)
+        return False
+    from ..scenario.lockstep import run_lockstep
+    return run_lockstep
 
 
 SCENARIOS_LISTED = 5  # names listed when a --only filter matches none and none is close
