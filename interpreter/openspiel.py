@@ -213,6 +213,13 @@ class _Inner:
         return _Inner(None if s is None else s.clone(), self.keyed)
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
+        if not self.keyed and self.state is not None:
+            # Its pyspiel history is empty, so the text would read back as the match's start. (And its chance
+            # was drawn as the resampler found it: its history does not replay on a new state of a game that
+            # deals lazily.)
+            raise pyspiel.SpielError(
+                "a state from resample_from_infostate cannot be serialized: it has no pyspiel history (it is for "
+                "search); serialize the state it was resampled from, or its cardsmith state (state.inner)")
         return (_Inner, ())
 
 
@@ -389,7 +396,8 @@ class CardsmithState(pyspiel.State):
 
     def resample_from_infostate(self, player: int, sampler: Any) -> CardsmithState:
         """A state the player cannot tell from this one, drawn by the cardsmith state (its history kept
-        only as far as the player knows it: the returned state is for search, not for serialising)."""
+        only as far as the player knows it: the returned state is for search, and refuses to be serialised,
+        `_Inner.__reduce__`)."""
         seed = int(sampler() * 2**53) if callable(sampler) else random.getrandbits(53)
         inner = self.inner.resample_from_infostate(player, random.Random(seed))
         return CardsmithState(self.get_game(), inner, keyed=False)

@@ -90,6 +90,30 @@ def test_states_clone_and_serialise() -> None:
         assert back.observation_string(p) == state.observation_string(p)
 
 
+def test_a_resampled_state_refuses_to_be_serialised() -> None:
+    """A state from resample_from_infostate has no pyspiel history of its own: serialised, it would read back as
+    the match's start. Every way of serialising it says so; its clone is the same state."""
+    import pickle
+
+    game = cso.load("go-fish", 2)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    for _ in range(20):
+        outcomes = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(outcomes))
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    world = state.resample_from_infostate(state.current_player(), rng.random)
+    assert str(world.clone()) == str(world) and world.clone().legal_actions() == world.legal_actions()
+    for serialise in (world.serialize, lambda: pyspiel.serialize_game_and_state(game, world),
+                      lambda: pickle.dumps(world)):
+        with pytest.raises(pyspiel.SpielError, match="^a state from resample_from_infostate cannot be serialized: "
+                           r"it has no pyspiel history \(it is for search\); serialize the state it was resampled "
+                           r"from, or its cardsmith state \(state.inner\)$"):
+            serialise()
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)  # (the state it was resampled from: as before)
+
+
 @pytest.mark.slow
 def test_ismcts_plays_whole_matches() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
