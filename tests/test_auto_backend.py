@@ -28,8 +28,9 @@ needs_build = pytest.mark.skipif(not CAN_BUILD, reason=f"{build.missing()}")
 
 # The commands that play many matches with bots or random players, and their default.
 AUTO_COMMANDS = ("run", "bench", "simulate", "compare")
-# The commands that load a game but tell or show it from the Python state (or start from a fixed deal): no flag.
-NO_FLAG = ("play", "serve", "replay", "test", "validate", "explain")
+# The commands that load a game but tell or show it from the Python state: no flag (`test` takes one, python
+# by default: test_test_runs_on_python_unless_told).
+NO_FLAG = ("play", "serve", "replay", "validate", "explain")
 
 
 @pytest.fixture
@@ -66,6 +67,17 @@ def test_the_commands_that_play_many_matches_default_to_auto(cmd: str, capsys: p
     assert "auto (the default): native where it can be built here, else python, saying why in one line; native: " \
            "the rule file compiled to C++ (cached), an error where it cannot be; python: the reference " \
            "($CARDSMITH_BACKEND changes the default)" in flat
+
+
+def test_test_runs_on_python_unless_told(capsys: pytest.CaptureFixture[str]) -> None:
+    """`cardsmith test` takes --backend, python by default: native (or auto) runs the scenarios in lockstep."""
+    code, out, _ = cli(["test", "--help"], capsys)
+    flat = " ".join(out.split())
+    assert code == 0 and "--backend {python,native,auto}" in out
+    assert "auto: native where it can be built here, else python, saying why in one line; native: each scenario " \
+           "also on the native backend, in lockstep with the Python one (every position, legal set and view " \
+           "compared), unsupported ones listed; python (the default): the reference ($CARDSMITH_BACKEND changes " \
+           "the default)" in flat
 
 
 @pytest.mark.parametrize("cmd", NO_FLAG)
