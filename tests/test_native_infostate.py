@@ -43,6 +43,16 @@ def _past_the_deal(py: State, nat: Any, rng: random.Random) -> None:
         nat.apply_action(x)
 
 
+
+def _random_step(s: Any, rng: random.Random) -> int:
+    """A uniform choice among s's chance outcomes or legal actions (the same on both backends' states)."""
+    if s.is_chance_node():
+        outs = s.chance_outcomes()
+        return int(outs[rng.randrange(len(outs))][0])
+    la = s.legal_actions()
+    return int(la[rng.randrange(len(la))])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "nodes"), CASES)
 def test_strings_along_a_search_are_the_python_backends(name: str, players: int, nodes: int) -> None:
@@ -57,11 +67,7 @@ def test_strings_along_a_search_are_the_python_backends(name: str, players: int,
         for k in range(nodes):
             if py.is_terminal():
                 break
-            if py.is_chance_node():
-                x = py.chance_outcomes()[rng.randrange(len(py.chance_outcomes()))][0]
-            else:
-                la = py.legal_actions()
-                x = la[rng.randrange(len(la))]
+            x = _random_step(py, rng)
             py, nat = py.clone(), nat.clone()
             py.apply_action(x)
             nat.apply_action(x)
@@ -85,11 +91,7 @@ def test_a_state_asked_once_is_replayed_natively(name: str, players: int) -> Non
     for k in range(300):
         if py.is_terminal():
             break
-        if py.is_chance_node():
-            x = py.chance_outcomes()[rng.randrange(len(py.chance_outcomes()))][0]
-        else:
-            la = py.legal_actions()
-            x = la[rng.randrange(len(la))]
+        x = _random_step(py, rng)
         py.apply_action(x)
         nat.apply_action(x)
         if k % 11 == 0 or (nat.is_chance_node() and not seen_chance):
