@@ -388,10 +388,8 @@ class CardsmithState(pyspiel.State):
         if type(player) is not int or not 0 <= player < g.n:
             return getattr(pyspiel.State, name)(self, player)  # type: ignore[no-any-return]  # pyspiel's error
         size = tensors.observation_size(g)
-        out = np.zeros(size + tensors.own_actions_size(g) if info else size, np.float32)
-        s._evaluating(tensors.write_observation, player, out)
-        if info:
-            tensors.write_own_actions(g, tensors.own_counts(s, player), out, size)
+        out = np.zeros(size + tensors.history_size(g) if info else size, np.float32)
+        s._evaluating(tensors.write_information_state if info else tensors.write_observation, player, out)
         return out.tolist()  # type: ignore[no-any-return]
 
     def resample_from_infostate(self, player: int, sampler: Any) -> CardsmithState:
@@ -418,7 +416,6 @@ class CardsmithObserver:
         g = game.cardsmith
         layout = tensors.tensor_layout(g, self.perfect_recall)
         self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
-        self._own_at = sum(size for name, size in layout if name != "own_actions")
         self.dict: dict[str, Any] = {}
         at = 0
         for name, size in layout:
@@ -429,9 +426,9 @@ class CardsmithObserver:
         s = state.inner
         out = self.tensor
         out.fill(0.0)
-        s._evaluating(tensors.write_observation, player, out)  # rule errors of `visible` rules located
-        if self.perfect_recall:
-            tensors.write_own_actions(s.game, tensors.own_counts(s, player), out, self._own_at)
+        # rule errors of `visible` rules located
+        s._evaluating(tensors.write_information_state if self.perfect_recall else tensors.write_observation,
+                      player, out)
 
     def string_from(self, state: CardsmithState, player: int) -> str:
         return state.information_state_string(player) if self.perfect_recall else state.observation_string(player)
