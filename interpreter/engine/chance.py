@@ -29,8 +29,8 @@ import random
 from typing import Any
 
 from ..dsl.library import RuleRuntimeError
-from .budget import charge
 from .bounds import outcomes_exceeded
+from .budget import charge
 from .errors import BoundExceeded, IllegalAction
 from .observation import NOBODY, RULE, _plan
 from .seeds import passed_on
