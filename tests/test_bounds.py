@@ -21,7 +21,7 @@ from cardsmith.dsl.pipeline import compile_text
 from cardsmith.engine.errors import RuleError
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
-from conftest import GAME_CASES, game_for, game_with
+from conftest import GAME_CASES, GAME_FILES, game_for, game_param, game_with
 
 MATCHES = 20  # per case (about 60 cases, 1,200 matches): about 30 s of the slow tier in all
 
@@ -54,6 +54,22 @@ def test_random_play_stays_within_the_bounds(rule_file: str, num_players: int) -
         assert most <= g.max_chance_outcomes()
         assert chance <= g.max_chance_nodes_in_history()
         assert actions + chance <= g.max_history_length()
+
+
+@pytest.mark.parametrize("rule_file", [game_param(p) for p in GAME_FILES])
+def test_random_play_at_each_option_value_stays_within_the_bounds(rule_file: str) -> None:
+    """A declared bound is an expression of the options: every player count at the defaults, then each
+    option's other values (a flag flipped, an int's ends), as the native difftest picks them, a few matches
+    each. (Oh Hell's `outcomes` once forgot the pick of the dealer, which two cards a suit showed.)"""
+    from cardsmith.native.difftest import cases
+    from pathlib import Path
+    for players, options in cases(Path(rule_file).stem):
+        g = cardsmith.load(rule_file, players, options)
+        assert g.max_chance_outcomes() <= g.num_cards, (players, options)
+        rng = random.Random(f"{rule_file}:{players}:{options}")
+        for _ in range(3):
+            actions, _, most = random_match(g, rng)
+            assert actions <= g.max_game_length() and most <= g.max_chance_outcomes(), (players, options)
 
 
 # ---------------------------------------------------------------- analysis and declarations
