@@ -85,7 +85,23 @@ def main(argv: list[str] | None = None) -> int:
             bound = f"{r['max_game_length']:,}" + ("" if r["declared"] else " (limit)")
             print(f"| {r['game']} | {r['players']} | {r['longest']:,} | {bound} | {r['ratio']:.2f} | "
                   f"{r['chance_nodes']:,} | {r['outcomes']} | {r['max_chance_outcomes']:,} | {r['pack']} |")
+        print("\nAction ids and results at each game's fewest players (default options), from the rule file:\n")
+        print("| game | players | `num_distinct_actions` | `min_utility` | `max_utility` | utility | from |")
+        print("| --- | ---: | ---: | ---: | ---: | --- | --- |")
+        for name in names:
+            n = counts(games[name])[0]
+            g = cardsmith.load(games[name], n, backend="python")
+            kind = "zero-sum" if g.zero_sum else "constant-sum" if g.utility_sum is not None else "general-sum"
+            source = "`match: returns`" if g.spec.match.returns is not None else "the winners' share"
+            print(f"| {name} | {n} | {g.num_distinct_actions():,} | {_num(g.min_utility)} | {_num(g.max_utility)} "
+                  f"| {kind} | {source} |")
     return 0
+
+
+def _num(v: float | None) -> str:
+    if v is None:
+        return "open"
+    return f"{v:g}"
 
 
 if __name__ == "__main__":
