@@ -54,7 +54,8 @@ def test_limits_benchmark_prints_its_table() -> None:
     out = subprocess.run([sys.executable, str(BENCH / "limits.py"), "kuhn-poker", "hearts", "--matches", "5",
                           "--backend", "python", "--markdown"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    rows = [ln.strip("| ").split(" | ") for ln in out.stdout.splitlines() if ln.startswith(("| kuhn-poker", "| hearts"))]
+    rows = [ln.strip("| ").split(" | ") for ln in out.stdout.splitlines()
+            if ln.startswith(("| kuhn-poker", "| hearts"))]
     assert len(rows) == 4  # the bounds table and the results table, a row of each game in each
     kuhn, hearts = rows[0], rows[1]
     assert kuhn[3] == "3" and hearts[3] == "64" and int(hearts[2]) <= 64  # max_game_length, the longest match

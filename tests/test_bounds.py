@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import cardsmith
@@ -62,7 +63,6 @@ def test_random_play_at_each_option_value_stays_within_the_bounds(rule_file: str
     option's other values (a flag flipped, an int's ends), as the native difftest picks them, a few matches
     each. (Oh Hell's `outcomes` once forgot the pick of the dealer, which two cards a suit showed.)"""
     from cardsmith.native.difftest import cases
-    from pathlib import Path
     for players, options in cases(Path(rule_file).stem):
         g = cardsmith.load(rule_file, players, options)
         assert g.max_chance_outcomes() <= g.num_cards, (players, options)
