@@ -47,7 +47,9 @@ def measure(path: Path, players: int, matches: int, backend: str, seed: int = 1)
     bound = g.max_game_length()
     return {"game": path.stem, "players": players, "matches": matches, "longest": longest,
             "max_game_length": bound, "ratio": bound / longest if longest else float("inf"),
-            "chance_nodes": most_chance, "outcomes": most_outcomes, "max_chance_outcomes": g.max_chance_outcomes(),
+            "chance_nodes": most_chance, "chance_bound": g.max_chance_nodes_in_history(),
+            "chance_open": g.max_chance_nodes_in_history() == (g.action_limit + 1) * g.limits.steps,
+            "outcomes": most_outcomes, "max_chance_outcomes": g.max_chance_outcomes(),
             "pack": g.num_cards, "declared": g.declared.actions is not None, "seconds": time.process_time() - start}
 
 
@@ -79,12 +81,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{a.matches:,} random matches per row, {a.backend} backend, at {commit}, "
               f"{time.strftime('%Y-%m-%d', time.gmtime())}:\n")
         print("| game | players | longest match (player actions) | `max_game_length` | ratio | "
-              "most chance nodes in a match | most outcomes of a chance node | `max_chance_outcomes` | pack |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+              "most chance nodes in a match | `max_chance_nodes_in_history` | most outcomes of a chance node | "
+              "`max_chance_outcomes` | pack |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for r in rows:
             bound = f"{r['max_game_length']:,}" + ("" if r["declared"] else " (limit)")
             print(f"| {r['game']} | {r['players']} | {r['longest']:,} | {bound} | {r['ratio']:.2f} | "
-                  f"{r['chance_nodes']:,} | {r['outcomes']} | {r['max_chance_outcomes']:,} | {r['pack']} |")
+                  f"{r['chance_nodes']:,} | {'(budget)' if r['chance_open'] else format(r['chance_bound'], ',')} | "
+                  f"{r['outcomes']} | {r['max_chance_outcomes']:,} | {r['pack']} |")
         print("\nAction ids and results at each game's fewest players (default options), from the rule file:\n")
         print("| game | players | `num_distinct_actions` | `min_utility` | `max_utility` | utility | from |")
         print("| --- | ---: | ---: | ---: | ---: | --- | --- |")

@@ -59,7 +59,8 @@ def test_limits_benchmark_prints_its_table() -> None:
     assert len(rows) == 4  # the bounds table and the results table, a row of each game in each
     kuhn, hearts = rows[0], rows[1]
     assert kuhn[3] == "3" and hearts[3] == "64" and int(hearts[2]) <= 64  # max_game_length, the longest match
-    assert hearts[7] == "52" == hearts[8]  # max_chance_outcomes, the pack
+    assert hearts[5] == "52" == hearts[6]  # chance nodes in the longest match, max_chance_nodes_in_history
+    assert hearts[8] == "52" == hearts[9]  # max_chance_outcomes, the pack
     assert rows[2][2:6] == ["4", "-2", "2", "zero-sum"]
 
 

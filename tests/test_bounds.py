@@ -217,6 +217,45 @@ def test_bundled_bounds_follow_the_table() -> None:
     assert cardsmith.load("hearts", 4).max_chance_outcomes() == 52  # its pick is from a constant of four
 
 
+def test_chance_outcomes_of_a_match_are_counted_where_shuffles_and_picks_run_once_a_deal() -> None:
+    # Chance only in `match: start` and `match: deal`, and the deals bounded: each shuffle gives at most the
+    # pack less one outcome, each pick one.
+    assert cardsmith.load("kuhn-poker", 2).max_chance_nodes_in_history() == 2  # as pyspiel's kuhn_poker
+    assert cardsmith.load("hearts", 4).max_chance_nodes_in_history() == 1 + 51
+    assert cardsmith.load("chwech", 4).max_chance_nodes_in_history() == 1 + 6 * 35  # deal_number >= 6
+    assert cardsmith.load("stichln", 3, {"deals": 2}).max_chance_nodes_in_history() == 2 * 44  # >= an option
+    assert cardsmith.load("cribbage", 2).max_chance_nodes_in_history() == 100 * 51  # max_deals
+    base = load(game_with())  # two deals (deal_number >= 2), one shuffle of 12 cards each
+    assert base.max_chance_nodes_in_history() == 2 * 11
+    assert base.max_history_length() == base.max_game_length() + 22
+    # A shuffle an action may run, one in a `for` step, or deals without a bound: only the budget bounds it.
+    open_ = [game_with(actions="""\
+play:
+  params: {c: "hand[player]"}
+  effect: [move c to pile, shuffle pile]
+"""), game_with(match="""\
+deal:
+  - move pack to stock
+  - for: i in range(0, 2)
+    do: [shuffle stock]
+  - deal 2 from stock to hand
+  - goto main
+over_when: deal_number >= 2
+winners: players
+"""), game_with(match="""\
+deal:
+  - move pack to stock
+  - shuffle stock
+  - deal 2 from stock to hand
+  - goto main
+over_when: deal_number + 1 >= 3
+winners: players
+""")]
+    for text in open_:
+        g = load(text)
+        assert g.max_chance_nodes_in_history() == (g.action_limit + 1) * g.limits.steps
+
+
 @pytest.mark.rl
 def test_openspiel_sees_the_bounds() -> None:
     pyspiel = pytest.importorskip("pyspiel")
@@ -224,7 +263,8 @@ def test_openspiel_sees_the_bounds() -> None:
     kuhn = pyspiel.load_game("cardsmith", {"file": "kuhn-poker", "backend": "python"})
     assert kuhn.max_game_length() == pyspiel.load_game("kuhn_poker").max_game_length() == 3
     assert kuhn.max_chance_outcomes() == 3
-    assert kuhn.max_history_length() == kuhn.max_game_length() + kuhn.max_chance_nodes_in_history()
+    assert kuhn.max_chance_nodes_in_history() == pyspiel.load_game("kuhn_poker").max_chance_nodes_in_history() == 2
+    assert kuhn.max_history_length() == 5
     hearts = pyspiel.load_game("cardsmith", {"file": "hearts", "backend": "python"})
     assert hearts.max_chance_outcomes() == pyspiel.load_game("hearts").max_chance_outcomes() == 52
     assert hearts.max_game_length() == 64

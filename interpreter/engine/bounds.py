@@ -15,10 +15,13 @@ A declared bound lowers the action limit of the game itself (`Game.action_limit`
 stops with R005, on both backends (the native one is given the same limit and its refusal is explained by
 the Python backend's error).
 
-**Chance nodes in a history.** A lazily dealt match decides one card per chance node, and each shuffle or
-pick is charged to the step budget of the step it runs in (a shuffle its cards, a pick its list, built
-within the step), so a step meets at most `limits.steps` of them: `(actions + 1) * limits.steps`, a bound far
-above any real match.
+**Chance nodes in a history.** A lazily dealt match decides one card per chance node, and a card decided is
+one of the block a shuffle left undecided, so a run of a shuffle gives at most the pack less one outcome
+(eagerly too: a node per position but the last), and a run of a pick one. Where the rule file shuffles and
+picks only in `match: start` and `match: deal` (and the procedures they call), outside `for` steps, and its
+deals are bounded (`over_when: true`, `max_deals`, `over_when: deal_number >= N`), that counts them. Else
+each shuffle or pick is charged to the step budget of the step it runs in, so a step meets at most
+`limits.steps` of them: `(actions + 1) * limits.steps`, a bound far above any real match.
 """
 
 from __future__ import annotations
@@ -137,7 +140,112 @@ def max_game_length(game: Any) -> int:
 
 
 def max_chance_nodes_in_history(game: Any) -> int:
-    return (game.action_limit + 1) * game.limits.steps
+    cached = game.__dict__.get("_max_chance_nodes")
+    if cached is None:
+        cached = game.__dict__["_max_chance_nodes"] = _chance_in_match(game)
+        if cached is None:
+            cached = game.__dict__["_max_chance_nodes"] = (game.action_limit + 1) * game.limits.steps
+    return int(cached)
+
+
+class _Open(Exception):
+    """A shuffle or pick the count cannot see the number of runs of."""
+
+
+def _chance_in_match(game: Any) -> int | None:
+    """The chance outcomes of a match, where the rule file shuffles and picks only in `match: start` and
+    `match: deal` (and the procedures they call), outside any `for` step, and its deals are bounded. Each run
+    of a shuffle gives at most one outcome per card of its zone but the last (lazily or eagerly), so at most
+    the pack less one, and each run of a pick one. None: not so."""
+    spec = game.spec
+    m = spec.match
+    procs = {p.name: p.body for p in spec.procedures}
+    try:
+        # Every other list of statements in the rule file (actions, phases, the end of a deal, ...), with the
+        # procedures it calls, must run no shuffle or pick.
+        mine = {id(m.start), id(m.deal)} | {id(b) for b in procs.values()}
+        others = [b for b in _stmt_lists(spec) if id(b) not in mine]
+        if _count(others, procs, loops_ok=True) != (0, 0):
+            return None
+        deals = _deals(game)
+        if deals is None:
+            return None
+        s0, p0 = _count([m.start], procs)
+        s1, p1 = _count([m.deal], procs)
+    except _Open:
+        return None
+    per_shuffle = max(game.num_cards - 1, 0)
+    return int(s0 * per_shuffle + p0 + deals * (s1 * per_shuffle + p1))
+
+
+def _stmt_lists(x: Any) -> Any:
+    """Every outermost list of statements inside x (a rule file's spec), not looking into statements."""
+    stack = [x]
+    while stack:
+        y = stack.pop()
+        if isinstance(y, (list, tuple)):
+            if y and all(isinstance(i, A.Stmt) for i in y):
+                yield y  # the list itself (its identity tells a procedure's body from the others)
+            else:
+                stack.extend(y)
+        elif isinstance(y, dict):
+            stack.extend(y.values())
+        elif is_dataclass(y) and not isinstance(y, (type, A.Expr, A.Stmt)):
+            stack.extend(getattr(y, f.name) for f in fields(y))
+
+
+def _count(blocks: list[Any], procs: dict[str, list[A.Stmt]], loops_ok: bool = False) -> tuple[int, int]:
+    """(shuffles, picks) that one run of these blocks may run, both branches of an `if` counted, the
+    procedures called followed (the checker refuses recursion). A shuffle or pick in a `for` is _Open,
+    unless `loops_ok` (only whether there is any is asked then)."""
+    shuffles = picks = 0
+    stack: list[tuple[Any, bool]] = [(b, False) for b in blocks]
+    while stack:
+        x, looped = stack.pop()
+        if isinstance(x, list):
+            stack.extend((y, looped) for y in x)
+        elif isinstance(x, (A.Shuffle, A.Pick)):
+            if looped and not loops_ok:
+                raise _Open
+            if isinstance(x, A.Shuffle):
+                shuffles += 1
+            else:
+                picks += 1
+        elif isinstance(x, A.If):
+            stack += [(x.then, looped), (x.other, looped)]
+        elif isinstance(x, A.For):
+            stack.append((x.body, True))
+        elif isinstance(x, A.Do):
+            stack.append((procs.get(x.proc, []), looped))
+    return shuffles, picks
+
+
+def _deals(game: Any) -> int | None:
+    """The most deals of a match, where `match` says it: `over_when: true`, `max_deals`, or
+    `over_when: deal_number >= N` with N a number, an option or a constant."""
+    m = game.spec.match
+    bounds = [m.max_deals] if m.max_deals is not None else []
+    w = m.over_when
+    if isinstance(w, A.Const) and w.value is True:
+        bounds.append(1)
+    elif isinstance(w, A.Compare) and len(w.rest) == 1 and w.rest[0][0] == ">=" \
+            and isinstance(w.first, A.Name) and w.first.id == "deal_number":
+        n = _fixed(game, w.rest[0][1])
+        if n is not None:
+            bounds.append(max(n, 1))
+    return min(bounds) if bounds else None
+
+
+def _fixed(game: Any, e: Any) -> int | None:
+    if isinstance(e, A.Const):
+        v = e.value
+    elif isinstance(e, A.Name) and isinstance(e.ref, R.Option):
+        v = game.options.get(e.ref.name)
+    elif isinstance(e, A.Name) and isinstance(e.ref, R.Constant):
+        v = game.spec.constants.get(e.ref.name, (None,))[0]
+    else:
+        return None
+    return v if type(v) is int else None
 
 
 def outcomes_exceeded(game: Any, n: int) -> str:
