@@ -257,7 +257,7 @@ winners: players
 
 
 @pytest.mark.rl
-def test_openspiel_sees_the_bounds() -> None:
+def test_openspiel_sees_the_bounds(tmp_path: Path) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     import cardsmith.openspiel  # noqa: F401  (registers the game)
     kuhn = pyspiel.load_game("cardsmith", {"file": "kuhn-poker", "backend": "python"})
@@ -265,6 +265,27 @@ def test_openspiel_sees_the_bounds() -> None:
     assert kuhn.max_chance_outcomes() == 3
     assert kuhn.max_chance_nodes_in_history() == pyspiel.load_game("kuhn_poker").max_chance_nodes_in_history() == 2
     assert kuhn.max_history_length() == 5
+    # A match of few actions and many chance outcomes: pyspiel's default for a Python game
+    # (max_chance_nodes_in_history = max_game_length) would be passed; the adapter's bound is not.
+    path = tmp_path / "short.yaml"
+    path.write_text(game_with(phases="main:\n  actions: [play]\n  after: [end deal]\n", match="""\
+deal:
+  - move pack to stock
+  - shuffle stock
+  - deal 6 from stock to hand
+  - goto main
+over_when: deal_number >= 2
+winners: players
+bounds: {actions: 2}
+"""), encoding="utf-8")
+    short = pyspiel.load_game("cardsmith", {"file": str(path), "players": 2, "backend": "python"})
+    s = short.new_initial_state()
+    while not s.is_terminal():
+        s.apply_action(s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[0])
+    assert (short.max_game_length(), short.max_chance_nodes_in_history()) == (2, 22)
+    assert len(s.history()) == 24 == short.max_history_length() > 2 * short.max_game_length()
+    pyspiel.random_sim_test(short, num_sims=3, serialize=True, verbose=False)
+
     hearts = pyspiel.load_game("cardsmith", {"file": "hearts", "backend": "python"})
     assert hearts.max_chance_outcomes() == pyspiel.load_game("hearts").max_chance_outcomes() == 52
     assert hearts.max_game_length() == 64
