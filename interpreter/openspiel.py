@@ -154,7 +154,7 @@ class CardsmithGame(pyspiel.Game):
             min_utility=_bound(g, "min_utility", 0.0),
             max_utility=_bound(g, "max_utility", 1.0),
             utility_sum=total,
-            # OpenSpiel keeps these in a C++ int; the engine's bound on a history can be larger.
+            # OpenSpiel keeps these in a C++ int; the engine's bound can be larger.
             max_game_length=min(g.max_game_length(), _INT_MAX))
         spec = g.spec
         # The backend is named in the game's parameters (and its string) only where it is not the default, so a
@@ -166,6 +166,14 @@ class CardsmithGame(pyspiel.Game):
 
     def new_initial_state(self) -> CardsmithState:
         return CardsmithState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The chance outcomes of a history, bounded (pyspiel's default for a Python game is
+        `max_game_length`, which a history dealing many cards between actions can pass): engine/bounds.py."""
+        return min(self.cardsmith.max_chance_nodes_in_history(), _INT_MAX)
+
+    def max_history_length(self) -> int:
+        return min(self.max_game_length() + self.max_chance_nodes_in_history(), _INT_MAX)
 
     @property
     def strings(self) -> _Strings:
