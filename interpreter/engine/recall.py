@@ -19,9 +19,10 @@ oldest first, `frames(g)` of them, the unused ones all 0. A frame holds:
 - `seen_ended` (pack size, in a game of more than one deal): the same for the last deal as it ended (the
   view `observation.Ended` keeps), each deal's places its own.
 
-`frames(g)` is `bounds.max_player_actions(g) + 1` (the start of the match is a step too), so the block's size
-is fixed by the rule file, its player count and options. A match longer than that cannot be written: asking
-its tensor raises a GameError naming the bound.
+`frames(g)` is one more than the most moves of a match (the start of the match is a step too): the rule
+file's `match: bounds: actions` (bounds.py, enforced as the match is played), at most `MAX_MOVES`. So the
+block's size is fixed by the rule file, its player count and options. A match with more moves than the block
+holds (possible only past `MAX_MOVES`) cannot be written: asking its tensor raises a GameError saying so.
 
 Working the frames out needs the player's view after every step. It is remembered in `State.seen` under
 ("recall", p) as the information state strings are, shared by clones and copied on write, so asking at every
@@ -39,6 +40,9 @@ from .observation import _plan, _sees
 
 # A number parameter with more values than this is written as one raw value, not one-hot.
 ONE_HOT_MAX = 256
+# The most moves the block holds, whatever the rule file's bound: a game that declares no bound (or a larger
+# one) still has a tensor of a size a learner can take, for matches of at most this many moves.
+MAX_MOVES = 2_000
 
 
 def _kind_width(g: Any, kind: str, radix: int) -> int:
@@ -62,7 +66,7 @@ class _Plan:
 
     def __init__(self, g: Any) -> None:
         n, c = g.n, g.num_cards
-        self.frames = bounds.max_player_actions(g) + 1
+        self.frames = min(bounds.max_game_length(g), MAX_MOVES) + 1
         widths: dict[tuple[int, str], int] = {}
         for info in g.actions:
             for i, (p, radix) in enumerate(zip(info.params, info.radix)):
@@ -210,29 +214,34 @@ def _extend(s: Any, p: int, cached: _Recall, pl: _Plan) -> _Recall | None:
 
 def _replayed(s: Any, p: int, pl: _Plan) -> tuple[Frame, ...]:
     """p's frames at s by replaying its history (the last one's `seen` left out at a chance node, as the
-    information state string leaves out what the step drawing its chance shows)."""
+    information state string leaves out what the step drawing its chance shows). The other players' frames
+    come out of the same replay and are remembered too: a state read back or resampled is often asked each
+    player's tensor in turn."""
     g = s.game
     items = entries(s.trail)
     setup = s.setup
     steps = groups(explicit(items) if setup is None else items)
-    out: list[Frame] = []
-    last: list[Places | None] = [None]
+    players = range(g.n)
+    out: list[list[Frame]] = [[] for _ in players]
+    last: list[Places | None] = [None for _ in players]
 
     def after(t: Any, i: int) -> None:
         who, action = steps[i][0], steps[i][1]
-        if who is not None and action is not None:
-            ones, values = _action_frame(g, pl, p, who, action)
-        else:
-            ones, values = [0], []
-        places = _places(t, p) if t.pending is None else None
-        out.append(_frame(ones, values, pl, last[0], places))
-        if places is not None:
-            last[0] = places
+        for q in players:
+            if who is not None and action is not None:
+                ones, values = _action_frame(g, pl, q, who, action)
+            else:
+                ones, values = [0], []
+            places = _places(t, q) if t.pending is None else None
+            out[q].append(_frame(ones, values, pl, last[q], places))
+            if places is not None:
+                last[q] = places
 
     t = replay(g, None if setup is None else s.seed0, steps, after, setup, lazy=lazy_from_start(s, items))
-    if t.pending is None and last[0] is not None:
-        s.remember(("recall", p), _Recall(s.trail, tuple(out), last[0]))
-    return tuple(out)
+    if t.pending is None:
+        for q in players:
+            s.remember(("recall", q), _Recall(s.trail, tuple(out[q]), last[q] or {}))
+    return tuple(out[p])
 
 
 def _frames_of(s: Any, p: int) -> tuple[Frame, ...]:
@@ -253,8 +262,8 @@ def write_history(s: Any, p: int, out: Any, at: int) -> None:
     pl = plan(s.game)
     got = _frames_of(s, p)
     if len(got) > pl.frames:
-        raise GameError(f"the match has {len(got) - 1} moves, more than the information state tensor holds "
-                        f"({pl.frames - 1}: the game's max_player_actions)")
+        raise GameError(f"the match has {len(got) - 1:,} moves, more than the information state tensor holds "
+                        f"({pl.frames - 1:,}, its most)")
     width = pl.width
     for k, (ones, values) in enumerate(got):
         base = at + k * width

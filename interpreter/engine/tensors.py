@@ -40,6 +40,7 @@ from ..dsl import types as T
 from . import recall
 from .observation import _var_viewers, _zone_viewers
 
+
 def _var_width(g: Any, ty: T.Type) -> int:
     if ty in (T.INT, T.NUM, T.BOOL, T.STR):
         return 1
@@ -171,7 +172,7 @@ def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
     What p may see is decided exactly as `observation.observe` decides it (`_zone_viewers`,
     `_var_viewers`); the values are read from the state directly, which saves naming every card."""
     g = s.game
-    n, c = g.n, g.num_cards
+    n = g.n
     idx = _index(g)
     plan = idx.seats[p]
     rel = plan.rel
