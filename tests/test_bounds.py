@@ -102,6 +102,18 @@ def test_picks_from_players_cards_and_written_lists_are_bounded_by_analysis() ->
     assert g.declared.actions is None and g.max_game_length() == g.limits.actions
 
 
+@pytest.mark.parametrize(("options", "bound"), [
+    ("[q for q in players if q != dealer]", 3), ("suits", 2), ("[c for c in hand[0]]", 12), ("pile", 12),
+    ("players + players", None), ("range(0, 5)", None), ("[r for r in range(0, 5)]", None)])
+def test_analysis_reads_the_form_of_the_list_not_its_type(options: str, bound: int | None) -> None:
+    match = PICKS.replace("pick x from ways", f"pick x from {options}").replace(
+        "  - pick w from ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o']\n", "")
+    g = load(game_with(constants="ways: [x, y, z]\n", match=match), 3)
+    from cardsmith.engine.bounds import _picks, pick_bound
+    assert {p.name: pick_bound(g, p) for p in _picks(g.spec)} == {"d": 3, "x": bound}
+    assert g.max_chance_outcomes() == (12 if bound is not None else g.limits.steps)
+
+
 def test_a_pick_analysis_cannot_bound_takes_the_declared_outcomes() -> None:
     match = PICKS.replace("pick x from ways", "pick x from range(0, 3 * num_players)") + \
         "bounds:\n  outcomes: 3 * num_players\n  actions: num_players * 2 * 2\n"

@@ -2,10 +2,12 @@
 
 **Chance outcomes.** A chance node is a card of a shuffled zone (its outcomes are cards of the zone: at most
 the pack) or a `pick` (its outcomes are positions in the list it picks from). Analysis bounds a pick from
-players by the seats, one from cards by the pack, one from a list written out (a list literal, or a constant
-list) by its length. Any other pick is bounded by the rule file's `match: bounds: outcomes` where it declares
-one (a pick from a longer list stops the match with R005, chance.py), else only by what one move may build,
-the step budget (`limits.steps`), and then that is the bound.
+`players` by the seats, one from a zone's cards by the pack, one from `suits`, `ranks`, a list written out
+or a constant list by its length, and one from a comprehension over any of these likewise. Any other pick
+is bounded by the rule file's `match: bounds: outcomes` where it declares one (a pick from a longer list
+stops the match with R005, chance.py), else only by what one move may build, the step budget
+(`limits.steps`), and then that is the bound. (The form of the list is read, not its type: `players +
+players` is a list of players with more items than seats.)
 
 **Game length.** OpenSpiel's `max_game_length` counts player decisions; chance outcomes are not in it
 (they are in `max_chance_nodes_in_history`). No analysis bounds the player actions of a rule file in
@@ -32,7 +34,6 @@ from typing import Any
 from ..dsl import abi
 from ..dsl import ast as A
 from ..dsl import refs as R
-from ..dsl import types as T
 from ..dsl.diagnostics import count_of
 from ..dsl.library import _short
 from .errors import RuleError, describe_failure, failure_code
@@ -100,18 +101,32 @@ def _value(game: Any, e: A.Expr, key: str) -> int:
 
 def pick_bound(game: Any, p: A.Pick) -> int | None:
     """What analysis bounds the outcomes of this pick by (None: nothing it can see)."""
-    o = p.options
-    kind = T.elem(getattr(o, "ty", None))
-    if kind == T.PLAYER:
-        return int(game.n)
-    if kind == T.CARD:
+    return _list_bound(game, p.options)
+
+
+def _list_bound(game: Any, e: Any) -> int | None:
+    """The most items a list expression can hold, read off its form: the players, the suits, the ranks, a
+    zone's cards (at most the pack), a list written out, a constant list, or a comprehension over one of these
+    (an item at most for each). Not off its type: `players + players` is a list of players longer than the
+    table."""
+    while isinstance(e, A.Comp):
+        e = e.iter
+    if isinstance(e, A.ListLit):
+        return len(e.items)
+    if isinstance(e, A.Index):
+        e = e.obj  # a per-player zone: hand[p]
+        return int(game.num_cards) if isinstance(e, A.Name) and isinstance(e.ref, R.Zone) else None
+    if not isinstance(e, A.Name):
+        return None
+    ref = e.ref
+    if isinstance(ref, R.Zone):
         return int(game.num_cards)
-    if isinstance(o, A.ListLit):
-        return len(o.items)
-    if isinstance(o, A.Name) and isinstance(o.ref, R.Constant):
-        value = game.spec.constants.get(o.ref.name, (None,))[0]
-        if isinstance(value, (list, tuple)):
-            return len(value)
+    if isinstance(ref, R.Builtin):
+        sp = game.spec
+        return {"players": int(game.n), "suits": len(sp.suits), "ranks": len(sp.ranks)}.get(ref.name)
+    if isinstance(ref, R.Constant):
+        value = game.spec.constants.get(ref.name, (None,))[0]
+        return len(value) if isinstance(value, (list, tuple)) else None
     return None
 
 
