@@ -117,6 +117,8 @@ class VectorEnv(_GymVectorEnv):  # type: ignore[misc]
         """Start a match in every slot (or in those of `options["reset_mask"]`). `seed` seeds the matches'
         seeds: an int for all slots, or one per slot; without one, the slots go on drawing from the seeds
         they had (from the OS the first time)."""
+        if isinstance(seed, int):
+            super().reset(seed=seed)  # gymnasium's own `np_random`, seeded as every vector env seeds it
         if seed is not None or not self._seeders:
             if seed is None or isinstance(seed, int):
                 streams = np.random.SeedSequence(seed).spawn(self.num_envs)

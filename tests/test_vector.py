@@ -126,6 +126,16 @@ def test_it_is_a_gymnasium_vector_env() -> None:
     assert env.observation_space.contains(obs)
     assert infos["player"].tolist() == [0, 0, 0, 0]
     assert env.action_masks().tolist() == obs["action_mask"].astype(bool).tolist()
+    # gymnasium's vector wrappers take it: the episodes' returns and lengths as RecordEpisodeStatistics counts them
+    stats = gymnasium.wrappers.vector.RecordEpisodeStatistics(VectorEnv("kuhn-poker", 4, backend="python"))
+    obs, _ = stats.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while True:
+        obs, rewards, terms, _, infos = stats.step(_random_actions(rng, obs["action_mask"]))
+        if terms.any():
+            break
+    assert infos["episode"]["r"][terms].tolist() == rewards[terms].tolist()
+    assert (infos["episode"]["l"][terms] >= 1).all()
     info_env = VectorEnv("hearts", 2, observation="information_state", backend="python")
     obs, _ = info_env.reset(seed=0)
     assert obs["observation"].shape == (2, tensors.information_state_tensor_shape(env.game)[0])
