@@ -35,6 +35,7 @@ rewards for the same seeds and actions (tests/test_vector.py).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,8 @@ class VectorEnv(_GymVectorEnv):  # type: ignore[misc]
         """Start a match in every slot (or in those of `options["reset_mask"]`). `seed` seeds the matches'
         seeds: an int for all slots, or one per slot; without one, the slots go on drawing from the seeds
         they had (from the OS the first time)."""
+        if seed is not None:
+            seed = _seeds(seed)
         if isinstance(seed, int):
             super().reset(seed=seed)  # gymnasium's own `np_random`, seeded as every vector env seeds it
         if seed is not None or not self._seeders:
@@ -125,7 +128,7 @@ class VectorEnv(_GymVectorEnv):  # type: ignore[misc]
             else:
                 if len(seed) != self.num_envs:
                     raise GameError(f"{len(seed)} seeds for {self.num_envs} matches")
-                streams = [np.random.SeedSequence(int(x)) for x in seed]
+                streams = [np.random.SeedSequence(x) for x in seed]
             self._seeders = [np.random.default_rng(s) for s in streams]
         mask = np.ones(self.num_envs, np.bool_)
         if options and "reset_mask" in options:
@@ -251,6 +254,19 @@ class VectorEnv(_GymVectorEnv):  # type: ignore[misc]
 
     def _infos(self) -> dict[str, Any]:
         return {"player": self._player.copy()}
+
+
+def _seeds(seed: Any) -> int | list[int]:
+    """A seed, or one per slot, as whole numbers from 0 up (numpy's integers too); else a GameError."""
+    many = not isinstance(seed, (int, np.integer))
+    try:
+        items = list(seed) if many and not isinstance(seed, (str, bytes)) else [seed]  # (a list, a numpy array)
+        out = [-1 if isinstance(x, bool) else operator.index(x) for x in items]
+    except TypeError:
+        out = [-1]
+    if any(x < 0 for x in out):
+        raise GameError(f"seeds are whole numbers from 0 up, not {seed!r}")
+    return out if many else out[0]
 
 
 def _some(actions: list[int]) -> str:

@@ -253,6 +253,15 @@ def test_refusals_are_clear() -> None:
     obs, _ = env.reset(seed=0)
     with pytest.raises(GameError, match=r"one action per match: shape \(2,\)"):
         env.step(np.zeros(3, int))
+    for seed in (-1, [0, -2], [0, 1.5], "7", True):
+        with pytest.raises(GameError, match="seeds are whole numbers from 0 up"):
+            env.reset(seed=seed)
+    with pytest.raises(GameError, match="3 seeds for 2 matches"):
+        env.reset(seed=[1, 2, 3])
+    assert env.reset(seed=np.int64(5))[0]["observation"].tolist() == env.reset(seed=5)[0]["observation"].tolist()
+    by_array, _ = env.reset(seed=np.array([3, 4]))
+    assert by_array["observation"].tolist() == env.reset(seed=[3, 4])[0]["observation"].tolist()
+    obs, _ = env.reset(seed=0)
     bad = np.flatnonzero(obs["action_mask"][0] == 0)[0]
     with pytest.raises(IllegalAction, match=f"match 0: action {bad} is not legal for"):
         env.step(np.array([bad, np.flatnonzero(obs["action_mask"][1])[0]]))
