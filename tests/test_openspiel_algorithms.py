@@ -40,12 +40,14 @@ def _checked_resampler(seen: list[int]) -> Any:
     return resample
 
 
-def _play_with_ismcts(name: str, players: int, simulations: int, decisions: int, seed: int) -> tuple[int, Any]:
+def _play_with_ismcts(name: str, players: int, simulations: int, decisions: int, seed: int,
+                      backend: str = "python") -> tuple[int, Any]:
     """Seat 0 searched by ISMCTSBot, the others random, chance drawn by the loop: `decisions` of seat 0 or the
     match's end. The decisions made and the final state."""
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = cso.load(name, players, backend="python")
+    game = cso.load(name, players, backend=backend)
+    assert game.cardsmith.backend == backend
     np_rng = np.random.RandomState(seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng), uct_c=2.0,
                            max_simulations=simulations, random_state=np_rng)
@@ -115,6 +117,25 @@ def test_cfr_on_leduc_poker_is_pyspiels() -> None:
     assert value == pytest.approx(ref_value, abs=1e-12)
     assert gap == pytest.approx(ref_gap, abs=1e-12)
     assert gap < first[1]  # CFR is converging, not standing still
+
+
+def _can_build() -> bool:
+    from cardsmith.native import build
+    return build.missing() is None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _can_build(), reason="the native backend cannot be built here")
+def test_ismcts_and_cfr_on_the_native_backend() -> None:
+    """The same on native games: ISMCTSBot's worlds in Go Fish resampled natively (each checked as above), and
+    CFR on Leduc poker at pyspiel's value and exploitability."""
+    made, _ = _play_with_ismcts("go-fish", 2, 3, 16, 2, backend="native")
+    assert made == 16
+    game = cso.load("leduc-poker", 2, backend="native")
+    assert game.cardsmith.backend == "native"
+    value, gap = _cfr(game, 3)
+    ref_value, ref_gap = _cfr(pyspiel.load_game("leduc_poker"), 3)
+    assert value == pytest.approx(ref_value, abs=1e-12) and gap == pytest.approx(ref_gap, abs=1e-12)
 
 
 class _Greedy:

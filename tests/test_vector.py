@@ -312,10 +312,12 @@ def _can_build() -> bool:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not _can_build(), reason="the native backend cannot be built here")
-@pytest.mark.parametrize("name,players,seat", [("kuhn-poker", 2, 0), ("hearts", 4, 1), ("go-fish", 2, None)])
-def test_the_native_backend_gives_the_same_rows(name: str, players: int, seat: int | None) -> None:
-    python = VectorEnv(name, 4, players, seat=seat, backend="python", autoreset_mode="same_step")
-    native = VectorEnv(name, 4, players, seat=seat, backend="native", autoreset_mode="same_step")
+@pytest.mark.parametrize("name,players,seat,opponents", [
+    ("kuhn-poker", 2, 0, "random"), ("hearts", 4, 1, "random"), ("go-fish", 2, None, "random"),
+    ("kuhn-poker", 2, 1, "ismcts(iterations=30)")])  # its decisions native: the same as in Python, to the bit
+def test_the_native_backend_gives_the_same_rows(name: str, players: int, seat: int | None, opponents: str) -> None:
+    python = VectorEnv(name, 4, players, seat=seat, opponents=opponents, backend="python", autoreset_mode="same_step")
+    native = VectorEnv(name, 4, players, seat=seat, opponents=opponents, backend="native", autoreset_mode="same_step")
     assert native.game.backend == "native"
     a, b = _trajectory(python, 21, 120), _trajectory(native, 21, 120)
     assert _same(a, b)
