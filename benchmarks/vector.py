@@ -3,6 +3,7 @@ pyspiel states of OpenSpiel's own game, alternated in one process (issue 34).
 
     python benchmarks/vector.py [--rounds R] [--seconds S] [--sizes 1,16,64] [--backends python,native] [GAME ...]
     # GAME: hearts, kuhn, leduc
+    python benchmarks/vector.py --opponents "ismcts(iterations=50)" --sizes 4 hearts   # the backends alone
 
 A step is one learner decision in each of N matches: seat 0 is the learner, choosing uniformly among its legal
 actions from the batched action mask; every other seat is a uniform random player, moved inside the step. Each
@@ -41,10 +42,10 @@ GAMES = {"hearts": ("hearts", 4, "hearts"), "kuhn": ("kuhn-poker", 2, "kuhn_poke
          "leduc": ("leduc-poker", 2, "leduc_poker")}
 
 
-def cardsmith_side(game: Any, n: int) -> Callable[[float], float]:
+def cardsmith_side(game: Any, n: int, opponents: str = "random") -> Callable[[float], float]:
     """A measure of `VectorEnv` on a loaded game: learner steps per CPU second for about `seconds`."""
     from cardsmith.vector import VectorEnv
-    env = VectorEnv(game, n, seat=0, opponents="random", copy=False)
+    env = VectorEnv(game, n, seat=0, opponents=opponents, copy=False)
     rng = np.random.default_rng(0)
     obs, _ = env.reset(seed=1)
 
@@ -156,31 +157,42 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--sizes", default="1,16,64", help="the numbers of matches N, comma-separated")
     ap.add_argument("--backends", default="python,native", help="cardsmith's backends to measure, comma-separated")
+    ap.add_argument("--opponents", default="random",
+                    help="the other seats' bots (`simulate --bots` specs); other than random, OpenSpiel's loop is "
+                         "left out and the backends are compared with the first one")
     args = ap.parse_args()
     import cardsmith
     sizes = [int(x) for x in args.sizes.split(",")]
     backends = [b for b in args.backends.split(",") if b]
-    print(header())
     cols = [f"cardsmith {b}" for b in backends]
-    print(f"| game | floats (cardsmith, OpenSpiel) | N | {' | '.join(cols)} | OpenSpiel loop | "
-          f"{' | '.join(f'{b} / OpenSpiel' for b in backends)} |")
-    print("| --- | --- | --- |" + " --- |" * (2 * len(backends) + 1))
+    openspiel = args.opponents == "random"
+    base_key = "OpenSpiel loop" if openspiel else cols[0]
+    compared = cols if openspiel else cols[1:]
+    shown = [*cols, "OpenSpiel loop"] if openspiel else cols
+    base_name = "OpenSpiel" if openspiel else backends[0]
+    print(header() + ("" if openspiel else f"; opponents {args.opponents}"))
+    floats_col = "floats (cardsmith, OpenSpiel)" if openspiel else "floats"
+    print(f"| game | {floats_col} | N | {' | '.join(shown)} | "
+          f"{' | '.join(f'{k.split()[-1]} / {base_name}' for k in compared)} |")
+    print("| --- | --- | --- |" + " --- |" * (len(shown) + len(compared)))
     for name in args.games or list(GAMES):
         file, players, os_name = GAMES[name]
         games = {b: cardsmith.load(file, players, backend=b) for b in backends}
         for n in sizes:
-            sides: dict[str, Callable[[float], float]] = {f"cardsmith {b}": cardsmith_side(games[b], n)
-                                                          for b in backends}
-            sides["OpenSpiel loop"] = openspiel_side(os_name, n)
+            sides: dict[str, Callable[[float], float]] = {
+                f"cardsmith {b}": cardsmith_side(games[b], n, args.opponents) for b in backends}
+            if openspiel:
+                sides["OpenSpiel loop"] = openspiel_side(os_name, n)
             rates: dict[str, list[float]] = {k: [] for k in sides}
             order = list(sides)
             for r in range(args.rounds):
                 for key in order[::-1] if r % 2 else order:
                     rates[key].append(sides[key](args.seconds))
-            base = rates["OpenSpiel loop"]
-            figures = [f"{statistics.median(rates[k]):,.0f}" for k in [*cols, "OpenSpiel loop"]]
-            ratios = [_range([a / b for a, b in zip(rates[k], base)]) for k in cols]
-            floats = f"{games[backends[0]].observation_tensor_shape()[0]:,}, {_pyspiel_size(os_name):,}"
+            base = rates[base_key]
+            figures = [f"{statistics.median(rates[k]):,.0f}" for k in shown]
+            ratios = [_range([a / b for a, b in zip(rates[k], base)]) for k in compared]
+            floats = f"{games[backends[0]].observation_tensor_shape()[0]:,}" + \
+                (f", {_pyspiel_size(os_name):,}" if openspiel else "")
             print(f"| {name} | {floats} | {n} | {' | '.join(figures)} | {' | '.join(ratios)} |", flush=True)
 
 
