@@ -172,9 +172,9 @@ def main() -> None:
     base_name = "OpenSpiel" if openspiel else backends[0]
     print(header() + ("" if openspiel else f"; opponents {args.opponents}"))
     floats_col = "floats (cardsmith, OpenSpiel)" if openspiel else "floats"
-    print(f"| game | {floats_col} | N | {' | '.join(shown)} | "
-          f"{' | '.join(f'{k.split()[-1]} / {base_name}' for k in compared)} |")
-    print("| --- | --- | --- |" + " --- |" * (len(shown) + len(compared)))
+    heads = ["game", floats_col, "N", *shown, *(f"{k.split()[-1]} / {base_name}" for k in compared)]
+    print(f"| {' | '.join(heads)} |")
+    print("|" + " --- |" * len(heads))
     for name in args.games or list(GAMES):
         file, players, os_name = GAMES[name]
         games = {b: cardsmith.load(file, players, backend=b) for b in backends}
@@ -193,7 +193,7 @@ def main() -> None:
             ratios = [_range([a / b for a, b in zip(rates[k], base)]) for k in compared]
             floats = f"{games[backends[0]].observation_tensor_shape()[0]:,}" + \
                 (f", {_pyspiel_size(os_name):,}" if openspiel else "")
-            print(f"| {name} | {floats} | {n} | {' | '.join(figures)} | {' | '.join(ratios)} |", flush=True)
+            print(f"| {' | '.join([name, floats, str(n), *figures, *ratios])} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -269,3 +269,10 @@ def test_vector_benchmark_prints_its_figures() -> None:
     for r in rows:
         assert re.fullmatch(rf"\| \w+ \| {NUMBER}, {NUMBER} \| \d \| {NUMBER} \| {NUMBER} \| {NUMBER}x "
                             rf"\({NUMBER}\.\.{NUMBER}\) \|", r), r
+    out = subprocess.run([sys.executable, str(BENCH / "vector.py"), "--rounds", "1", "--seconds", "0.05", "--sizes",
+                          "2", "--backends", "python", "--opponents", "first", "kuhn"], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].endswith("; opponents first") and lines[1] == "| game | floats | N | cardsmith python |"
+    assert re.fullmatch(rf"\| kuhn \| {NUMBER} \| 2 \| {NUMBER} \|", lines[3]), lines[3]
