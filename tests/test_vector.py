@@ -36,9 +36,12 @@ def _random_actions(rng: Any, mask: Any) -> Any:
     return (rng.random(mask.shape) + mask).argmax(1)
 
 
-def _row(state: Any, p: int) -> tuple[list[float], list[int]]:
-    obs = np.zeros(tensors.observation_tensor_shape(state.game)[0], np.float32)
-    tensors.write_observation(state, p, obs)
+def _row(state: Any, p: int, observation: str = "observation") -> tuple[list[float], list[int]]:
+    if observation == "information_state":
+        obs = np.asarray(state.information_state_tensor(p), np.float32)
+    else:
+        obs = np.zeros(tensors.observation_tensor_shape(state.game)[0], np.float32)
+        tensors.write_observation(state, p, obs)
     return obs.tolist(), [] if state.is_terminal() else state.legal_actions()
 
 
@@ -67,8 +70,9 @@ class _Reference:
         self._advance()
 
 
-def _check_against_references(name: str, players: int, seat: int | None, opponents: str, steps: int) -> int:
-    env = VectorEnv(name, 6, players, seat=seat, opponents=opponents, backend="python")
+def _check_against_references(name: str, players: int, seat: int | None, opponents: str, steps: int,
+                              observation: str = "observation") -> int:
+    env = VectorEnv(name, 6, players, seat=seat, opponents=opponents, backend="python", observation=observation)
     obs, infos = env.reset(seed=11)
     assert env.observation_space.contains(obs)
     refs = [_Reference(env, i, opponents) for i in range(env.num_envs)]
@@ -77,7 +81,7 @@ def _check_against_references(name: str, players: int, seat: int | None, opponen
     for _ in range(steps):
         for i, ref in enumerate(refs):
             p = int(infos["player"][i])
-            want_obs, legal = _row(ref.state, p)
+            want_obs, legal = _row(ref.state, p, observation)
             assert obs["observation"][i].tolist() == want_obs
             assert np.flatnonzero(obs["action_mask"][i]).tolist() == sorted(legal)
             if not ref.state.is_terminal():
@@ -110,6 +114,8 @@ def test_rows_are_the_matches_own_in_longer_games() -> None:
     assert _check_against_references("go-fish", 3, 1, "random", 80) > 0
     assert _check_against_references("hearts", 4, None, "random", 140) > 0  # self-play: 52 and more a match
     assert _check_against_references("leduc-poker", 2, None, "random", 30) > 0
+    assert _check_against_references("leduc-poker", 2, 1, "random", 30, "information_state") > 0
+    assert _check_against_references("go-fish", 2, None, "random", 60, "information_state") > 0
 
 
 def test_it_is_a_gymnasium_vector_env() -> None:
@@ -280,10 +286,12 @@ def test_bots_as_opponents() -> None:
     assert _check_against_references("kuhn-poker", 2, 0, "ismcts(iterations=10)", 12) > 0
 
 
-@pytest.mark.parametrize("name,players,seat", [("hearts", 4, 0), ("go-fish", 3, None), ("kuhn-poker", 2, 1)])
-def test_rows_ignore_hidden_cards(name: str, players: int, seat: int | None) -> None:
+@pytest.mark.parametrize("name,players,seat,observation", [
+    ("hearts", 4, 0, "observation"), ("go-fish", 3, None, "observation"), ("kuhn-poker", 2, 1, "observation"),
+    ("go-fish", 2, 0, "information_state")])
+def test_rows_ignore_hidden_cards(name: str, players: int, seat: int | None, observation: str) -> None:
     """Permuting, in a match, the cards a row's seat cannot see leaves the row (tensor, mask, seat) as it was."""
-    env = VectorEnv(name, 4, players, seat=seat, backend="python", copy=False)
+    env = VectorEnv(name, 4, players, seat=seat, backend="python", copy=False, observation=observation)
     obs, infos = env.reset(seed=9)
     rng, prng = np.random.default_rng(9), random.Random(9)
     checked = 0
@@ -312,12 +320,16 @@ def _can_build() -> bool:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not _can_build(), reason="the native backend cannot be built here")
-@pytest.mark.parametrize("name,players,seat,opponents", [
-    ("kuhn-poker", 2, 0, "random"), ("hearts", 4, 1, "random"), ("go-fish", 2, None, "random"),
-    ("kuhn-poker", 2, 1, "ismcts(iterations=30)")])  # its decisions native: the same as in Python, to the bit
-def test_the_native_backend_gives_the_same_rows(name: str, players: int, seat: int | None, opponents: str) -> None:
-    python = VectorEnv(name, 4, players, seat=seat, opponents=opponents, backend="python", autoreset_mode="same_step")
-    native = VectorEnv(name, 4, players, seat=seat, opponents=opponents, backend="native", autoreset_mode="same_step")
+@pytest.mark.parametrize("name,players,seat,opponents,observation", [
+    ("kuhn-poker", 2, 0, "random", "observation"), ("hearts", 4, 1, "random", "observation"),
+    ("go-fish", 2, None, "random", "observation"), ("go-fish", 2, 0, "random", "information_state"),
+    ("kuhn-poker", 2, 1, "ismcts(iterations=30)", "observation")])  # its decisions native, the same as in Python
+def test_the_native_backend_gives_the_same_rows(name: str, players: int, seat: int | None, opponents: str,
+                                                observation: str) -> None:
+    python = VectorEnv(name, 4, players, seat=seat, opponents=opponents, backend="python", autoreset_mode="same_step",
+                       observation=observation)
+    native = VectorEnv(name, 4, players, seat=seat, opponents=opponents, backend="native", autoreset_mode="same_step",
+                       observation=observation)
     assert native.game.backend == "native"
     a, b = _trajectory(python, 21, 120), _trajectory(native, 21, 120)
     assert _same(a, b)
