@@ -83,7 +83,7 @@ def test_ismcts_plays_kuhn_poker_and_hearts() -> None:
 @pytest.mark.slow
 def test_ismcts_plays_go_fish_dealt_lazily() -> None:
     """Go Fish's stock is dealt as it is fished: the resampler draws worlds consistent with every ask and every
-    card fished so far (about 40 ms a world early on, more as the history grows)."""
+    card fished so far (measured: 77 ms a world after 20 moves, 193 ms after 40)."""
     game = cso.load("go-fish", 2, backend="python")
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == game.cardsmith.num_cards  # one card at a time
