@@ -26,7 +26,9 @@ gymnasium's: `autoreset_mode` "next_step" (the default: the step after a match e
 action ignored), "same_step" (the next match starts at once; `infos["final_obs"]` holds the last observation)
 or "disabled" (`reset(options={"reset_mask": ...})` starts matches again).
 
-`backend`: "auto" (native where the game can be built here), "native" or "python"; `cardsmith.load`'s words.
+`game`: a rule file's path, a bundled game's name (at `players`, its fewest by default, and `options`), or a
+loaded `Game`, which runs on the backend it was loaded on. `backend`: "auto" (native where the game can be built
+here; `$CARDSMITH_BACKEND` where that is set), "native" or "python"; `cardsmith.load`'s words.
 On the native backend the matches are native states stepped from Python: moves, legal actions, returns and
 the bots' moves are native; the tensors are still written by the Python backend's code on each state's
 Python twin (native/wrapper.py), which is kept in step. Both backends give the same observations, masks and
