@@ -11,6 +11,8 @@
   both counts agree with OpenSpiel's ScoreHand, written out here in Python, on random hands.
 * `python benchmarks/ismcts.py` with a tiny budget prints the time per decision of each side (OpenSpiel's
   ISMCTSBot, cardsmith's ismcts on each backend) and how many decisions each made (a smoke test).
+* `python benchmarks/vector.py` with a tiny budget prints the steps/s of the batched environment and of the plain
+  loop over pyspiel states it is measured against, and their ratio, per game and number of matches (a smoke test).
 * `python benchmarks/melds.py` with a tiny budget prints each kind of hand's times and ratios (a smoke
   test), and the two meld finders of benchmarks/melds.yaml it times find the same least deadwood, with
   melds of the hand, as OpenSpiel's gin_rummy.
@@ -264,3 +266,29 @@ def test_ismcts_benchmark_prints_its_figures() -> None:
     rows = [line for line in out.stdout.splitlines() if line.startswith("| kuhn |")]
     assert [r.split(" | ")[1] for r in rows] == ["OpenSpiel ISMCTSBot", "cardsmith native", "cardsmith python"]
     assert all(r.split(" | ")[2] == "20" for r in rows)
+
+
+@pytest.mark.slow
+@pytest.mark.rl
+def test_vector_benchmark_prints_its_figures() -> None:
+    pytest.importorskip("pyspiel")
+    out = subprocess.run([sys.executable, str(BENCH / "vector.py"), "--rounds", "2", "--seconds", "0.05", "--sizes",
+                          "1,3", "--backends", "python", "kuhn", "leduc"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC, at \w+, load average ", lines[0]), lines[0]
+    assert lines[1] == ("| game | floats (cardsmith, OpenSpiel) | N | cardsmith python | OpenSpiel loop | "
+                        "python / OpenSpiel |")
+    rows = lines[3:]
+    assert [r.split(" | ")[0] + " " + r.split(" | ")[2] for r in rows] == ["| kuhn 1", "| kuhn 3", "| leduc 1",
+                                                                        "| leduc 3"]
+    for r in rows:
+        assert re.fullmatch(rf"\| \w+ \| {NUMBER}, {NUMBER} \| \d \| {NUMBER} \| {NUMBER} \| {NUMBER}x "
+                            rf"\({NUMBER}\.\.{NUMBER}\) \|", r), r
+    out = subprocess.run([sys.executable, str(BENCH / "vector.py"), "--rounds", "1", "--seconds", "0.05", "--sizes",
+                          "2", "--backends", "python", "--opponents", "first", "kuhn"], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].endswith("; opponents first") and lines[1] == "| game | floats | N | cardsmith python |"
+    assert re.fullmatch(rf"\| kuhn \| {NUMBER} \| 2 \| {NUMBER} \|", lines[3]), lines[3]
