@@ -505,4 +505,5 @@ def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None =
                                           "options": format_options(options or {}), "backend": backend})
 
 
-__all__ = ["SHORT_NAME", "CardsmithGame", "CardsmithObserver", "CardsmithState", "load", "parse_options", "format_options"]
+__all__ = ["SHORT_NAME", "CardsmithGame", "CardsmithObserver", "CardsmithState", "format_options", "load",
+           "parse_options"]

@@ -39,8 +39,6 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
 from . import rlspaces
-from .api import load as _load
-from .engine.backends import default_backend
 from .engine.game import Game
 from .engine.state import State
 
@@ -79,7 +77,7 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
                  options: Mapping[str, Any] | None = None, render_mode: str | None = None,
                  backend: str | None = None, information_state: bool = False) -> None:
         super().__init__()
-        self.game = _game(game, players, options, backend)
+        self.game = rlspaces.load_game(game, players, options, backend)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
@@ -172,19 +170,6 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def _game(game: str | Path | Game, players: int | None, options: Mapping[str, Any] | None,
-          backend: str | None) -> Game:
-    if isinstance(game, Game):
-        return game
-    if players is None:
-        from .dsl.pipeline import compile_file
-        from .engine.bundled import resolve
-        path = resolve(str(game)) if isinstance(game, str) else game
-        r = compile_file(path)
-        players = r.game.spec.min_players if r.ok and r.game is not None else 2
-    return _load(game, players, options, backend=backend or default_backend())
-
-
 class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order checks, keeping what `CardsmithEnv` offers: `state` is the cardsmith `State` (not
     AECEnv's global-state method, which these environments do not provide) and `render()` without a render
@@ -198,12 +183,6 @@ class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if self.env.unwrapped.render_mode is None:
             return None
         return super().render()
-
-
-def illegal_penalty(g: Game) -> float:
-    """The default reward of an illegal action: the game's lowest return, or -1 where that is unbounded."""
-    low = getattr(g, "min_utility", None)
-    return float(low) if low is not None and np.isfinite(low) else -1.0
 
 
 def raw_env(game: str | Path | Game, players: int | None = None, options: Mapping[str, Any] | None = None,
@@ -224,10 +203,10 @@ def env(game: str | Path | Game, players: int | None = None, options: Mapping[st
     $CARDSMITH_BACKEND where that is set), "native" or "python". A `Game` runs on the backend it was loaded on.
     `information_state=True`: observations hold the information state tensor instead of the observation's."""
     e = raw_env(game, players, options, render_mode, backend, information_state)
-    penalty = illegal_penalty(e.game) if illegal_reward is None else float(illegal_reward)
+    penalty = rlspaces.illegal_penalty(e.game) if illegal_reward is None else float(illegal_reward)
     wrapped = wrappers.TerminateIllegalWrapper(e, illegal_reward=penalty)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return _Ordered(wrapped)
 
 
-__all__ = ["CardsmithEnv", "env", "illegal_penalty", "raw_env"]
+__all__ = ["CardsmithEnv", "env", "raw_env"]

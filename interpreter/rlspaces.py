@@ -19,17 +19,43 @@ Bounds (`tensor_bounds`), block by block of `engine/tensors.tensor_layout`:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .api import load as _load
 from .dsl import types as T
 from .dsl.files import sources_digest
 from .engine import tensors
+from .engine.backends import default_backend
+from .engine.game import Game
 from .engine.text import one_line
 
 # The widest finite float32: a raw number of the tensor is a float32, so every finite one lies within.
 WIDE = float(np.finfo(np.float32).max)
+
+
+def load_game(game: str | Path | Game, players: int | None = None, options: Mapping[str, Any] | None = None,
+              backend: str | None = None) -> Game:
+    """A `Game` as the environments take one: a `Game` as it is, else the rule file (a path or a bundled game's
+    name) at `players` (default: its fewest), on `backend` (default "auto", `cardsmith.load`'s words)."""
+    if isinstance(game, Game):
+        return game
+    if players is None:
+        from .dsl.pipeline import compile_file
+        from .engine.bundled import resolve
+        path = resolve(str(game)) if isinstance(game, str) else game
+        r = compile_file(path)
+        players = r.game.spec.min_players if r.ok and r.game is not None else 2
+    return _load(game, players, options, backend=backend or default_backend())
+
+
+def illegal_penalty(g: Any) -> float:
+    """The default reward of an illegal action: the game's lowest return, or -1 where that is unbounded."""
+    low = getattr(g, "min_utility", None)
+    return float(low) if low is not None and np.isfinite(low) else -1.0
 
 
 def rules_digest(g: Any) -> str:
@@ -171,5 +197,5 @@ def ansi(s: Any, p: int | None = None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["WIDE", "action_mask", "ansi", "raw_lines", "rules_digest", "slug", "tensor", "tensor_bounds",
-           "tensor_size", "versioned_name"]
+__all__ = ["WIDE", "action_mask", "ansi", "illegal_penalty", "load_game", "raw_lines", "rules_digest", "slug",
+           "tensor", "tensor_bounds", "tensor_size", "versioned_name"]
