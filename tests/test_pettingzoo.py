@@ -8,16 +8,21 @@ action mask, and `render_mode="ansi"` shows the table as the player to act sees 
 from __future__ import annotations
 
 import random
+import re
+import shutil
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
+from cardsmith.engine.errors import IllegalAction  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
-from cardsmith.pettingzoo import env  # noqa: E402
-from conftest import FEATURE_CASES, GAME_FILES, GAME_PLAYERS, game_case  # noqa: E402
+from cardsmith.pettingzoo import env, raw_env  # noqa: E402
+from conftest import FEATURE_CASES, GAME_FILES, GAME_PLAYERS, GAMES_DIR, game_case  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from test_observation import hidden_places, permute_hidden  # noqa: E402
 
 pytestmark = [pytest.mark.rl]
 
@@ -93,3 +98,104 @@ def test_render_shows_the_acting_players_table() -> None:
     assert f"hand[{1 - p}]: 3 card(s), face down" in text
     assert not any(name in text.split(f"hand[{1 - p}]")[1].split("\n")[0] for name in theirs)
     assert env("schwimmen", 2).render() is None
+
+
+DEFAULT_CASES = [game_case(p, GAME_PLAYERS[str(p)].start) for p in GAME_FILES]
+
+
+@pytest.mark.parametrize("rule_file,num_players", DEFAULT_CASES)
+def test_api_and_seed_information_state(rule_file: str, num_players: int) -> None:
+    api_test(env(rule_file, num_players, information_state=True), num_cycles=50, verbose_progress=False)
+    seed_test(lambda: env(rule_file, num_players, information_state=True), num_cycles=50)
+    api_test(raw_env(rule_file, num_players), num_cycles=50, verbose_progress=False)
+
+
+def test_versioned_names(tmp_path: Path) -> None:
+    name = env("hearts", 4).metadata["name"]
+    assert re.fullmatch(r"cardsmith_hearts_v[0-9a-f]{8}", name)
+    assert raw_env("hearts", 4).metadata["name"] == name
+    copy = tmp_path / "hearts.yaml"  # the digest reads each file's base name with its text
+    shutil.copy(GAMES_DIR / "hearts.yaml", copy)
+    assert env(str(copy), 4).metadata["name"] == name  # the same rules wherever they lie
+    copy.write_text(copy.read_text() + "\n# edited\n")
+    assert env(str(copy), 4).metadata["name"] != name  # edited rules are another environment
+
+
+@pytest.mark.parametrize("rule_file,num_players", DEFAULT_CASES)
+@pytest.mark.parametrize("info_state", [False, True])
+def test_observations_in_bounded_spaces_and_masks_in_infos(rule_file: str, num_players: int,
+                                                          info_state: bool) -> None:
+    e = env(rule_file, num_players, information_state=info_state)
+    box = e.observation_space("player_0")["observation"]
+    assert box.is_bounded() and np.isfinite(box.low).all() and np.isfinite(box.high).all()
+    shape = e.game.information_state_tensor_shape() if info_state else e.game.observation_tensor_shape()
+    assert box.shape == tuple(shape)
+    e.reset(seed=6)
+    rng = random.Random(6)
+    for _agent in e.agent_iter(max_iter=3_000):
+        obs, _, termination, truncation, info = e.last()
+        for other in e.agents:
+            seen = e.observe(other)
+            assert e.observation_space(other).contains(seen), f"{other}'s observation is outside its space"
+            assert (e.infos[other]["action_mask"] == seen["action_mask"]).all()
+        assert (info["action_mask"] == obs["action_mask"]).all()
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        e.step(None if termination or truncation else rng.choice(legal))
+
+
+def test_an_illegal_action_ends_the_match_with_the_penalty() -> None:
+    e = env("kuhn-poker", 2)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    e.step(illegal)
+    assert all(e.terminations.values())
+    other = next(a for a in e.agents if a != agent)
+    assert e.rewards[agent] == e.game.min_utility == -2.0  # the default: the game's lowest return
+    assert e.rewards[other] == 0
+    e = env("kuhn-poker", 2, illegal_reward=-5)
+    e.reset(seed=2)
+    e.step(illegal)
+    assert e.rewards == {agent: -5, other: 0}
+    raw = raw_env("kuhn-poker", 2)
+    raw.reset(seed=2)
+    before = raw.state.history()
+    with pytest.raises(IllegalAction):
+        raw.step(illegal)
+    assert not any(raw.terminations.values())
+    assert raw.state.history() == before
+
+
+@pytest.mark.parametrize("rule_file", ["hearts", "gin-rummy", "schwimmen"])
+def test_what_an_agent_gets_ignores_hidden_cards(rule_file: str) -> None:
+    e = raw_env(rule_file, render_mode="ansi", backend="python")
+    info_e = raw_env(e.game, information_state=True)
+    prng = random.Random(8)
+    checked = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        for _ in range(80):
+            s = e.state
+            assert s is not None
+            if s.is_terminal():
+                break
+            p = s.current_player()
+            agent = e.possible_agents[p]
+            if hidden_places(s, p):
+                info_e.state = s
+                seen, info, text = e.observe(agent), dict(e.infos[agent]), e.render()
+                seen_info = info_e.observe(agent)["observation"]
+                e.state = info_e.state = permute_hidden(s, p, prng)
+                e._after_move()
+                now = e.observe(agent)
+                assert (now["observation"] == seen["observation"]).all()
+                assert (now["action_mask"] == seen["action_mask"]).all()
+                assert (e.infos[agent]["action_mask"] == info["action_mask"]).all()
+                assert e.render() == text
+                assert (info_e.observe(agent)["observation"] == seen_info).all()
+                e.state = s
+                e._after_move()
+                checked += 1
+            e.step(prng.choice(s.legal_actions()))
+    assert checked > 0
