@@ -46,7 +46,7 @@ NAMESPACE = "cardsmith"
 
 
 class CardsmithGymEnv(gymnasium.Env):  # type: ignore[misc]
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1, "name": "cardsmith_v0"}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1, "name": "cardsmith_v0"}
 
     def __init__(self, game: str | Path | Game, players: int | None = None, options: Mapping[str, Any] | None = None,
                  seat: int = 0, opponents: str | Sequence[str] = "random", illegal_reward: float | None = None,
@@ -131,11 +131,16 @@ class CardsmithGymEnv(gymnasium.Env):  # type: ignore[misc]
         """The legal actions as bools, one per action id (sb3-contrib's MaskablePPO calls this)."""
         return self._mask().astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None:
             return None
         if self.state is None:
+            if self.render_mode == "rgb_array":
+                raise RuntimeError("the match has not started (call reset)")
             return "the match has not started (call reset)"
+        if self.render_mode == "rgb_array":
+            from .rlrender import rgb_frame
+            return rgb_frame(self.state, self.seat)
         return rlspaces.ansi(self.state, self.seat)
 
     def close(self) -> None:

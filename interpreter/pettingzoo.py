@@ -71,7 +71,8 @@ class _Actions(spaces.Discrete):  # type: ignore[misc]
 class CardsmithEnv(AECEnv):  # type: ignore[misc]
     """The raw AEC environment (`raw_env`): an illegal action raises `IllegalAction` and leaves the state."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "cardsmith_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "name": "cardsmith_v0",
+                                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: str | Path | Game, players: int | None = None,
                  options: Mapping[str, Any] | None = None, render_mode: str | None = None,
@@ -158,12 +159,17 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         if s.is_terminal():  # before the end every reward is 0: there is nothing to add up
             self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None:
             return None
         s = self.state
         if s is None:
+            if self.render_mode == "rgb_array":
+                raise RuntimeError("the match has not started (call reset)")
             return "the match has not started (call reset)"
+        if self.render_mode == "rgb_array":
+            from .rlrender import rgb_frame
+            return rgb_frame(s, self._seat[self.agent_selection])  # type: ignore[no-any-return]
         return rlspaces.ansi(s)
 
     def close(self) -> None:

@@ -42,7 +42,8 @@ def test_every_bundled_game_is_registered() -> None:
 def test_check_env(ident: str, opponents: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # Gymnasium's checker warns where it finds a fault: none may be found
-        for kwargs in ({}, {"flatten": True, "information_state": True}, {"render_mode": "ansi", "seat": 1}):
+        for kwargs in ({}, {"flatten": True, "information_state": True}, {"render_mode": "ansi", "seat": 1},
+                       {"render_mode": "rgb_array"}):
             env = gymnasium.make(ident, opponents=opponents, **kwargs)
             check_env(env.unwrapped)
             env.close()
@@ -127,6 +128,7 @@ def test_versioned_name() -> None:
 def test_what_the_learner_gets_ignores_hidden_cards(stem: str) -> None:
     env = cg.CardsmithGymEnv(stem, opponents="random", render_mode="ansi", backend="python")
     info_env = cg.CardsmithGymEnv(env.game, opponents="random", information_state=True)
+    rgb_env = cg.CardsmithGymEnv(env.game, opponents="random", render_mode="rgb_array")
     prng = random.Random(5)
     checked = 0
     for seed in range(4):
@@ -134,10 +136,11 @@ def test_what_the_learner_gets_ignores_hidden_cards(stem: str) -> None:
         for _ in range(60):
             s = env.state
             if hidden_places(s, env.seat):
-                info_env.state = s
-                seen, seen_info = env.render(), info_env._observation()["observation"]
+                info_env.state = rgb_env.state = s
+                seen, seen_info, frame = env.render(), info_env._observation()["observation"], rgb_env.render()
                 t = permute_hidden(s, env.seat, prng)
-                env.state = info_env.state = t
+                env.state = info_env.state = rgb_env.state = t
+                assert (rgb_env.render() == frame).all()
                 obs2 = env._observation()
                 assert (obs2["observation"] == obs["observation"]).all()
                 assert (obs2["action_mask"] == obs["action_mask"]).all()
@@ -151,3 +154,19 @@ def test_what_the_learner_gets_ignores_hidden_cards(stem: str) -> None:
             if terminated:
                 break
     assert checked > 0
+
+
+def test_rgb_array_frames() -> None:
+    env = cg.CardsmithGymEnv("hearts", opponents="random", render_mode="rgb_array")
+    _, info = env.reset(seed=1)
+    shapes = set()
+    for _ in range(20):
+        frame = env.render()
+        assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        shapes.add(frame.shape)
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            break
+    assert len(shapes) == 1  # one size for every frame of a game
+    # The learner's 13 cards are drawn face up: the frame holds the cards' paper colour (style.css --paper).
+    assert (frame == (255, 253, 247)).all(axis=2).sum() > 1000

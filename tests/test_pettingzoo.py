@@ -171,6 +171,7 @@ def test_an_illegal_action_ends_the_match_with_the_penalty() -> None:
 def test_what_an_agent_gets_ignores_hidden_cards(rule_file: str) -> None:
     e = raw_env(rule_file, render_mode="ansi", backend="python")
     info_e = raw_env(e.game, information_state=True)
+    rgb_e = raw_env(e.game, render_mode="rgb_array")
     prng = random.Random(8)
     checked = 0
     for seed in range(3):
@@ -183,10 +184,12 @@ def test_what_an_agent_gets_ignores_hidden_cards(rule_file: str) -> None:
             p = s.current_player()
             agent = e.possible_agents[p]
             if hidden_places(s, p):
-                info_e.state = s
+                info_e.state = rgb_e.state = s
+                rgb_e.agent_selection = agent
                 seen, info, text = e.observe(agent), dict(e.infos[agent]), e.render()
-                seen_info = info_e.observe(agent)["observation"]
-                e.state = info_e.state = permute_hidden(s, p, prng)
+                seen_info, frame = info_e.observe(agent)["observation"], rgb_e.render()
+                e.state = info_e.state = rgb_e.state = permute_hidden(s, p, prng)
+                assert (rgb_e.render() == frame).all()
                 e._after_move()
                 now = e.observe(agent)
                 assert (now["observation"] == seen["observation"]).all()
@@ -199,3 +202,19 @@ def test_what_an_agent_gets_ignores_hidden_cards(rule_file: str) -> None:
                 checked += 1
             e.step(prng.choice(s.legal_actions()))
     assert checked > 0
+
+
+@pytest.mark.parametrize("rule_file,num_players", DEFAULT_CASES)
+def test_rgb_array_frames_keep_one_size(rule_file: str, num_players: int) -> None:
+    e = env(rule_file, num_players, render_mode="rgb_array")
+    e.reset(seed=2)
+    rng = random.Random(2)
+    shapes = set()
+    for i, _agent in enumerate(e.agent_iter(max_iter=400)):
+        obs, _, termination, truncation, _ = e.last()
+        if i % 10 == 0 or termination:
+            frame = e.render()
+            assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+            shapes.add(frame.shape)
+        e.step(None if termination or truncation else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert len(shapes) == 1
