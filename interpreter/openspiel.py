@@ -470,15 +470,17 @@ def _own_params(game: CardsmithGame) -> dict[str, Any]:
 
 def _register_own(game: CardsmithGame) -> Any:
     """Register (once per name) the game type of `game`'s own name: `cardsmith_<game>_v<rules digest>_p<players>`,
-    then `_o<digest of options and backend>` where those are not the defaults. Its parameters default to the
-    game's, so the name alone loads the game again; a rule file edited since gives a clear error (the edited
-    file has another name)."""
+    then `_o<digest>` of the options, the backend and the file's path where those are not the defaults (a bundled
+    game named by its name). Its parameters default to the game's, so the name alone loads the game again; a
+    rule file edited since gives a clear error (the edited file has another name)."""
     g = game.cardsmith
     params = _own_params(game)
     name = f"{rlspaces.versioned_name(g)}_p{g.n}"
-    if params["options"] or params["backend"] != "auto":
-        extra = hashlib.sha256(f"{params['options']}|{params['backend']}".encode()).hexdigest()[:6]
-        name += f"_o{extra}"
+    key = f"{params['options']}|{params['backend']}"
+    if params["file"] != game.get_parameters()["file"] or "/" in str(params["file"]):
+        key += f"|{params['file']}"
+    if key != "|auto":
+        name += f"_o{hashlib.sha256(key.encode()).hexdigest()[:6]}"
     utility, _ = _utility(g)
     own = _game_type(utility, g.spec.min_players, g.spec.max_players, name, params)
     if name not in pyspiel.registered_names():

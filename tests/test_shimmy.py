@@ -93,3 +93,9 @@ def test_an_edited_rule_file_is_another_game(tmp_path: Path) -> None:
     assert after.own_name != old_name
     with pytest.raises(GameError, match="changed since"):
         pyspiel.load_game(old_name)
+    # A copy elsewhere is another file: another name, each loading its own file.
+    copy = tmp_path / "copy" / "kuhn.yaml"
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    assert cso.load(str(copy), 2).own_name != after.own_name
+    assert pyspiel.load_game(cso.load(str(copy), 2).own_name).get_parameters()["file"] == str(copy.resolve())
