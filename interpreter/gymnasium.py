@@ -101,9 +101,11 @@ class CardsmithGymEnv(gymnasium.Env):  # type: ignore[misc]
         s = self.state
         if s is None:
             raise GameError("call reset() before step()")
-        if self._ended or s.is_terminal():
-            self._ended = True
+        if self._ended:
             return self._observation(), 0.0, True, False, self._info()
+        if s.is_terminal():  # the match ended before the learner's first move: its return is still its reward
+            self._ended = True
+            return self._observation(), float(s.returns()[self.seat]), True, False, self._info()
         a = int(action)
         if a not in s.legal_actions():
             self._ended = True

@@ -11,8 +11,9 @@ Bounds (`tensor_bounds`), block by block of `engine/tensors.tensor_layout`:
 - counts of list items (a `players` variable's count per seat, the length of a `numbers` list, how many
   lists a card-list variable holds): [0, limits.held], the most items the list variables of a state hold;
 - `own_actions` (how often the player took each action): [0, the game's bound on a history's length];
-- raw numbers the rules leave unbounded (`deal`, `int`/`number` variables, the sum of a `numbers` list, and
-  any block this module does not know): float32's finite range. The box is then bounded as spaces want it,
+- the deal number, `deal`: [0, float32's largest finite value];
+- raw numbers the rules leave unbounded (`int`/`number` variables, the sum of a `numbers` list, and any block
+  this module does not know): float32's finite range. The box is then bounded as spaces want it,
   but those entries are raw values: normalise them (e.g. gymnasium's `NormalizeObservation`) for a learner.
 """
 
@@ -107,6 +108,8 @@ def _block(g: Any, name: str, size: int) -> tuple[list[float], list[float]] | No
     """Bounds of one block of the layout, or None where this module does not know its entries."""
     if name in ("seat", "turn", "dealer", "active", "phase") or name.startswith("zone:"):
         return [0.0] * size, [1.0] * size
+    if name == "deal":  # the deal number: raw, never negative
+        return [0.0] * size, [WIDE] * size
     if name == "own_actions":
         most = float(min(g.max_game_length(), g.limits.actions))
         return [0.0] * size, [most] * size

@@ -20,7 +20,8 @@ np = pytest.importorskip("numpy")
 from cardsmith.engine.errors import IllegalAction  # noqa: E402
 from cardsmith.engine.state import State  # noqa: E402
 from cardsmith.pettingzoo import env, raw_env  # noqa: E402
-from conftest import FEATURE_CASES, GAME_FILES, GAME_PLAYERS, GAMES_DIR, game_case  # noqa: E402
+from cardsmith.rlspaces import tensor_bounds  # noqa: E402
+from conftest import FEATURE_CASES, GAME_FILES, GAME_PLAYERS, GAMES_DIR, game_case, game_for  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from test_observation import hidden_places, permute_hidden  # noqa: E402
 
@@ -218,3 +219,21 @@ def test_rgb_array_frames_keep_one_size(rule_file: str, num_players: int) -> Non
             shapes.add(frame.shape)
         e.step(None if termination or truncation else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert len(shapes) == 1
+
+
+@pytest.mark.parametrize("rule_file,num_players", CASES)
+def test_tensor_bounds_hold_in_random_matches(rule_file: str, num_players: int) -> None:
+    """Every observation and information state tensor of random play lies within `tensor_bounds`."""
+    g = game_for(rule_file, num_players)
+    bounds = {info: tensor_bounds(g, info) for info in (False, True)}
+    for seed in range(2):
+        s = State.initial(g, seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            for p in range(g.n):
+                for info, (low, high) in bounds.items():
+                    t = np.array(s.information_state_tensor(p) if info else s.observation_tensor(p), np.float32)
+                    assert t.shape == low.shape and ((low <= t) & (t <= high)).all()
+            if s.is_terminal():
+                break
+            s.apply_action(rng.choice(s.legal_actions()))
