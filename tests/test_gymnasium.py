@@ -20,7 +20,7 @@ np = pytest.importorskip("numpy")
 import cardsmith.gymnasium as cg  # noqa: E402
 from cardsmith.bots import BadBotSpec  # noqa: E402
 from cardsmith.engine.errors import GameError  # noqa: E402
-from conftest import GAME_FILES  # noqa: E402
+from conftest import GAME_FILES, game_param  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from test_observation import hidden_places, permute_hidden  # noqa: E402
 
@@ -36,9 +36,10 @@ def test_every_bundled_game_is_registered() -> None:
         assert ident in gymnasium.registry
 
 
-@pytest.mark.parametrize("ident,opponents", [("cardsmith/Hearts-v0", "random"), ("cardsmith/KuhnPoker-v0", "greedy"),
-                                             ("cardsmith/LeducPoker-v0", "ismcts(iterations=5)"),
-                                             ("cardsmith/GinRummy-v0", "random")])
+@pytest.mark.parametrize("ident,opponents", [
+    pytest.param("cardsmith/Hearts-v0", "random", marks=pytest.mark.slow), ("cardsmith/KuhnPoker-v0", "greedy"),
+    ("cardsmith/LeducPoker-v0", "ismcts(iterations=5)"),
+    pytest.param("cardsmith/GinRummy-v0", "random", marks=pytest.mark.slow)])
 def test_check_env(ident: str, opponents: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # Gymnasium's checker warns where it finds a fault: none may be found
@@ -75,7 +76,7 @@ def _episode(env: Any, seed: int) -> tuple[list[int], float, int]:
     return actions, float(reward), len(actions)
 
 
-@pytest.mark.parametrize("stem", STEMS)
+@pytest.mark.parametrize("stem", [game_param(p) for p in GAME_FILES])
 def test_random_episodes_stay_in_their_spaces(stem: str) -> None:
     env = cg.CardsmithGymEnv(stem, opponents="random")
     _, reward, _ = _episode(env, 3)
@@ -124,7 +125,8 @@ def test_versioned_name() -> None:
     assert env.metadata["name"].startswith("cardsmith_hearts_v")
 
 
-@pytest.mark.parametrize("stem", ["hearts", "gin-rummy", "kuhn-poker", "schwimmen"])
+@pytest.mark.parametrize("stem", [pytest.param("hearts", marks=pytest.mark.slow),
+                                  pytest.param("gin-rummy", marks=pytest.mark.slow), "kuhn-poker", "schwimmen"])
 def test_what_the_learner_gets_ignores_hidden_cards(stem: str) -> None:
     env = cg.CardsmithGymEnv(stem, opponents="random", render_mode="ansi", backend="python")
     info_env = cg.CardsmithGymEnv(env.game, opponents="random", information_state=True)

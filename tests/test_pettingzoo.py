@@ -168,7 +168,8 @@ def test_an_illegal_action_ends_the_match_with_the_penalty() -> None:
     assert raw.state.history() == before
 
 
-@pytest.mark.parametrize("rule_file", ["hearts", "gin-rummy", "schwimmen"])
+@pytest.mark.parametrize("rule_file", [pytest.param("hearts", marks=pytest.mark.slow),
+                                       pytest.param("gin-rummy", marks=pytest.mark.slow), "schwimmen"])
 def test_what_an_agent_gets_ignores_hidden_cards(rule_file: str) -> None:
     e = raw_env(rule_file, render_mode="ansi", backend="python")
     info_e = raw_env(e.game, information_state=True)

@@ -9,6 +9,7 @@ every bundled game at its default player count and pass PettingZoo's `api_test`.
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -30,13 +31,14 @@ DEFAULT_CASES = [game_case(p, GAME_PLAYERS[str(p)].start) for p in GAME_FILES]
 
 def _play(e: OpenSpielCompatibilityV0, seed: int) -> tuple[int, list[float]]:
     """A random match to its end: (agent steps, the pyspiel state's returns)."""
-    e.reset(seed=seed)  # seeds chance; the agents' random choices are drawn from their spaces
-    for i, agent in enumerate(e.possible_agents):
-        e.action_space(agent).seed(seed + i)
+    e.reset(seed=seed)  # seeds chance
+    # The agents' choices from a generator of their own: Shimmy makes new action spaces at every step.
+    rng = random.Random(seed)
     steps = 0
-    for agent in e.agent_iter(max_iter=100_000):
+    for _agent in e.agent_iter(max_iter=100_000):
         _, _, termination, truncation, info = e.last()
-        action = None if termination or truncation else e.action_space(agent).sample(info["action_mask"])
+        legal = [a for a, bit in enumerate(info["action_mask"]) if bit]
+        action = None if termination or truncation else rng.choice(legal)
         e.step(action)
         steps += 1
     assert e.game_state.is_terminal()
