@@ -8,12 +8,13 @@
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample(info["action_mask"]))
 
 A bundled game's id is its file name in CamelCase (`kuhn-poker` -> `cardsmith/KuhnPoker-v0`); any rule file is
-`CardsmithGymEnv("my-game.yaml", ...)`. Arguments: `players` (default: the rule file's fewest), `options`,
-`seat` (the learner's, default 0), `opponents` (bot specs as `cardsmith simulate --bots` takes them, one per
-other seat in seat order, the last filling the seats left: "random", "greedy", "ismcts(iterations=50)",
-"greedy, random", a strategy of the rule file), `illegal_reward` (default: the game's lowest return, or -1),
-`information_state` (observe the information state tensor), `flatten` (observe the tensor alone, the mask in
-`info` only), `render_mode` ("ansi") and `backend`.
+`gymnasium.make("cardsmith/RuleFile-v0", game="my-game.yaml", ...)` or `CardsmithGymEnv("my-game.yaml", ...)`.
+Arguments: `players` (default: the rule file's fewest), `options`, `seat` (the learner's, default 0),
+`opponents` (bot specs as `cardsmith simulate --bots` takes them, one per other seat in seat order, the last
+filling the seats left: "random", "greedy", "ismcts(iterations=50)", "greedy, random", a strategy of the rule
+file), `illegal_reward` (default: the game's lowest return, or -1), `information_state` (observe the
+information state tensor), `flatten` (observe the tensor alone, the mask in `info` only), `render_mode`
+("ansi" or "rgb_array": `cardsmith.rlrender`) and `backend`.
 
 Chance and the bots' choices are drawn from the seed given to `reset` (each bot from
 `bots.spec.seat_seed(match seed, seat)`, as `cardsmith simulate` seeds them), so a seed and the learner's
@@ -154,17 +155,24 @@ def env_id(name: str) -> str:
     return f"{NAMESPACE}/{''.join(part.capitalize() for part in name.replace('_', '-').split('-'))}-v0"
 
 
+# Any rule file: `gymnasium.make("cardsmith/RuleFile-v0", game="my-game.yaml")`.
+RULE_FILE_ID = f"{NAMESPACE}/RuleFile-v0"
+
+
 def register_envs() -> list[str]:
-    """Register every bundled game with Gymnasium (done on import); the ids registered."""
+    """Register every bundled game with Gymnasium (done on import); the bundled games' ids. `RULE_FILE_ID` is
+    registered too, for a rule file given as `game=`."""
     ids = []
     for name in bundled_games():
         ident = env_id(name)
         if ident not in gymnasium.registry:
             gymnasium.register(id=ident, entry_point=f"{__name__}:CardsmithGymEnv", kwargs={"game": name})
         ids.append(ident)
+    if RULE_FILE_ID not in gymnasium.registry:
+        gymnasium.register(id=RULE_FILE_ID, entry_point=f"{__name__}:CardsmithGymEnv")
     return ids
 
 
 ENV_IDS = register_envs()
 
-__all__ = ["ENV_IDS", "CardsmithGymEnv", "env_id", "register_envs"]
+__all__ = ["ENV_IDS", "RULE_FILE_ID", "CardsmithGymEnv", "env_id", "register_envs"]

@@ -9,7 +9,9 @@ episode with the documented penalty; observations stay in their bounded space; a
 from __future__ import annotations
 
 import random
+import shutil
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ np = pytest.importorskip("numpy")
 import cardsmith.gymnasium as cg  # noqa: E402
 from cardsmith.bots import BadBotSpec  # noqa: E402
 from cardsmith.engine.errors import GameError  # noqa: E402
-from conftest import GAME_FILES, game_param  # noqa: E402
+from conftest import GAME_FILES, GAMES_DIR, game_param  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from test_observation import hidden_places, permute_hidden  # noqa: E402
 
@@ -50,9 +52,18 @@ def test_check_env(ident: str, opponents: str) -> None:
             env.close()
 
 
-def test_module_prefix_id() -> None:
+def test_module_prefix_id_rule_file_id_and_vector_envs(tmp_path: Path) -> None:
     env = gymnasium.make("cardsmith.gymnasium:cardsmith/KuhnPoker-v0", opponents="random")
     assert isinstance(env.unwrapped, cg.CardsmithGymEnv)
+    own = tmp_path / "mine.yaml"
+    shutil.copy(GAMES_DIR / "kuhn-poker.yaml", own)
+    env = gymnasium.make(cg.RULE_FILE_ID, game=str(own), opponents="greedy")
+    assert env.unwrapped.game.name == "Kuhn poker"
+    check_env(env.unwrapped)
+    vec = gymnasium.make_vec("cardsmith/KuhnPoker-v0", num_envs=3, vectorization_mode="sync", opponents="random")
+    obs, info = vec.reset(seed=1)
+    assert obs["observation"].shape[0] == 3
+    assert info["action_mask"].shape == (3, env.unwrapped.game.num_distinct_actions())
 
 
 def _episode(env: Any, seed: int) -> tuple[list[int], float, int]:
