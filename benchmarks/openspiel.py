@@ -432,7 +432,7 @@ def agent_play(game: cardsmith.Game) -> Play:
 
 def adapters(rounds: int, seconds: float, seed: int) -> list[list[str]]:
     import cardsmith.openspiel as cs_openspiel
-    from cardsmith.pettingzoo import env as pz_env
+    from cardsmith.pettingzoo import raw_env as pz_env  # unwrapped: PettingZoo's wrappers are not cardsmith's cost
 
     game = cardsmith.load("hearts", 4)
     rows = [["adapter", "loop", "adapter games/s", "own API games/s", "adapter/own API"]]

@@ -24,6 +24,7 @@ A bundled game (a rule file of the `games` package, `cardsmith list`) can also b
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass
@@ -293,4 +294,14 @@ def _not_a_rule_file(root: YNode | None, own: list[Diagnostic]) -> str | None:
 
 __all__ = ["RULE_ONLY_SECTIONS", "RULE_SUFFIXES", "RuleText", "SCENARIO_KEY", "Target", "bundled_game",
            "bundled_games", "bundled_target", "file_kind", "game_key", "is_game_name", "named_path", "quoted",
-           "read_rule_file", "read_text", "shown"]
+           "read_rule_file", "read_text", "shown", "sources_digest"]
+
+
+def sources_digest(sources: dict[str, str]) -> str:
+    """SHA-256 of a rule file's text and of every file it extends (`Loaded.sources`), each under its base name:
+    the same rules give the same digest wherever the files lie. A record keeps it (table/record.py) to replay on
+    the very same rules; the research adapters name their environments by it (cardsmith.rlspaces)."""
+    h = hashlib.sha256()
+    for name in sorted(sources):
+        h.update(name.rsplit("/", 1)[-1].encode() + b"\0" + sources[name].encode() + b"\0")
+    return h.hexdigest()

@@ -19,6 +19,7 @@ rule file (zero-sum, constant-sum or general-sum). Strings come from the state's
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping
 from functools import lru_cache
@@ -28,11 +29,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from . import rlspaces
 from .api import load as _load_cardsmith
 from .dsl.pipeline import compile_file
 from .engine import tensors
 from .engine.backends import default_backend
-from .engine.bundled import resolve
+from .engine.bundled import exists, resolve
 from .engine.errors import GameError
 from .engine.game import Game
 from .engine.state import CHANCE, TERMINAL, State
@@ -45,9 +47,10 @@ _MAX_PLAYERS = 64
 _INT_MAX = 2**31 - 1
 
 
-def _game_type(utility: Any, min_players: int, max_players: int) -> Any:
+def _game_type(utility: Any, min_players: int, max_players: int, short_name: str = SHORT_NAME,
+               params: Mapping[str, Any] = DEFAULT_PARAMS) -> Any:
     return pyspiel.GameType(
-        short_name=SHORT_NAME,
+        short_name=short_name,
         long_name="cardsmith rule file",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -60,7 +63,7 @@ def _game_type(utility: Any, min_players: int, max_players: int) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=DEFAULT_PARAMS,
+        parameter_specification=dict(params),
     )
 
 
@@ -163,6 +166,21 @@ class CardsmithGame(pyspiel.Game):
         if backend != "auto":
             named["backend"] = backend
         super().__init__(_game_type(utility, spec.min_players, spec.max_players), info, named)
+
+    def get_type(self) -> Any:
+        """The game's type, named by its own registered name (`own_name`) rather than "cardsmith": Python code
+        that reloads a game by `get_type().short_name` alone, as Shimmy's `OpenSpielCompatibilityV0(env=game)`
+        does at every reset, gets this very game back. (The game's string, `str(game)`, stays
+        `cardsmith(file=...,players=...)`, so serialised states load in any process.)"""
+        kept = self.__dict__.get("_own_type")
+        if kept is None:
+            kept = self.__dict__["_own_type"] = _register_own(self)
+        return kept
+
+    @property
+    def own_name(self) -> str:
+        """The name this game is registered under: `pyspiel.load_game(game.own_name)` loads it again."""
+        return str(self.get_type().short_name)
 
     def new_initial_state(self) -> CardsmithState:
         return CardsmithState(self)
@@ -445,6 +463,48 @@ class CardsmithObserver:
 pyspiel.register_game(_GAME_TYPE, CardsmithGame)
 
 
+def _own_params(game: CardsmithGame) -> dict[str, Any]:
+    """The game's parameters, with a rule file's path made absolute (a bundled game's name stays a name), so
+    its own name loads it from any working directory."""
+    params = dict(game.get_parameters())
+    file = str(params["file"])
+    if Path(file).suffix in (".yaml", ".yml") or exists(Path(file)):
+        params["file"] = str(Path(file).resolve())
+    return {**DEFAULT_PARAMS, **params}
+
+
+def _register_own(game: CardsmithGame) -> Any:
+    """Register (once per name) the game type of `game`'s own name: `cardsmith_<game>_v<rules digest>_p<players>`,
+    then `_o<digest>` of the options, the backend and the file's path where those are not the defaults (a bundled
+    game named by its name). Its parameters default to the game's, so the name alone loads the game again; a
+    rule file edited since gives a clear error (the edited file has another name)."""
+    g = game.cardsmith
+    params = _own_params(game)
+    name = f"{rlspaces.versioned_name(g)}_p{g.n}"
+    key = f"{params['options']}|{params['backend']}"
+    if params["file"] != game.get_parameters()["file"] or "/" in str(params["file"]):
+        key += f"|{params['file']}"
+    if key != "|auto":
+        name += f"_o{hashlib.sha256(key.encode()).hexdigest()[:6]}"
+    utility, _ = _utility(g)
+    own = _game_type(utility, g.spec.min_players, g.spec.max_players, name, params)
+    if name not in pyspiel.registered_names():
+        pyspiel.register_game(own, _own_factory(name, rlspaces.rules_digest(g)))
+    return own
+
+
+def _own_factory(name: str, digest: str) -> Any:
+    """A subclass of CardsmithGame for the own name: pyspiel keeps what it registers until the process exits,
+    and frees a plain function then without holding the GIL (a crash at exit); a class lives on to the end."""
+    def __init__(self: CardsmithGame, params: Mapping[str, Any] | None = None) -> None:
+        CardsmithGame.__init__(self, params)
+        now = rlspaces.rules_digest(self.cardsmith)
+        if now != digest:
+            raise GameError(f"the rule file '{self.get_parameters()['file']}' changed since the game '{name}' was "
+                            f"loaded: load it again by its file (its name is now '{self.own_name}')")
+    return type("CardsmithGame", (CardsmithGame,), {"__init__": __init__, "__module__": __name__})
+
+
 def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None = None,
          backend: str = "auto") -> Any:
     """The rule file `game` (a path or a bundled game's name) as a pyspiel game, on `backend`."""
@@ -452,4 +512,5 @@ def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None =
                                           "options": format_options(options or {}), "backend": backend})
 
 
-__all__ = ["CardsmithGame", "CardsmithObserver", "CardsmithState", "load", "parse_options", "format_options"]
+__all__ = ["SHORT_NAME", "CardsmithGame", "CardsmithObserver", "CardsmithState", "format_options", "load",
+           "parse_options"]

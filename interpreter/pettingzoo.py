@@ -10,12 +10,19 @@
 
 Agents are `player_0` ... `player_<n-1>` (the seats). Chance (shuffles and `pick`) is resolved inside the
 environment from the seed given to `reset`, so only players act. Each observation is a dict:
-`observation`, the player's observation tensor (`cardsmith.engine.tensors`, float32), and `action_mask`,
-one int8 per action id (1 for the legal ones of the agent to act, all 0 for the others). Rewards are the
-match's returns, given when it ends (every agent is then terminated, eliminated ones included: a seat
-stays an agent for the whole match). `render_mode="ansi"`: `render()` returns the table as the agent to
-act sees it, with its legal actions. `env(..., backend=...)`: the backend it runs on ("auto" where none is given:
-native where it can be built here; `cardsmith.load`'s words). Needs the `rl` extra (`pip install cardsmith[rl]`).
+`observation`, the player's observation tensor (`cardsmith.engine.tensors`, float32; the information state
+tensor with `information_state=True`) in a Box bounded block by block (`cardsmith.rlspaces`), and
+`action_mask`, one int8 per action id (1 for the legal ones of the agent to act, all 0 for the others);
+`infos[agent]["action_mask"]` holds the same mask. Rewards are the match's returns, given when it ends (every
+agent is then terminated, eliminated ones included: a seat stays an agent for the whole match).
+`metadata["name"]` is versioned by the rule file's content: `cardsmith_<game>_v<8 hex digits>`.
+
+`env()` is wrapped as PettingZoo's classic environments are (TerminateIllegalWrapper, AssertOutOfBoundsWrapper,
+OrderEnforcingWrapper): an illegal action ends the match with `illegal_reward` for the agent that took it
+(default: the game's lowest return) and 0 for the others. `raw_env()` is the environment unwrapped, where an
+illegal action raises `IllegalAction`. `render_mode="ansi"`: `render()` returns the table as the agent to act
+sees it, with its legal actions. `backend=...`: the backend it runs on ("auto" where none is given: native
+where it can be built here; `cardsmith.load`'s words). Needs the `rl` extra (`pip install cardsmith[rl]`).
 """
 
 from __future__ import annotations
@@ -28,29 +35,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
-from .api import load as _load
-from .engine import tensors
-from .engine.backends import default_backend
+from . import rlspaces
 from .engine.game import Game
 from .engine.state import State
-from .engine.text import one_line
-
-
-def _raw_lines(g: Game, obs: dict[str, Any]) -> str:
-    """An observation as raw lines (zone and variable names as the rule file writes them): the `ansi` render,
-    for researchers who debug an agent. The table a person plays at is `cardsmith.table.terminal.Painter`'s."""
-    lines = [f"-- deal {obs['deal']}, phase {obs['phase']}, dealer {g.player_name(obs['dealer'])}"]
-    for name, v in obs["zones"].items():
-        if isinstance(v, list):
-            if v:
-                lines.append(f"   {name}: {', '.join(v)}")
-        elif v:
-            lines.append(f"   {name}: {v} card(s), face down")
-    for name, v in obs["variables"].items():
-        lines.append(f"   {name} = {v}")
-    return "\n".join(lines)
 
 
 class _Actions(spaces.Discrete):  # type: ignore[misc]
@@ -79,38 +69,36 @@ class _Actions(spaces.Discrete):  # type: ignore[misc]
 
 
 class CardsmithEnv(AECEnv):  # type: ignore[misc]
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "cardsmith_v0", "is_parallelizable": False}
+    """The raw AEC environment (`raw_env`): an illegal action raises `IllegalAction` and leaves the state."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "name": "cardsmith_v0",
+                                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: str | Path | Game, players: int | None = None,
                  options: Mapping[str, Any] | None = None, render_mode: str | None = None,
-                 backend: str | None = None) -> None:
+                 backend: str | None = None, information_state: bool = False) -> None:
         super().__init__()
-        if isinstance(game, Game):
-            self.game = game
-        else:
-            if players is None:
-                from .dsl.pipeline import compile_file
-                from .engine.bundled import resolve
-                path = resolve(str(game)) if isinstance(game, str) else game
-                r = compile_file(path)
-                players = r.game.spec.min_players if r.ok and r.game is not None else 2
-            self.game = _load(game, players, options, backend=backend or default_backend())
+        self.game = rlspaces.load_game(game, players, options, backend)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         g = self.game
-        self.metadata = dict(self.metadata, name=f"cardsmith_{g.name}")
+        self.metadata = dict(self.metadata, name=rlspaces.versioned_name(g))
+        self.information_state = bool(information_state)
         self.possible_agents = [f"player_{p}" for p in range(g.n)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        size = tensors.observation_tensor_shape(g)[0]
+        low, high = rlspaces.tensor_bounds(g, self.information_state)
+        self._size = rlspaces.tensor_size(g, self.information_state)
         self._num_actions = g.num_distinct_actions()
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+                "observation": spaces.Box(low=low, high=high, shape=(self._size,), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self._num_actions,), dtype=np.int8),
             }) for a in self.possible_agents}
         self.action_spaces = {a: _Actions(self._num_actions) for a in self.possible_agents}
-        self._size = size
+        # The mask of an agent not to act: shared, so read-only.
+        self._no_actions = np.zeros(self._num_actions, np.int8)
+        self._no_actions.flags.writeable = False
         self._rng = random.Random()
         self.state: State | None = None
 
@@ -131,13 +119,15 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": self._no_actions} for a in self.agents}
         self._agent_selector = AgentSelector(self.agents)
         self._after_move()
 
     def _after_move(self) -> None:
         s = self.state
         assert s is not None
+        for info in self.infos.values():
+            info["action_mask"] = self._no_actions
         if s.is_terminal():
             for a, r in zip(self.possible_agents, s.returns()):
                 self.rewards[a] = float(r)
@@ -145,20 +135,16 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
             self._agent_selector.reinit(self.agents)
             self.agent_selection = self._agent_selector.next()
         else:
-            self.agent_selection = self.possible_agents[s.current_player()]
+            p = s.current_player()
+            self.agent_selection = self.possible_agents[p]
+            self.infos[self.agent_selection]["action_mask"] = rlspaces.action_mask(s, p, self._num_actions)
 
     def observe(self, agent: str) -> dict[str, Any]:
         s = self.state
         assert s is not None
         p = self._seat[agent]
-        flags = bytearray(self._num_actions)  # zeros, and cheaper to set one by one than numpy's
-        if s.current_player() == p:
-            for a in s.legal_actions():
-                flags[a] = 1
-        mask = np.frombuffer(flags, np.int8)
-        obs = np.zeros(self._size, np.float32)
-        s._evaluating(tensors.write_observation, p, obs)  # rule errors of `visible` rules located
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": rlspaces.tensor(s, p, self.information_state, self._size),
+                "action_mask": rlspaces.action_mask(s, p, self._num_actions)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -173,32 +159,60 @@ class CardsmithEnv(AECEnv):  # type: ignore[misc]
         if s.is_terminal():  # before the end every reward is 0: there is nothing to add up
             self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None:
             return None
         s = self.state
         if s is None:
+            if self.render_mode == "rgb_array":
+                raise RuntimeError("the match has not started (call reset)")
             return "the match has not started (call reset)"
-        g = self.game
-        if s.is_terminal():
-            names = " and ".join(g.player_name(p) for p in s.winners) or "nobody"
-            return f"the match is over; winners: {names}"
-        p = s.current_player()
-        lines = [f"{g.name}: {g.player_name(p)} to act, as {g.player_name(p)} sees the table",
-                 *map(one_line, _raw_lines(g, s.observation(p)).split("\n"))]
-        lines += [one_line(f"   [{a}] {s.action_to_string(p, a)}") for a in s.legal_actions()]
-        return "\n".join(lines)
+        if self.render_mode == "rgb_array":
+            from .rlrender import rgb_frame
+            return rgb_frame(s, self._seat[self.agent_selection])  # type: ignore[no-any-return]
+        return rlspaces.ansi(s)
 
     def close(self) -> None:
         pass
 
 
+class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks, keeping what `CardsmithEnv` offers: `state` is the cardsmith `State` (not
+    AECEnv's global-state method, which these environments do not provide) and `render()` without a render
+    mode is None, before `reset` too, as it is on the raw environment."""
+
+    @property
+    def state(self) -> State | None:  # type: ignore[override]
+        return self.env.unwrapped.state  # type: ignore[no-any-return]
+
+    def render(self) -> Any:
+        if self.env.unwrapped.render_mode is None:
+            return None
+        return super().render()
+
+
+def raw_env(game: str | Path | Game, players: int | None = None, options: Mapping[str, Any] | None = None,
+            render_mode: str | None = None, backend: str | None = None,
+            information_state: bool = False) -> CardsmithEnv:
+    """The unwrapped AEC environment of a rule file: an illegal action raises `IllegalAction`."""
+    return CardsmithEnv(game, players, options, render_mode, backend, information_state)
+
+
 def env(game: str | Path | Game, players: int | None = None, options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None, backend: str | None = None) -> CardsmithEnv:
-    """The AEC environment of a rule file (a path, a bundled game's name or a `Game`), on `backend`: "auto" (the
+        render_mode: str | None = None, backend: str | None = None, information_state: bool = False,
+        illegal_reward: float | None = None) -> Any:
+    """The AEC environment of a rule file (a path, a bundled game's name or a `Game`), wrapped as PettingZoo's
+    classic environments are: an illegal action ends the match, the agent that took it gets `illegal_reward`
+    (default: the game's lowest return, `illegal_penalty`) and every other agent 0 (TerminateIllegalWrapper);
+    an action outside the action space is an AssertionError; calls out of order raise. `backend`: "auto" (the
     default where none is given: native where it can be built here, else Python with a one-line warning;
-    $CARDSMITH_BACKEND where that is set), "native" or "python". A `Game` runs on the backend it was loaded on."""
-    return CardsmithEnv(game, players, options, render_mode, backend)
+    $CARDSMITH_BACKEND where that is set), "native" or "python". A `Game` runs on the backend it was loaded on.
+    `information_state=True`: observations hold the information state tensor instead of the observation's."""
+    e = raw_env(game, players, options, render_mode, backend, information_state)
+    penalty = rlspaces.illegal_penalty(e.game) if illegal_reward is None else float(illegal_reward)
+    wrapped = wrappers.TerminateIllegalWrapper(e, illegal_reward=penalty)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return _Ordered(wrapped)
 
 
-__all__ = ["CardsmithEnv", "env"]
+__all__ = ["CardsmithEnv", "env", "raw_env"]

@@ -39,7 +39,12 @@ def test_random_sim_test(rule_file: str, num_players: int) -> None:
 def test_game_type_and_parameters() -> None:
     game = pyspiel.load_game("cardsmith", {"file": "schwimmen", "players": 3, "options": ""})
     t = game.get_type()
-    assert t.short_name == "cardsmith"
+    # Loaded by the generic name "cardsmith" and parameters, a game's type bears its own name (rules digest,
+    # players), which alone loads it again (Shimmy's env=game reloads by it); the generic name stays.
+    assert t.short_name == game.own_name
+    assert t.short_name.startswith("cardsmith_schwimmen_v") and t.short_name.endswith("_p3")
+    assert "cardsmith" in pyspiel.registered_names()
+    assert pyspiel.load_game(t.short_name).get_parameters() == game.get_parameters()
     assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION

@@ -15,7 +15,6 @@ says what is wrong in one line: a record may come from anywhere.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dsl.diagnostics import RuleFileError
+from ..dsl.files import sources_digest
 from ..dsl.pipeline import compile_file
 from ..engine.bundled import resolve
 from ..engine.errors import BadOption, GameError
@@ -51,10 +51,7 @@ def version() -> str:
 
 
 def _digest(sources: dict[str, str]) -> str:
-    h = hashlib.sha256()
-    for name in sorted(sources):
-        h.update(name.rsplit("/", 1)[-1].encode() + b"\0" + sources[name].encode() + b"\0")
-    return h.hexdigest()
+    return sources_digest(sources)
 
 
 def _stamps(names: list[str]) -> tuple[tuple[int, int], ...] | None:
