@@ -46,7 +46,8 @@ class OpenSpielChecker:
                 self._unknown(name, span)
                 continue
             with ctx.scope(param_types(a)):
-                typer.want(e, typer.expr(e), T.INT, f"the OpenSpiel id of '{name}'")
+                self._kind(e, typer.expr(e), (T.INT, T.CARD, T.ANY), f"the OpenSpiel id of '{name}'",
+                           "a whole number or a card")
         if "actions" not in ctx.spec.malformed:
             for a in ctx.spec.actions:
                 if a.name not in os_.actions:
