@@ -494,10 +494,13 @@ pyspiel.register_game(_GAME_TYPE, CardsmithGame)
 
 
 def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None = None,
-         backend: str = "auto") -> Any:
-    """The rule file `game` (a path or a bundled game's name) as a pyspiel game, on `backend`."""
-    return pyspiel.load_game(SHORT_NAME, {"file": str(game), "players": players,
-                                          "options": format_options(options or {}), "backend": backend})
+         backend: str = "auto", layout: str = "cardsmith") -> Any:
+    """The rule file `game` (a path or a bundled game's name) as a pyspiel game, on `backend`, with the action ids
+    and tensors of `layout` (`cardsmith`, or `openspiel`: those its `openspiel:` section declares)."""
+    params = {"file": str(game), "players": players, "options": format_options(options or {}), "backend": backend}
+    if layout != "cardsmith":
+        params["layout"] = layout
+    return pyspiel.load_game(SHORT_NAME, params)
 
 
 __all__ = ["CardsmithGame", "CardsmithObserver", "CardsmithState", "load", "parse_options", "format_options"]

@@ -1,0 +1,255 @@
+"""Declared OpenSpiel layouts (`openspiel:` in a rule file; interpreter/engine/layout.py, `layout=openspiel`).
+
+Kuhn poker, Leduc poker and Hearts declare the action ids and tensors of OpenSpiel's kuhn_poker, leduc_poker
+and hearts. Played in lockstep with pyspiel's game (the whole tree of Kuhn and Leduc poker; seeded random
+matches of Hearts, HEARTS_LAYOUT_GAMES=N for more than 20), at every decision and at the end: the player to
+act, the legal action ids and every player's observation and information state tensors are pyspiel's. A
+policy made on pyspiel's Kuhn and Leduc poker by CFR, acting from the information state tensor alone, gets
+the same value on cardsmith's games, and a linear "model" of pyspiel's Hearts tensor picks the same moves in
+both. The tensors keep hidden information hidden: states a player cannot tell apart (equal information state
+strings) give that player equal tensors, and permuting the cards a player cannot see changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import cardsmith.openspiel as cso  # noqa: E402
+from cardsmith.engine.errors import GameError  # noqa: E402
+from cardsmith.engine.layout import layout_of  # noqa: E402
+from conftest import game_for, play_random  # noqa: E402
+from test_observation import hidden_places, permute_hidden  # noqa: E402
+
+pytestmark = [pytest.mark.rl]
+
+HEARTS_GAMES = int(os.environ.get("HEARTS_LAYOUT_GAMES", "20"))
+POKERS = [("kuhn-poker", "kuhn_poker"), ("leduc-poker", "leduc_poker")]
+
+
+def _tensors(state: Any, game: Any, p: int) -> tuple[list[float] | None, list[float] | None]:
+    t = game.get_type()
+    return (state.observation_tensor(p) if t.provides_observation_tensor else None,
+            state.information_state_tensor(p) if t.provides_information_state_tensor else None)
+
+
+def _same(ref: Any, ref_game: Any, s: Any, game: Any, where: str) -> None:
+    """At a decision or the end: the same player, legal ids and tensors (chance nodes have their own order)."""
+    assert s.current_player() == ref.current_player(), where
+    if not ref.is_terminal():
+        assert s.legal_actions() == ref.legal_actions(), where
+    for p in range(ref_game.num_players()):
+        assert _tensors(s, game, p) == _tensors(ref, ref_game, p), f"{where}, P{p}"
+
+
+@pytest.mark.parametrize(("rule_file", "name"), POKERS)
+def test_the_game_offers_openspiels_ids_and_shapes(rule_file: str, name: str) -> None:
+    ref = pyspiel.load_game(name)
+    game = cso.load(rule_file, layout="openspiel")
+    assert game.num_distinct_actions() == ref.num_distinct_actions()
+    assert game.observation_tensor_shape() == ref.observation_tensor_shape()
+    assert game.information_state_tensor_shape() == ref.information_state_tensor_shape()
+    assert game.get_parameters()["layout"] == "openspiel"
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
+    # The default stays cardsmith's own layout.
+    own = cso.load(rule_file)
+    assert "layout" not in own.get_parameters()
+    assert own.num_distinct_actions() == own.cardsmith.num_distinct_actions()
+    # The observer's dictionary has the declared blocks by name.
+    from open_spiel.python.observation import make_observation
+
+    obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    ref_obs = make_observation(ref, pyspiel.IIGObservationType(perfect_recall=True))
+    assert list(obs.dict) == list(ref_obs.dict)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    obs.set_from(state, 0)
+    assert list(obs.tensor) == state.information_state_tensor(0)
+
+
+@pytest.mark.parametrize(("rule_file", "name"), POKERS)
+def test_the_whole_tree_has_openspiels_ids_and_tensors(rule_file: str, name: str) -> None:
+    ref_game, game = pyspiel.load_game(name), cso.load(rule_file, layout="openspiel")
+    seen = 0
+
+    def walk(ref: Any, s: Any) -> None:
+        nonlocal seen
+        where = f"history {ref.history()}"
+        if ref.is_chance_node():
+            assert s.chance_outcomes() == pytest.approx(ref.chance_outcomes()), where
+        else:
+            _same(ref, ref_game, s, game, where)
+            seen += 1
+        if ref.is_terminal():
+            assert s.returns() == ref.returns(), where
+            return
+        for a in ref.legal_actions():
+            walk(ref.child(a), s.child(a))
+
+    walk(ref_game.new_initial_state(), game.new_initial_state())
+    assert seen >= (30 if name == "kuhn_poker" else 5000)
+
+
+@pytest.mark.parametrize(("rule_file", "name"), POKERS)
+def test_states_a_player_cannot_tell_apart_give_equal_tensors(rule_file: str, name: str) -> None:
+    """Over the whole tree: equal information state strings of cardsmith's own (what the player knows) give
+    equal declared tensors, so no hidden card reaches them (through the state or through the moves)."""
+    game = cso.load(rule_file, layout="openspiel")
+    by_string: dict[tuple[int, str], tuple[Any, Any]] = {}
+    groups_of_two = 0
+
+    def walk(s: Any) -> None:
+        nonlocal groups_of_two
+        if s.is_terminal():
+            return
+        if not s.is_chance_node():
+            for p in range(game.num_players()):
+                key = (p, s.information_state_string(p))
+                t = _tensors(s, game, p)
+                first = by_string.setdefault(key, t)
+                assert first == t, f"P{p}: {key[1]!r}"
+                groups_of_two += first is not t
+        for a in s.legal_actions():
+            walk(s.child(a))
+
+    walk(game.new_initial_state())
+    assert groups_of_two > 0
+
+
+def _cfr_policy(name: str, iterations: int) -> tuple[Any, Callable[[Any], dict[int, float]]]:
+    """CFR's average policy on pyspiel's game, as a function of the information state tensor alone."""
+    from open_spiel.python.algorithms import cfr
+
+    ref = pyspiel.load_game(name)
+    solver = cfr.CFRSolver(ref)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    table: dict[tuple[float, ...], dict[int, float]] = {}
+
+    def collect(s: Any) -> None:
+        if s.is_terminal():
+            return
+        if not s.is_chance_node():
+            probs = average.action_probabilities(s)
+            assert table.setdefault(tuple(s.information_state_tensor()), probs) == probs
+        for a in s.legal_actions():
+            collect(s.child(a))
+
+    collect(ref.new_initial_state())
+    return ref, lambda state: table[tuple(state.information_state_tensor())]
+
+
+def _value(game: Any, act: Callable[[Any], dict[int, float]]) -> list[float]:
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import expected_game_score
+
+    class FromTensor(policy_lib.Policy):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__(game, list(range(game.num_players())))
+
+        def action_probabilities(self, state: Any, player_id: Any = None) -> dict[int, float]:
+            return act(state)
+
+    played = FromTensor()
+    return list(expected_game_score.policy_value(game.new_initial_state(), [played] * game.num_players()))
+
+
+@pytest.mark.parametrize(("rule_file", "name", "iterations"), [("kuhn-poker", "kuhn_poker", 300),
+                                                               ("leduc-poker", "leduc_poker", 10)])
+def test_a_cfr_policy_made_on_pyspiel_gets_the_same_value_on_cardsmith(rule_file: str, name: str,
+                                                                       iterations: int) -> None:
+    ref, act = _cfr_policy(name, iterations)
+    want = _value(ref, act)
+    got = _value(cso.load(rule_file, layout="openspiel"), act)
+    assert got == pytest.approx(want, abs=1e-12)
+    if name == "kuhn_poker":
+        assert got[0] == pytest.approx(-1 / 18, abs=3e-3)  # near the Nash value
+
+
+def _hearts_model(size: int) -> Callable[[list[float], list[int]], int]:
+    """A fixed linear scorer of the information state tensor, standing for a model trained on pyspiel's hearts."""
+    import numpy as np
+
+    weights = np.random.default_rng(7).normal(size=(52, size))
+
+    def pick(tensor: list[float], legal: list[int]) -> int:
+        scores = weights @ np.asarray(tensor)
+        return max(legal, key=lambda a: scores[a])
+
+    return pick
+
+
+def test_hearts_plays_as_openspiels_hearts_with_its_ids_and_tensors() -> None:
+    ref_game = pyspiel.load_game("hearts")
+    game = cso.load("hearts", layout="openspiel")
+    assert game.num_distinct_actions() == ref_game.num_distinct_actions() == 52
+    assert game.information_state_tensor_shape() == ref_game.information_state_tensor_shape() == [5088]
+    assert not game.get_type().provides_observation_tensor  # as OpenSpiel's hearts
+    card = {x: c for c, x in enumerate(game.layout.card_ids)}
+    model = _hearts_model(5088)
+    directions = set()
+    for seed in range(HEARTS_GAMES):
+        rng = random.Random(seed)
+        ref, s = ref_game.new_initial_state(), game.new_initial_state()
+        while not ref.is_terminal():
+            where = f"seed {seed}, history {ref.history()}"
+            if ref.is_chance_node():
+                a = rng.choice([a for a, _ in ref.chance_outcomes()])
+                if not ref.history():  # the pass direction: the positions of the rule file's pick
+                    directions.add(a)
+                    s.apply_action(a)
+                elif s.is_chance_node():  # a card dealt: the rule file's last one is forced, no chance node
+                    s.apply_action(card[a])
+                ref.apply_action(a)
+                continue
+            _same(ref, ref_game, s, game, where)
+            p = ref.current_player()
+            a = model(ref.information_state_tensor(p), ref.legal_actions()) if seed % 2 else \
+                rng.choice(ref.legal_actions())
+            assert model(s.information_state_tensor(p), s.legal_actions()) == \
+                model(ref.information_state_tensor(p), ref.legal_actions()), where
+            ref.apply_action(a)
+            s.apply_action(a)
+        _same(ref, ref_game, s, game, f"seed {seed}, the end")
+        assert s.returns() == ref.returns()
+    if HEARTS_GAMES >= 20:
+        assert directions == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("rule_file", ["kuhn-poker", "leduc-poker", "hearts"])
+def test_random_sim_test_with_the_declared_layout(rule_file: str) -> None:
+    """OpenSpiel's own checks, serialising states and reading them back through the declared ids."""
+    pyspiel.random_sim_test(cso.load(rule_file, layout="openspiel"), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_permuting_hidden_cards_changes_no_declared_tensor(seed: int) -> None:
+    from conftest import GAMES_DIR
+
+    for rule_file, players in (("hearts.yaml", 4), ("leduc-poker.yaml", 2), ("kuhn-poker.yaml", 2)):
+        path = str(GAMES_DIR / rule_file)
+        layout = layout_of(game_for(path, players))
+        s = play_random(path, players, seed, random.Random(seed).randrange(1, 70))
+        for p in range(players):
+            if not hidden_places(s, p):
+                continue
+            t = permute_hidden(s, p, random.Random(seed + 1))
+            t.seen = None  # nothing worked out for s carries over
+            for tensor in ("observation", "information_state"):
+                if layout.declares(tensor):
+                    assert layout.tensor(s, p, tensor) == layout.tensor(t, p, tensor), (rule_file, p, tensor)
+
+
+def test_a_game_without_the_section_has_no_openspiel_layout() -> None:
+    with pytest.raises(GameError, match="declares no OpenSpiel layout"):
+        cso.load("go-fish", 2, layout="openspiel")
+    with pytest.raises(GameError, match="layout"):
+        pyspiel.load_game("cardsmith", {"file": "kuhn-poker", "layout": "nonesuch"})
