@@ -203,6 +203,11 @@ def openspiel_block(tensor: str, k: int, part: str) -> str:
     return f"openspiel_{tensor}_{k}_{part}"
 
 
+def openspiel_move(tensor: str, k: int, part: str, action: str) -> str:
+    """Part `part` ("at", "bit" or "when") of moves block `k` of a tensor, for one action it lists."""
+    return f"openspiel_{tensor}_{k}_{part}_{action}"
+
+
 # ------------------------------------------------------------ what the runtime provides
 # The only Python builtins the generated module may use (the namespace's `__builtins__`).
 BUILTINS = ("len", "list", "range", "divmod", "sorted", "set", "min", "max", "sum", "any", "all", "abs", "int",

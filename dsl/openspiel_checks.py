@@ -51,7 +51,8 @@ class OpenSpielChecker:
         if "actions" not in ctx.spec.malformed:
             for a in ctx.spec.actions:
                 if a.name not in os_.actions:
-                    ctx.err("C042", os_.span, f"'openspiel' gives no OpenSpiel id for the action '{a.name}'",
+                    ctx.err("C042", os_.actions_span or os_.span,
+                            f"'openspiel' gives no OpenSpiel id for the action '{a.name}'",
                             f"add it under 'actions': {a.name}: EXPRESSION (a whole number of its parameters)")
         for e, what, names in ((os_.num_actions, "'num_actions'", {}), (os_.card, "'card' of 'openspiel'",
                                                                         {"c": T.CARD})):

@@ -43,7 +43,8 @@ class OpenSpielSection(Reader):
         return OpenSpielSpec(m.span, game, params, actions, self.expr(m.get("num_actions"), "'num_actions'"),
                              self.expr(m.get("card"), "'card' of 'openspiel'"),
                              self.blocks(m.get("observation"), "observation"),
-                             self.blocks(m.get("information_state"), "information_state"))
+                             self.blocks(m.get("information_state"), "information_state"),
+                             am.span if am is not None else None)
 
     def blocks(self, node: YNode | None, tensor: str) -> list[TensorBlock]:
         lst = self.want_list(node, f"'{tensor}' of 'openspiel'")

@@ -192,6 +192,7 @@ class OpenSpielSpec:
     card: A.Expr | None
     observation: list[TensorBlock]
     information_state: list[TensorBlock]
+    actions_span: Span | None = None  # where `actions:` is written
 
 
 @dataclass(eq=False)

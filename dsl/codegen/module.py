@@ -117,7 +117,7 @@ class Compiler(ActionWriter):
                     params = ["s", "l_p", "l_index", "l_id", *[f"l_{p.name}" for p in a.params]]
                     for part, e in (("at", b.at), ("bit", b.bit), ("when", b.when)):
                         if e is not None:
-                            self.efunc(abi.openspiel_block(tensor, k, f"{part}_{name}"), params, e)
+                            self.efunc(abi.openspiel_move(tensor, k, part, name), params, e)
 
     def phase(self, ph: PhaseSpec) -> None:
         if ph.first is not None:

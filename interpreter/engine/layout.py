@@ -60,7 +60,7 @@ class Block:
         self.parts = {}
         if spec.kind == "moves":
             for name, _ in spec.actions:
-                self.parts[name] = tuple(ns.get(abi.openspiel_block(tensor, k, f"{part}_{name}"))
+                self.parts[name] = tuple(ns.get(abi.openspiel_move(tensor, k, part, name))
                                          for part in ("at", "bit", "when"))
         if spec.each is not None:
             self.each = ns[abi.openspiel_block(tensor, k, "each")]
