@@ -50,9 +50,9 @@ from .diagnostics import Diagnostic, Span
 from .expr_checks import ExprChecker
 from .library import FIRST_LIBRARY, LIBRARY
 from .limits import Limits
+from .openspiel_checks import OpenSpielChecker
 from .spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec, PropertySpec
 from .steps import ASSIGNABLE_BUILTINS, StepChecker, _walk_stmts
-from .openspiel_checks import OpenSpielChecker
 from .strategy_checks import StrategyChecker
 from .table_checks import TableChecker
 from .types import card_lists

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import ast as A
 from . import types as T
 from .calls import _close
 from .check_context import CheckContext, Typer
@@ -54,11 +55,12 @@ class OpenSpielChecker:
                     ctx.err("C042", os_.actions_span or os_.span,
                             f"'openspiel' gives no OpenSpiel id for the action '{a.name}'",
                             f"add it under 'actions': {a.name}: EXPRESSION (a whole number of its parameters)")
-        for e, what, names in ((os_.num_actions, "'num_actions'", {}), (os_.card, "'card' of 'openspiel'",
-                                                                        {"c": T.CARD})):
-            if e is not None:
-                with ctx.scope(names):
-                    typer.want(e, typer.expr(e), T.INT, what)
+        fixed: list[tuple[A.Expr | None, str, dict[str, T.Type]]] = [
+            (os_.num_actions, "'num_actions'", {}), (os_.card, "'card' of 'openspiel'", {"c": T.CARD})]
+        for fe, what, scope in fixed:
+            if fe is not None:
+                with ctx.scope(scope):
+                    typer.want(fe, typer.expr(fe), T.INT, what)
         for block in os_.observation + os_.information_state:
             self._block(block, by_name)
 
@@ -81,8 +83,8 @@ class OpenSpielChecker:
                     self._unknown(name, span)
                 else:
                     named.append(a)
-            names = {"p": T.PLAYER, "index": T.INT, "id": T.INT, **shared_params(named)}
-            with ctx.scope(names):
+            bound = {"p": T.PLAYER, "index": T.INT, "id": T.INT, **shared_params(named)}
+            with ctx.scope(bound):
                 for e, want, what in ((b.at, T.INT, "'at'"), (b.when, T.BOOL, "'when'")):
                     if e is not None:
                         typer.want(e, typer.expr(e), want, what)

@@ -8,9 +8,11 @@ tensors out. Only the shape is read here: which actions exist and what the expre
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from . import keys as K
 from . import parser
+from .diagnostics import Span
 from .reader import Reader
 from .spec import OpenSpielSpec, TensorBlock
 from .yaml_loader import YNode, YScalar, plain
@@ -97,14 +99,15 @@ class OpenSpielSection(Reader):
                         self.err("S008", fnode.span, "'for' must read 'NAME in EXPRESSION'")
                     if fm is None or not isinstance(fnode, YScalar):
                         continue
-                    off = fm.end()
-                    at = fnode
-                    it = parser.parse(text[off:], "expression",  # type: ignore[index]
-                                      lambda ln, c: at.span_at(ln, c + off if ln == 1 else c), self.diags,
-                                      self.limits)
+                    it = parser.parse(text[fm.end():], "expression",  # type: ignore[index]
+                                      _shifted(fnode, fm.end()), self.diags, self.limits)
                     if it is None:
                         continue
                     block.each = (fm.group(1), it, fnode.span_at(1, fm.start(1) + 1))
             out.append(block)
         return out
 
+
+def _shifted(node: YScalar, off: int) -> Callable[[int, int], Span]:
+    """Positions in the text after `off` characters of the scalar's first line, as positions in the file."""
+    return lambda ln, c: node.span_at(ln, c + off if ln == 1 else c)

@@ -115,9 +115,9 @@ class Compiler(ActionWriter):
                     if a is None:
                         continue
                     params = ["s", "l_p", "l_index", "l_id", *[f"l_{p.name}" for p in a.params]]
-                    for part, e in (("at", b.at), ("bit", b.bit), ("when", b.when)):
-                        if e is not None:
-                            self.efunc(abi.openspiel_move(tensor, k, part, name), params, e)
+                    for part, pe in (("at", b.at), ("bit", b.bit), ("when", b.when)):
+                        if pe is not None:
+                            self.efunc(abi.openspiel_move(tensor, k, part, name), params, pe)
 
     def phase(self, ph: PhaseSpec) -> None:
         if ph.first is not None:
