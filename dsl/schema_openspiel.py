@@ -25,6 +25,8 @@ _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+")
 
 class OpenSpielSection(Reader):
     def openspiel(self, node: YNode | None) -> OpenSpielSpec | None:
+        if isinstance(node, YScalar) and node.value is None:
+            return None  # `openspiel:` left empty (a variant's `openspiel: null` drops its base's)
         m = self.want_map(node, "'openspiel'")
         if m is None:
             return None

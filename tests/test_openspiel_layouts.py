@@ -30,7 +30,8 @@ from test_observation import hidden_places, permute_hidden  # noqa: E402
 pytestmark = [pytest.mark.rl]
 
 HEARTS_GAMES = int(os.environ.get("HEARTS_LAYOUT_GAMES", "20"))
-POKERS = [("kuhn-poker", "kuhn_poker"), ("leduc-poker", "leduc_poker")]
+# Kuhn poker's tree is small; Leduc poker's (9,457 nodes) takes seconds: the slow tier.
+POKERS = [("kuhn-poker", "kuhn_poker"), pytest.param("leduc-poker", "leduc_poker", marks=pytest.mark.slow)]
 
 
 def _tensors(state: Any, game: Any, p: int) -> tuple[list[float] | None, list[float] | None]:
@@ -48,7 +49,7 @@ def _same(ref: Any, ref_game: Any, s: Any, game: Any, where: str) -> None:
         assert _tensors(s, game, p) == _tensors(ref, ref_game, p), f"{where}, P{p}"
 
 
-@pytest.mark.parametrize(("rule_file", "name"), POKERS)
+@pytest.mark.parametrize(("rule_file", "name"), [("kuhn-poker", "kuhn_poker"), ("leduc-poker", "leduc_poker")])
 def test_the_game_offers_openspiels_ids_and_shapes(rule_file: str, name: str) -> None:
     ref = pyspiel.load_game(name)
     game = cso.load(rule_file, layout="openspiel")
@@ -162,8 +163,8 @@ def _value(game: Any, act: Callable[[Any], dict[int, float]]) -> list[float]:
     return list(expected_game_score.policy_value(game.new_initial_state(), [played] * game.num_players()))
 
 
-@pytest.mark.parametrize(("rule_file", "name", "iterations"), [("kuhn-poker", "kuhn_poker", 300),
-                                                               ("leduc-poker", "leduc_poker", 10)])
+@pytest.mark.parametrize(("rule_file", "name", "iterations"), [
+    ("kuhn-poker", "kuhn_poker", 300), pytest.param("leduc-poker", "leduc_poker", 10, marks=pytest.mark.slow)])
 def test_a_cfr_policy_made_on_pyspiel_gets_the_same_value_on_cardsmith(rule_file: str, name: str,
                                                                        iterations: int) -> None:
     ref, act = _cfr_policy(name, iterations)
@@ -187,6 +188,7 @@ def _hearts_model(size: int) -> Callable[[list[float], list[int]], int]:
     return pick
 
 
+@pytest.mark.slow
 def test_hearts_plays_as_openspiels_hearts_with_its_ids_and_tensors() -> None:
     ref_game = pyspiel.load_game("hearts")
     game = cso.load("hearts", layout="openspiel")
@@ -224,7 +226,7 @@ def test_hearts_plays_as_openspiels_hearts_with_its_ids_and_tensors() -> None:
         assert directions == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("rule_file", ["kuhn-poker", "leduc-poker", "hearts"])
+@pytest.mark.parametrize("rule_file", ["kuhn-poker", "leduc-poker", pytest.param("hearts", marks=pytest.mark.slow)])
 def test_random_sim_test_with_the_declared_layout(rule_file: str) -> None:
     """OpenSpiel's own checks, serialising states and reading them back through the declared ids."""
     pyspiel.random_sim_test(cso.load(rule_file, layout="openspiel"), num_sims=2, serialize=True, verbose=False)
@@ -253,3 +255,36 @@ def test_a_game_without_the_section_has_no_openspiel_layout() -> None:
         cso.load("go-fish", 2, layout="openspiel")
     with pytest.raises(GameError, match="layout"):
         pyspiel.load_game("cardsmith", {"file": "kuhn-poker", "layout": "nonesuch"})
+
+
+PEEKING = """\
+extends: kuhn-poker
+game: Kuhn poker, peeking
+openspiel:
+  game: kuhn_poker
+  actions: {check: 0, bet: 1, call: 1, fold: 0}
+  num_actions: 2
+  observation:
+    - {cards: "hand[left(p)]", size: 3, name: other_card}
+  information_state:
+    - {moves: [check, bet, call, fold], bit: "first(hand[left(p)]).rank_index", size: 3, width: 3}
+"""
+
+
+def test_a_block_that_reads_a_hidden_hand_reads_arbitrary_cards(tmp_path: Any) -> None:
+    """A layout written to peek at the other player's card gets the same tensor whatever that card is."""
+    path = tmp_path / "peeking.yaml"
+    path.write_text(PEEKING, encoding="utf-8")
+    game = cso.load(str(path), layout="openspiel")
+    for mine in range(3):
+        seen: dict[str, set[tuple[Any, ...]]] = {"observation": set(), "information_state": set()}
+        for other in range(3):
+            if other == mine:
+                continue
+            s = game.new_initial_state()
+            s.apply_action(mine)  # P0's card, then P1's
+            s.apply_action(other)
+            s.apply_action(1)  # P0 bets
+            seen["observation"].add(tuple(s.observation_tensor(0)))
+            seen["information_state"].add(tuple(s.information_state_tensor(0)))
+        assert len(seen["observation"]) == 1 and len(seen["information_state"]) == 1, mine
