@@ -288,3 +288,41 @@ def test_a_block_that_reads_a_hidden_hand_reads_arbitrary_cards(tmp_path: Any) -
             seen["observation"].add(tuple(s.observation_tensor(0)))
             seen["information_state"].add(tuple(s.information_state_tensor(0)))
         assert len(seen["observation"]) == 1 and len(seen["information_state"]) == 1, mine
+
+
+def _variant(tmp_path: Any, section: str) -> Any:
+    path = tmp_path / "variant.yaml"
+    path.write_text("extends: kuhn-poker\ngame: Kuhn poker, another layout\n" + section, encoding="utf-8")
+    return path
+
+
+def test_mistakes_found_in_play_are_rule_errors_located_at_their_block(tmp_path: Any) -> None:
+    from cardsmith.engine.errors import RuleError
+
+    path = _variant(tmp_path, """\
+openspiel:
+  game: kuhn_poker
+  actions: {check: 0, bet: 0, call: 1, fold: 0}
+  num_actions: 2
+  observation:
+    - {one_hot: p, size: 1}
+""")
+    game = cso.load(str(path), layout="openspiel")
+    s = game.new_initial_state()
+    s.apply_action(0)
+    s.apply_action(1)
+    with pytest.raises(RuleError, match="two legal actions have the OpenSpiel id 0") as two:
+        s.legal_actions()
+    assert two.value.span is not None and two.value.span.line == 5
+    assert s.observation_tensor(0) == [1.0]
+    with pytest.raises(RuleError, match="wants a position from 0 to 0") as past:
+        s.observation_tensor(1)
+    assert past.value.span is not None and past.value.span.line == 8
+    wrong = _variant(tmp_path, """\
+openspiel:
+  game: kuhn_poker
+  actions: {check: 0, bet: 1, call: 1, fold: 2}
+  num_actions: 2
+""")
+    with pytest.raises(RuleError, match="must be a whole number from 0 to 1"):
+        cso.load(str(wrong), layout="openspiel")
