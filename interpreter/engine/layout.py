@@ -108,6 +108,7 @@ class Layout:
         for a in range(codec.num_actions):
             info, vals = codec.decode(a)
             e, _ = spec.actions[info.name]
+            g.steps[0] = g.step_limit  # each id is worked out on a budget of its own
             v = g._call(ns[abi.openspiel_action(info.name)], e.span, *vals)
             if e.ty == T.CARD and type(v) is int:
                 v = self.card_ids[v]
