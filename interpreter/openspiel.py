@@ -219,18 +219,21 @@ class _Inner:
     outcome. `keyed`: the pyspiel history decides the state (not so for a resampled state, whose pyspiel
     history is empty), so its strings may be kept by history (`_Strings`)."""
 
-    __slots__ = ("state", "keyed", "outcomes")
+    __slots__ = ("state", "keyed", "outcomes", "layout")
 
-    def __init__(self, state: Any = None, keyed: bool = True) -> None:
+    def __init__(self, state: Any = None, keyed: bool = True, layout: Layout | None = None) -> None:
         self.state = state
         self.keyed = keyed
+        # The game's declared layout, if it plays with one: kept here since asking the pyspiel state for its
+        # game costs as much as the query it is for.
+        self.layout = layout
         # The chance outcomes of the state at a history (its trail): pyspiel's `apply_action` asks for them
         # again, to check the outcome given, right after the caller did.
         self.outcomes: tuple[Any, list[tuple[int, float]]] | None = None
 
     def __deepcopy__(self, memo: Any) -> _Inner:
         s = self.state
-        return _Inner(None if s is None else s.clone(), self.keyed)
+        return _Inner(None if s is None else s.clone(), self.keyed, self.layout)
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         if not self.keyed and self.state is not None:
@@ -286,7 +289,7 @@ class CardsmithState(pyspiel.State):
     def __init__(self, game: CardsmithGame, inner: Any = None, keyed: bool = True) -> None:
         super().__init__(game)
         if inner is not None:
-            self._held = _Inner(inner, keyed)
+            self._held = _Inner(inner, keyed, game.layout)
 
     @property
     def inner(self) -> Any:
@@ -303,9 +306,10 @@ class CardsmithState(pyspiel.State):
             s.apply_action(a)
         held = self.__dict__.get("_held")
         if held is None:
-            self._held = _Inner(s)
+            self._held = _Inner(s, layout=layout)
         else:
             held.state = s
+            held.layout = layout
         return s
 
     # The state's own answers are of the types OpenSpiel's are (an int, a bool).
@@ -330,7 +334,7 @@ class CardsmithState(pyspiel.State):
         cur = s.current_player()
         if cur >= 0:
             if player is None or player == cur:
-                layout = self.get_game().layout
+                layout = self._held.layout
                 return s.legal_actions() if layout is None else layout.legal(s)  # type: ignore[no-any-return]
             if player >= 0:
                 return []
@@ -341,7 +345,7 @@ class CardsmithState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         s = self._held.state or self._rebuild()
-        layout = self.get_game().layout
+        layout = self._held.layout
         return s.legal_actions() if layout is None else layout.legal(s)  # type: ignore[no-any-return]  # sorted
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -360,7 +364,7 @@ class CardsmithState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         s = self._held.state or self._rebuild()
-        layout = self.get_game().layout
+        layout = self._held.layout
         if layout is None or s.current_player() < 0:
             s.apply_action(action)
             return
@@ -375,13 +379,13 @@ class CardsmithState(pyspiel.State):
         return dict(tensors.own_counts(self.inner, player))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        layout = self.get_game().layout
+        s = self.inner
+        layout = self._held.layout
         if layout is not None and player >= 0:
-            s = self.inner
             legal = s.current_player() == player and action in layout.legal(s)
             mine = layout.to_cardsmith(s, action) if legal else layout.any_cardsmith(int(action))
             return str(s.action_to_string(player, mine)) if mine is not None else f"<no action {action}>"
-        return str(self.inner.action_to_string(player, int(action)))
+        return str(s.action_to_string(player, int(action)))
 
     def returns(self) -> list[float]:
         return [float(r) for r in (self._held.state or self._rebuild()).returns()]
@@ -429,7 +433,7 @@ class CardsmithState(pyspiel.State):
         g = s.game
         if type(player) is not int or not 0 <= player < g.n:
             return getattr(pyspiel.State, name)(self, player)  # type: ignore[no-any-return]  # pyspiel's error
-        layout = self.get_game().layout
+        layout = self._held.layout
         if layout is not None:
             return layout.tensor(s, player, "information_state" if info else "observation")
         size = tensors.observation_size(g)
