@@ -273,6 +273,8 @@ OPENSPIEL = Place("openspiel", "how the game's actions and tensors map to an exi
         required=True),
     Key("card", EXPR, "a card's OpenSpiel id, an expression of the card c fixed for the game (default: its position "
         "in the pack)"),
+    Key("ties", Kind("words", ("error", "first")), "several legal actions with one OpenSpiel id: error (default), "
+        "or first, the one with the lowest cardsmith id (copies of a card in two packs)"),
     Key("observation", ListOf(TENSOR_BLOCK), "the observation tensor: its blocks, in order"),
     Key("information_state", ListOf(TENSOR_BLOCK), "the information state tensor: its blocks, in order"),
 ))

@@ -105,5 +105,7 @@ class OpenSpielChecker:
             self._kind(b.value, typer.expr(b.value), allowed, f"'{b.kind}'", words)
 
     def _kind(self, e: Any, got: T.Type, allowed: tuple[T.Type, ...], what: str, words: str) -> None:
+        if T.is_list(got) and any(T.is_list(t) for t in allowed) and T.elem(got) in (T.ANY, T.NONE):
+            return  # a list of nothing known yet (`[]`): its items are checked when it is written
         if not any(got == t for t in allowed):
             self.ctx.err("C001", e.span, f"{what} must be {words}, not {T.show(got)}")

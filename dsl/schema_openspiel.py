@@ -20,6 +20,7 @@ from .yaml_loader import YNode, YScalar, plain
 KINDS = ("one_hot", "cards", "numbers", "thermometer", "moves")
 # Keys only a `moves` block has, and the one only the others have.
 MOVES_ONLY = ("width", "at", "bit", "when")
+TIES = ("error", "first")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+")
 
 
@@ -44,11 +45,17 @@ class OpenSpielSection(Reader):
             e = self.expr(vn, f"the OpenSpiel id of '{name}'")
             if e is not None:
                 actions[name] = (e, ks.span)
+        ties = self.want_scalar(m.get("ties"), "'ties'", (str,)) or "error"
+        if ties not in TIES:
+            tn = m.get("ties")
+            self.err("S036", tn.span if tn is not None else m.span, f"'ties' cannot be '{ties}'",
+                     "error: two legal actions with one OpenSpiel id are a rule error; first: the lowest id plays")
+            ties = "error"
         return OpenSpielSpec(m.span, game, params, actions, self.expr(m.get("num_actions"), "'num_actions'"),
                              self.expr(m.get("card"), "'card' of 'openspiel'"),
                              self.blocks(m.get("observation"), "observation"),
                              self.blocks(m.get("information_state"), "information_state"),
-                             am.span if am is not None else None)
+                             am.span if am is not None else None, ties)
 
     def blocks(self, node: YNode | None, tensor: str) -> list[TensorBlock]:
         lst = self.want_list(node, f"'{tensor}' of 'openspiel'")

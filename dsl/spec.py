@@ -193,6 +193,7 @@ class OpenSpielSpec:
     observation: list[TensorBlock]
     information_state: list[TensorBlock]
     actions_span: Span | None = None  # where `actions:` is written
+    ties: str = "error"  # several legal actions with one id: a rule error, or "first", the lowest cardsmith id
 
 
 @dataclass(eq=False)

@@ -1,9 +1,11 @@
 """Declared OpenSpiel layouts (`openspiel:` in a rule file; interpreter/engine/layout.py, `layout=openspiel`).
 
-Kuhn poker, Leduc poker and Hearts declare the action ids and tensors of OpenSpiel's kuhn_poker, leduc_poker
-and hearts. Played in lockstep with pyspiel's game (the whole tree of Kuhn and Leduc poker; seeded random
-matches of Hearts, HEARTS_LAYOUT_GAMES=N for more than 20), at every decision and at the end: the player to
-act, the legal action ids and every player's observation and information state tensors are pyspiel's. A
+Kuhn poker, Leduc poker, Hearts and Crazy Eights declare the action ids and tensors of OpenSpiel's kuhn_poker,
+leduc_poker, hearts and crazy_eights. Played in lockstep with pyspiel's game (the whole tree of Kuhn and Leduc
+poker; seeded random matches of Hearts, HEARTS_LAYOUT_GAMES=N for more than 20, and of Crazy Eights at every
+setting its own test plays, CRAZY_EIGHTS_LAYOUT_GAMES=N for more than 2 each), at every decision (and the end):
+the player to act, the legal action ids and every player's observation and information state tensors are
+pyspiel's. A
 policy made on pyspiel's Kuhn and Leduc poker by CFR, acting from the information state tensor alone, gets
 the same value on cardsmith's games, and a linear "model" of pyspiel's Hearts tensor picks the same moves in
 both. The tensors keep hidden information hidden: states a player cannot tell apart (equal information state
@@ -226,7 +228,8 @@ def test_hearts_plays_as_openspiels_hearts_with_its_ids_and_tensors() -> None:
         assert directions == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("rule_file", ["kuhn-poker", "leduc-poker", pytest.param("hearts", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("rule_file", ["kuhn-poker", "leduc-poker", pytest.param("hearts", marks=pytest.mark.slow),
+                                       pytest.param("crazy-eights", marks=pytest.mark.slow)])
 def test_random_sim_test_with_the_declared_layout(rule_file: str) -> None:
     """OpenSpiel's own checks, serialising states and reading them back through the declared ids."""
     pyspiel.random_sim_test(cso.load(rule_file, layout="openspiel"), num_sims=2, serialize=True, verbose=False)
@@ -236,7 +239,8 @@ def test_random_sim_test_with_the_declared_layout(rule_file: str) -> None:
 def test_permuting_hidden_cards_changes_no_declared_tensor(seed: int) -> None:
     from conftest import GAMES_DIR
 
-    for rule_file, players in (("hearts.yaml", 4), ("leduc-poker.yaml", 2), ("kuhn-poker.yaml", 2)):
+    for rule_file, players in (("hearts.yaml", 4), ("leduc-poker.yaml", 2), ("kuhn-poker.yaml", 2),
+                               ("crazy-eights.yaml", 5)):
         path = str(GAMES_DIR / rule_file)
         layout = layout_of(game_for(path, players))
         s = play_random(path, players, seed, random.Random(seed).randrange(1, 70))
@@ -326,3 +330,40 @@ openspiel:
 """)
     with pytest.raises(RuleError, match="must be a whole number from 0 to 1"):
         cso.load(str(wrong), layout="openspiel")
+
+
+CRAZY_EIGHTS_GAMES = int(os.environ.get("CRAZY_EIGHTS_LAYOUT_GAMES", "2"))
+
+
+@pytest.mark.slow
+def test_crazy_eights_has_openspiels_ids_and_observation_at_every_setting() -> None:
+    """Crazy Eights in lockstep with pyspiel's crazy_eights (tests/test_crazy_eights_openspiel.py plays them), at
+    its default parameters and every other setting that test plays (two packs, the special cards, reshuffles):
+    at every decision the legal ids and every player's observation tensor are pyspiel's."""
+    import test_crazy_eights_openspiel as c8
+
+    checked = 0
+
+    class Checked(c8.Both):  # type: ignore[misc]
+        def decision(self) -> None:
+            nonlocal checked
+            layout = layout_of(self.g)
+            where = self.where()
+            assert layout.legal(self.s) == self.ref.legal_actions(), where
+            for q in range(self.n):
+                assert layout.tensor(self.s, q, "observation") == self.ref.observation_tensor(q), f"{where}, P{q}"
+                checked += 1
+            super().decision()
+
+    for players, options in [(5, {}), *c8.SETTINGS]:
+        g = c8.crazy_eights(players, options)
+        m = c8.Mapping(g)
+        ref_game = pyspiel.load_game("crazy_eights", {"players": players, **options})
+        for seed in range(CRAZY_EIGHTS_GAMES):
+            Checked(seed, g, m, ref_game, options).play()
+    assert checked > 1000
+    game = cso.load("crazy-eights", 5, layout="openspiel")
+    ref = pyspiel.load_game("crazy_eights")
+    assert game.num_distinct_actions() == ref.num_distinct_actions() == 58
+    assert game.observation_tensor_shape() == ref.observation_tensor_shape()
+    assert not game.get_type().provides_information_state_tensor

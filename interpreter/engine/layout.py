@@ -135,21 +135,25 @@ class Layout:
 
     # ------------------------------------------------------------ ids
     def legal(self, s: State) -> list[int]:
-        """The OpenSpiel ids of the legal actions, ascending; two legal actions with one id are a rule error."""
+        """The OpenSpiel ids of the legal actions, ascending; two legal actions with one id are a rule error
+        (unless `ties: first`)."""
         out: dict[int, int] = {}
+        first = self.spec.ties == "first"
         for a in s.legal_actions():
             x = self.ids[a]
             if x in out:
+                if first:
+                    continue
                 raise self._twice(s, x, out[x], a)
             out[x] = a
         return sorted(out)
 
     def to_cardsmith(self, s: State, x: int) -> int:
-        """The legal action whose OpenSpiel id is x."""
+        """The legal action whose OpenSpiel id is x (with `ties: first`, the lowest of several)."""
         found = [a for a in s.legal_actions() if self.ids[a] == x]
         if not found:
             raise GameError(f"no legal action has the OpenSpiel id {x} here")
-        if len(found) > 1:
+        if len(found) > 1 and self.spec.ties != "first":
             raise self._twice(s, x, found[0], found[1])
         return found[0]
 
