@@ -259,6 +259,8 @@ def test_a_game_without_the_section_has_no_openspiel_layout() -> None:
         cso.load("go-fish", 2, layout="openspiel")
     with pytest.raises(GameError, match="layout"):
         pyspiel.load_game("cardsmith", {"file": "kuhn-poker", "layout": "nonesuch"})
+    with pytest.raises(GameError, match="runs on the Python backend"):
+        pyspiel.load_game("cardsmith", {"file": "kuhn-poker", "layout": "openspiel", "backend": "native"})
 
 
 PEEKING = """\
