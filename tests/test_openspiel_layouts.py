@@ -1,9 +1,10 @@
 """Declared OpenSpiel layouts (`openspiel:` in a rule file; interpreter/engine/layout.py, `layout=openspiel`).
 
-Kuhn poker, Leduc poker, Hearts and Crazy Eights declare the action ids and tensors of OpenSpiel's kuhn_poker,
-leduc_poker, hearts and crazy_eights. Played in lockstep with pyspiel's game (the whole tree of Kuhn and Leduc
-poker; seeded random matches of Hearts, HEARTS_LAYOUT_GAMES=N for more than 20, and of Crazy Eights at every
-setting its own test plays, CRAZY_EIGHTS_LAYOUT_GAMES=N for more than 2 each), at every decision (and the end):
+Kuhn poker, Leduc poker, Hearts, Crazy Eights and Spades declare the action ids and tensors of OpenSpiel's
+kuhn_poker, leduc_poker, hearts, crazy_eights and spades. Played in lockstep with pyspiel's game (the whole tree
+of Kuhn and Leduc poker; seeded random matches of Hearts and Spades, HEARTS_LAYOUT_GAMES=N and
+SPADES_LAYOUT_GAMES=N for more than 20, and of Crazy Eights at every setting its own test plays,
+CRAZY_EIGHTS_LAYOUT_GAMES=N for more than 2 each), at every decision (and the end of the first three):
 the player to act, the legal action ids and every player's observation and information state tensors are
 pyspiel's. A
 policy made on pyspiel's Kuhn and Leduc poker by CFR, acting from the information state tensor alone, gets
@@ -228,8 +229,8 @@ def test_hearts_plays_as_openspiels_hearts_with_its_ids_and_tensors() -> None:
         assert directions == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("rule_file", ["kuhn-poker", "leduc-poker", pytest.param("hearts", marks=pytest.mark.slow),
-                                       pytest.param("crazy-eights", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("rule_file", ["kuhn-poker", "leduc-poker", *[pytest.param(f, marks=pytest.mark.slow)
+                                                                      for f in ("hearts", "crazy-eights", "spades")]])
 def test_random_sim_test_with_the_declared_layout(rule_file: str) -> None:
     """OpenSpiel's own checks, serialising states and reading them back through the declared ids."""
     pyspiel.random_sim_test(cso.load(rule_file, layout="openspiel"), num_sims=2, serialize=True, verbose=False)
@@ -240,7 +241,7 @@ def test_permuting_hidden_cards_changes_no_declared_tensor(seed: int) -> None:
     from conftest import GAMES_DIR
 
     for rule_file, players in (("hearts.yaml", 4), ("leduc-poker.yaml", 2), ("kuhn-poker.yaml", 2),
-                               ("crazy-eights.yaml", 5)):
+                               ("crazy-eights.yaml", 5), ("spades.yaml", 4)):
         path = str(GAMES_DIR / rule_file)
         layout = layout_of(game_for(path, players))
         s = play_random(path, players, seed, random.Random(seed).randrange(1, 70))
@@ -369,3 +370,43 @@ def test_crazy_eights_has_openspiels_ids_and_observation_at_every_setting() -> N
     assert game.num_distinct_actions() == ref.num_distinct_actions() == 58
     assert game.observation_tensor_shape() == ref.observation_tensor_shape()
     assert not game.get_type().provides_information_state_tensor
+
+
+SPADES_GAMES = int(os.environ.get("SPADES_LAYOUT_GAMES", "20"))
+
+
+@pytest.mark.slow
+def test_spades_has_openspiels_ids_and_observation() -> None:
+    """Spades in lockstep with pyspiel's spades (its deal as tests/test_spades_openspiel.py deals it): at every
+    decision the legal ids and every player's observation tensor are pyspiel's. (At the end OpenSpiel writes its
+    phase past the phase block, into the first bid's: nobody acts there.)"""
+    from cardsmith.engine.state import State
+    from conftest import GAMES_DIR
+    from openspiel_cards import deal_card
+
+    g = game_for(str(GAMES_DIR / "spades.yaml"), 4)
+    layout = layout_of(g)
+    ref_game = pyspiel.load_game("spades")
+    assert layout.num_actions == ref_game.num_distinct_actions()
+    assert [layout.size("observation")] == ref_game.observation_tensor_shape()
+    card = dict(enumerate(layout.card_ids))
+    checked = 0
+    for seed in range(SPADES_GAMES):
+        rng = random.Random(seed)
+        ref, s = ref_game.new_initial_state(), State.initial(g, None)
+        while not ref.is_terminal():
+            where = f"seed {seed}, history {ref.history()}"
+            if ref.is_chance_node():  # the rule file's shuffle forces its last card: OpenSpiel's node has one outcome
+                ref.apply_action(deal_card(s, ref, card, rng, where) if s.is_chance_node() else
+                                 ref.chance_outcomes()[0][0])
+                continue
+            assert s.current_player() == ref.current_player(), where
+            assert layout.legal(s) == ref.legal_actions(), where
+            for q in range(4):
+                assert layout.tensor(s, q, "observation") == ref.observation_tensor(q), f"{where}, P{q}"
+                checked += 1
+            a = rng.choice(ref.legal_actions())
+            s.apply_action(layout.to_cardsmith(s, a))
+            ref.apply_action(a)
+        assert s.is_terminal() and s.returns() == ref.returns()
+    assert checked >= SPADES_GAMES * 4 * 56
