@@ -177,6 +177,11 @@ def returns_bound(key: str) -> str:
     return f"returns_{key}"
 
 
+def match_bound(key: str) -> str:
+    """A bound of `match: bounds`; key "actions" or "outcomes"."""
+    return f"bound_{key}"
+
+
 # Strategies: rule `i` of strategy `name`, for one action it is about, as a function of the state and that
 # action's parameters (in order): `when` a condition, `best` the number its `max`/`min` ranks by.
 def strategy_when(name: str, i: int, action: str) -> str:

@@ -142,6 +142,7 @@ class Checker(ExprChecker, CallChecker):
             with self.scope({"p": T.PLAYER}):
                 self.expr(e)
         self._returns()
+        self._bounds()
         self.steps.procedures()
         for where, block in (("'match: start'", m.start), ("'match: end_deal'", m.end_deal)):
             for st in _walk_stmts(block):
@@ -174,6 +175,17 @@ class Checker(ExprChecker, CallChecker):
             if b is not None:
                 with self.scope({}):
                     self.want(b, self.expr(b), T.NUM, what)
+
+    def _bounds(self) -> None:
+        """`match: bounds`: numbers fixed for the game (read in `_static_contexts`); whole numbers of 1 or more,
+        which the engine checks when it sets the game up."""
+        b = self.spec.match.bounds
+        if b is None:
+            return
+        for e, what in ((b.actions, "'actions' of 'bounds'"), (b.outcomes, "'outcomes' of 'bounds'")):
+            if e is not None:
+                with self.scope({}):
+                    self.want(e, self.expr(e), T.NUM, what)
 
     def _names_unique(self) -> None:
         sp = self.spec

@@ -219,6 +219,13 @@ RETURNS = Place("returns", "each player's result as a number, worked out when th
     Key("max", EXPR, "the highest result any player can get: a number, or an expression fixed for the game"),
     Key("zero_sum", BOOL, "yes if the results always add up to 0; default no"),
 ))
+BOUNDS = Place("bounds", "bounds the rule file promises for every match, checked as it is played (R005): OpenSpiel's "
+               "game length and chance outcomes", (
+    Key("actions", EXPR, "the most player actions one match can take: a whole number, or an expression fixed for "
+        "the game"),
+    Key("outcomes", EXPR, "the most values one 'pick' chooses among: a whole number, or an expression fixed for "
+        "the game"),
+))
 MATCH = Place("match", "how deals begin and end, when the match is over, who wins", (
     Key("start", STEPS, "statements run once, before the first deal (may set dealer; no goto or end deal, C033)"),
     Key("deal", STEPS, "statements that set up a deal; they must end with goto a phase (or end deal)",
@@ -232,6 +239,8 @@ MATCH = Place("match", "how deals begin and end, when the match is over, who win
     Key("max_deals", Kind("whole"), "the match ends after this many deals even if over_when is false"),
     Key("returns", Either((EXPR, RETURNS)), "each player's result as a number (chips won, a score); without it, "
         "each of k winners gets 1/k and the others 0"),
+    Key("bounds", BOUNDS, "bounds every match keeps, which the analysis of the rules cannot find: the most player "
+        "actions of a match, the most values of a pick (checked as it is played, R005)"),
 ))
 STRATEGY_RULE = Place("strategy_rule", "a rule of a strategy, tried in order each time the bot is to act", (
     Key("action", ACTION_OR_LIST, "the action it is about, or a list of them; without it, every action"),

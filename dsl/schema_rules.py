@@ -11,6 +11,7 @@ from .diagnostics import Span
 from .reader import IDENT, Reader
 from .spec import (
     ActionSpec,
+    BoundsSpec,
     FuncSpec,
     MatchSpec,
     ParamSpec,
@@ -179,7 +180,16 @@ class RuleSections(Reader):
                                                                                  "'next_dealer'"),
                          self.expr(m.get("over_when"), "'over_when'"), self.expr(m.get("winners"), "'winners'"),
                          report, md, self.returns(m.get("returns")),
-                         m.items["deal"][0].span if "deal" in m.items else None)
+                         m.items["deal"][0].span if "deal" in m.items else None, self.bounds(m.get("bounds")))
+
+    def bounds(self, node: YNode | None) -> BoundsSpec | None:
+        """`bounds:` a mapping of the optional `actions` and `outcomes`, each an expression."""
+        b = self.want_map(node, "'bounds'")
+        if b is None:
+            return None
+        self.keys(b, K.BOUNDS, "'bounds'")
+        return BoundsSpec(b.span, self.expr(b.get("actions"), "'actions' of 'bounds'"),
+                          self.expr(b.get("outcomes"), "'outcomes' of 'bounds'"))
 
     def returns(self, node: YNode | None) -> ReturnsSpec | None:
         """`returns: EXPR`, or a mapping with `value` and the optional `name`, `min`, `max`, `zero_sum`."""

@@ -224,6 +224,15 @@ class ReturnsSpec:
 
 
 @dataclass(eq=False)
+class BoundsSpec:
+    """`match: bounds`: what the rule file promises every match keeps, where analysis cannot find it. Each an
+    expression fixed for the game (options, constants, num_players), checked as the match is played (R005)."""
+    span: Span
+    actions: A.Expr | None = None  # the most player actions of one match
+    outcomes: A.Expr | None = None  # the most values one `pick` chooses among
+
+
+@dataclass(eq=False)
 class MatchSpec:
     span: Span
     start: list[A.Stmt]
@@ -236,6 +245,7 @@ class MatchSpec:
     max_deals: int | None
     returns: ReturnsSpec | None = None
     deal_span: Span | None = None  # where 'deal' is written
+    bounds: BoundsSpec | None = None
 
 
 @dataclass(eq=False)

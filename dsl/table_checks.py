@@ -130,6 +130,11 @@ class TableChecker:
             if b is not None:
                 places.append((b, "the bounds of 'returns' are fixed for the whole game", f"'{key}'",
                                f"'{key}' can read options, {KNOWN}"))
+        mb = sp.match.bounds
+        for b, key in ((mb.actions, "actions"), (mb.outcomes, "outcomes")) if mb is not None else ():
+            if b is not None:
+                places.append((b, "the match's 'bounds' are fixed for the whole game", f"'{key}'",
+                               f"'{key}' can read options, {KNOWN}"))
         for e, what, subject, hint in places:
             # Every place that reads the match, not only the first: each is a line to fix.
             for n in A.walk(e):

@@ -166,7 +166,7 @@ class CardsmithGame(pyspiel.Game):
             min_utility=_bound(g, "min_utility", 0.0),
             max_utility=_bound(g, "max_utility", 1.0),
             utility_sum=total,
-            # OpenSpiel keeps these in a C++ int; the engine's bound on a history can be larger.
+            # OpenSpiel keeps these in a C++ int; the engine's bound can be larger.
             max_game_length=min(g.max_game_length(), _INT_MAX))
         spec = g.spec
         # The backend is named in the game's parameters (and its string) only where it is not the default, so a
@@ -182,6 +182,14 @@ class CardsmithGame(pyspiel.Game):
 
     def new_initial_state(self) -> CardsmithState:
         return CardsmithState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The chance outcomes of a history, bounded (pyspiel's default for a Python game is
+        `max_game_length`, which a history dealing many cards between actions can pass): engine/bounds.py."""
+        return min(self.cardsmith.max_chance_nodes_in_history(), _INT_MAX)
+
+    def max_history_length(self) -> int:
+        return min(self.max_game_length() + self.max_chance_nodes_in_history(), _INT_MAX)
 
     @property
     def strings(self) -> _Strings:
@@ -437,10 +445,8 @@ class CardsmithState(pyspiel.State):
         if layout is not None:
             return layout.tensor(s, player, "information_state" if info else "observation")
         size = tensors.observation_size(g)
-        out = np.zeros(size + tensors.own_actions_size(g) if info else size, np.float32)
-        s._evaluating(tensors.write_observation, player, out)
-        if info:
-            tensors.write_own_actions(g, tensors.own_counts(s, player), out, size)
+        out = np.zeros(size + tensors.history_size(g) if info else size, np.float32)
+        s._evaluating(tensors.write_information_state if info else tensors.write_observation, player, out)
         return out.tolist()  # type: ignore[no-any-return]
 
     def resample_from_infostate(self, player: int, sampler: Any) -> CardsmithState:
@@ -472,7 +478,6 @@ class CardsmithObserver:
         else:
             layout = tensors.tensor_layout(g, self.perfect_recall)
         self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
-        self._own_at = sum(size for name, size in layout if name != "own_actions")
         self.dict: dict[str, Any] = {}
         at = 0
         for name, size in layout:
@@ -486,9 +491,9 @@ class CardsmithObserver:
             out[:] = self.declared.tensor(s, player, "information_state" if self.perfect_recall else "observation")
             return
         out.fill(0.0)
-        s._evaluating(tensors.write_observation, player, out)  # rule errors of `visible` rules located
-        if self.perfect_recall:
-            tensors.write_own_actions(s.game, tensors.own_counts(s, player), out, self._own_at)
+        # rule errors of `visible` rules located
+        s._evaluating(tensors.write_information_state if self.perfect_recall else tensors.write_observation,
+                      player, out)
 
     def string_from(self, state: CardsmithState, player: int) -> str:
         return state.information_state_string(player) if self.perfect_recall else state.observation_string(player)

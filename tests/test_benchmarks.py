@@ -14,6 +14,8 @@
 * `python benchmarks/melds.py` with a tiny budget prints each kind of hand's times and ratios (a smoke
   test), and the two meld finders of benchmarks/melds.yaml it times find the same least deadwood, with
   melds of the hand, as OpenSpiel's gin_rummy.
+* `python benchmarks/limits.py` with a few matches prints the bounds table of docs/research.md ("Game
+  limits"): each game's longest random match within its `max_game_length`.
 """
 
 from __future__ import annotations
@@ -46,6 +48,20 @@ def test_hearts_benchmark_prints_its_figures() -> None:
         assert any(re.fullmatch(rf"{side}: {NUMBER} \({NUMBER}\.\.{NUMBER}\) games/s, "
                                 rf"{NUMBER} \({NUMBER}\.\.{NUMBER}\) actions/s", ln) for ln in lines), side
     assert re.match(rf"cardsmith/pyhearts \(games/s\): {NUMBER} \({NUMBER}\.\.{NUMBER}\)", lines[-1]), lines[-1]
+
+
+def test_limits_benchmark_prints_its_table() -> None:
+    out = subprocess.run([sys.executable, str(BENCH / "limits.py"), "kuhn-poker", "hearts", "--matches", "5",
+                          "--backend", "python", "--markdown"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    rows = [ln.strip("| ").split(" | ") for ln in out.stdout.splitlines()
+            if ln.startswith(("| kuhn-poker", "| hearts"))]
+    assert len(rows) == 4  # the bounds table and the results table, a row of each game in each
+    kuhn, hearts = rows[0], rows[1]
+    assert kuhn[3] == "3" and hearts[3] == "64" and int(hearts[2]) <= 64  # max_game_length, the longest match
+    assert hearts[5] == "52" == hearts[6]  # chance nodes in the longest match, max_chance_nodes_in_history
+    assert hearts[8] == "52" == hearts[9]  # max_chance_outcomes, the pack
+    assert rows[2][2:6] == ["4", "-2", "2", "zero-sum"]
 
 
 def test_resample_benchmark_prints_its_figures() -> None:

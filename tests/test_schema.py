@@ -163,6 +163,8 @@ match:
     value: points[p]
     min: 0
     max: 100
+  bounds:
+    actions: 2 * num_players * deals
 strategies:
   greedy:
     doc: plays its best card
@@ -183,6 +185,7 @@ PATHS: dict[str, list[str | int]] = {
     "param": ["actions", "lay", "params", "pair"],
     "if_step": ["actions", "play", "effect", 1], "for_step": ["actions", "play", "effect", 2],
     "phase": ["phases", "playing"], "match": ["match"], "returns": ["match", "returns"],
+    "bounds": ["match", "bounds"],
     "strategy": ["strategies", "greedy"], "strategy_rule": ["strategies", "greedy", "prefer", 0],
     "openspiel": ["openspiel"], "tensor_block": ["openspiel", "information_state", 0],
 }

@@ -2,8 +2,9 @@
 
 For every bundled rule file at every allowed player count: the tensors have the game's fixed shape at every
 point of random matches, permuting the cards a player cannot see leaves both of that player's tensors
-unchanged, and the blocks hold what the layout says (the player's own hand in its seat's slot, only counts
-for hidden zones, the counts of the player's own actions).
+unchanged, and the blocks hold what the layout says (the player's own hand in its seat's slot, with its
+order, only counts for hidden zones, a frame per move in the history). tests/test_recall.py checks that the
+information state tensor tells apart what the information state string tells apart.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from cardsmith.engine import tensors
+from cardsmith.engine import recall, tensors
 from cardsmith.engine.observation import _var_viewers, _zone_viewers
 from cardsmith.engine.state import State
 from conftest import FEATURE_CASES, GAME_CASES, TESTS, game_for, play_random
@@ -82,12 +83,16 @@ def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> N
         for zi, cards in enumerate(s.z):
             spec, owner = g.zone_specs[zi], g.zone_owner[zi]
             slot = 0 if owner is None else (owner - p) % n
-            block = b[f"zone:{spec.name}"][slot * (2 + c):(slot + 1) * (2 + c)]
+            block = b[f"zone:{spec.name}"][slot * (2 + 2 * c):(slot + 1) * (2 + 2 * c)]
             viewers = _zone_viewers(s, zi)
             assert block[1] == pytest.approx(len(cards) / c)
             if viewers is None or p in viewers:
                 assert block[0] == 1.0
-                assert [i for i, x in enumerate(block[2:]) if x] == sorted(cards)
+                assert [i for i, x in enumerate(block[2:2 + c]) if x] == sorted(cards)
+                # the order: the i-th card from the bottom at (i + 1) / size, so the top card at 1
+                order = block[2 + c:]
+                assert sorted(cards, key=lambda card: order[card]) == list(cards)
+                assert all(order[card] == pytest.approx((i + 1) / len(cards)) for i, card in enumerate(cards))
             else:
                 assert block[0] == 0.0 and not any(block[2:])
         for vi in range(len(g.var_names)):
@@ -105,22 +110,44 @@ def test_blocks_hold_what_the_layout_says(rule_file: str, num_players: int) -> N
 
 
 @pytest.mark.parametrize("rule_file,num_players", GAME_CASES[::5])
-def test_information_state_counts_own_actions(rule_file: str, num_players: int) -> None:
+def test_history_frames_hold_each_move_in_order(rule_file: str, num_players: int) -> None:
+    """The information state tensor is the observation tensor, then one frame per step: the start of the
+    match, then each move, its actor relative to the player, its action, and its parameters unless hidden."""
     g = game_for(rule_file, num_players)
     rng = random.Random(5)
     s = State.initial(g, 5)
-    taken: list[list[int]] = [[] for _ in range(g.n)]
+    moves: list[tuple[int, int]] = []
     for _ in range(60):
         if s.is_terminal():
             break
         a = rng.choice(s.legal_actions())
-        taken[s.current_player()].append(a)
+        moves.append((s.current_player(), a))
         s.apply_action(a)
+    frame = recall.frame_layout(g)
+    width = sum(size for _, size in frame)
     for p in range(g.n):
-        own = _blocks(g, s.information_state_tensor(p), True)["own_actions"]
-        assert sum(own) == len(taken[p])
-        for a in set(taken[p]):
-            assert own[a] == taken[p].count(a)
+        t = s.information_state_tensor(p)
+        assert t[:tensors.observation_size(g)] == s.observation_tensor(p)
+        history = _blocks(g, t, True)["history"]
+        assert len(history) == recall.frames(g) * width
+        frames = [history[k * width:(k + 1) * width] for k in range(recall.frames(g))]
+        assert [f[0] for f in frames] == [1.0] * (len(moves) + 1) + [0.0] * (recall.frames(g) - len(moves) - 1)
+        assert not any(frames[0][1:1 + g.n])  # the start of the match: nobody acted
+        for f, (who, a) in zip(frames[1:], moves):
+            blocks = _split(frame, f)
+            info = g.action_for(a)
+            assert blocks["actor"] == [1.0 if q == (who - p) % g.n else 0.0 for q in range(g.n)]
+            assert blocks["action"] == [1.0 if i == info.index else 0.0 for i in range(len(g.actions))]
+            assert blocks["hidden"] == [1.0 if info.secret and info.params and who != p else 0.0]
+        assert not any(x for f in frames[len(moves) + 1:] for x in f)
+
+
+def _split(layout: list[tuple[str, int]], t: list[float]) -> dict[str, list[float]]:
+    out, at = {}, 0
+    for name, size in layout:
+        out[name] = t[at:at + size]
+        at += size
+    return out
 
 
 def test_seats_are_relative_to_the_player() -> None:
@@ -133,7 +160,7 @@ def test_seats_are_relative_to_the_player() -> None:
         hand = _blocks(g, s.observation_tensor(p))["zone:hand"]
         mine = [i for i, x in enumerate(hand[2:2 + c]) if x]
         assert mine == sorted(s.z[g.zone_names.index(f"hand[{p}]")])
-        assert hand[0] == 1.0 and all(hand[k * (2 + c)] == 0.0 for k in range(1, g.n))
+        assert hand[0] == 1.0 and all(hand[k * (2 + 2 * c)] == 0.0 for k in range(1, g.n))
 
 
 def test_per_team_variables_have_a_slot_per_team_number() -> None:

@@ -314,6 +314,10 @@ class Compiler(ActionWriter):
             for key, b in (("min", m.returns.min), ("max", m.returns.max)):
                 if b is not None:
                     self.efunc(abi.returns_bound(key), [], b)
+        if m.bounds is not None:
+            for key, b in (("actions", m.bounds.actions), ("outcomes", m.bounds.outcomes)):
+                if b is not None:
+                    self.efunc(abi.match_bound(key), [], b)
         for st in sp.strategies:
             for i, rule in enumerate(st.rules):
                 for a in rule_actions(rule, sp.actions):

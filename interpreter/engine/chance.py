@@ -29,8 +29,9 @@ import random
 from typing import Any
 
 from ..dsl.library import RuleRuntimeError
+from .bounds import outcomes_exceeded
 from .budget import charge
-from .errors import IllegalAction
+from .errors import BoundExceeded, IllegalAction
 from .observation import NOBODY, RULE, _plan
 from .seeds import passed_on
 from .setup import force
@@ -139,6 +140,9 @@ def pick(s: Any, options: Any) -> Any:
     n = len(options)
     if n == 0:
         raise RuleRuntimeError("'pick' from an empty list")
+    bound = s.game.declared.outcomes
+    if bound is not None and n > bound:
+        raise BoundExceeded(outcomes_exceeded(s.game, n))
     if s.rng is not None:
         r = _rng(s)
         i = r.randrange(n)

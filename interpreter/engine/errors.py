@@ -38,7 +38,8 @@ class RuleError(GameError):
     """A rule failed while the game ran (division by zero, empty max, stuck phase...).
 
     Codes: R001 a rule failed, R002 a player is left with no legal action,
-    R003 the match does not end, R004 a rule did more work than one move may.
+    R003 the match does not end, R004 a rule did more work than one move may, R005 a match went past a
+    bound the rule file declares (`match: bounds`).
 
     What a rule error says may reach any player (`cardsmith play`, the Python API, a table on the
     network), so `message` and `context` hold nothing a player may not see: what failed, where in the
@@ -104,5 +105,9 @@ def describe_failure(e: BaseException) -> tuple[str, str | None]:
     return f"a rule failed ({type(e).__name__})", str(e)
 
 
+class BoundExceeded(RuleRuntimeError):
+    """A `pick` chose among more values than the rule file's `match: bounds: outcomes` promises (R005)."""
+
+
 def failure_code(e: BaseException) -> str:
-    return "R004" if isinstance(e, BudgetExceeded) else "R001"
+    return "R004" if isinstance(e, BudgetExceeded) else "R005" if isinstance(e, BoundExceeded) else "R001"

@@ -43,6 +43,12 @@ def take_action(s: State, a: int) -> None:
     s.actor = s.cur
     s.moves += 1
     if s.moves > g.action_limit:
+        if g.declared.actions == g.action_limit:
+            b = g.spec.match.bounds
+            raise RuleError(f"the match passed {count_of(g.action_limit, 'action')}, the most that 'actions' of "
+                            f"the match's 'bounds' declares: phase '{g.phases[s.phase].name}' repeats "
+                            f"{_recent_actions(s)}", b.actions.span if b is not None and b.actions is not None
+                            else None, "raise the bound in the rule file if such a match is right", code="R005")
         raise RuleError(f"the match passed {count_of(g.limits.actions, 'action')} "
                         f"without ending: phase "
                         f"'{g.phases[s.phase].name}' repeats {_recent_actions(s)}",

@@ -71,7 +71,8 @@ class Game:
 
     The result of a match, for OpenSpiel and the logs (engine/returns.py): `min_utility`, `max_utility`
     (None: `returns` has no such bound), `zero_sum`, `utility_sum` (0 for zero-sum, else None) and
-    `returns_name`, what the numbers are called; without `match: returns`, 0, 1, no, None, "returns"."""
+    `returns_name`, what the numbers are called; without `match: returns`, 0, 1, no, None, "returns".
+    OpenSpiel's bounds of a match (`max_game_length`, `max_chance_outcomes`, ...) are engine/bounds.py's."""
 
     min_utility: float | None
     max_utility: float | None
@@ -80,6 +81,9 @@ class Game:
     returns_name: str
     returns_fn: Any  # the compiled `returns` expression, (state, seat) -> value; None: the winners' share
     returns_spec: ReturnsSpec | None
+    # The rule file's `match: bounds` at this table (engine/bounds.py): the action limit is lowered to its
+    # `actions`, and a pick from more values than its `outcomes` is a rule error (R005).
+    declared: bounds.Declared = bounds.Declared()
 
     option_ranges: dict[str, tuple[int, int]]  # each int option's range at this player count (options.py)
 
@@ -171,6 +175,7 @@ class Game:
         self.reports = [(label, ns[abi.report(k)], compiled.report_kinds[k], e.span)
                         for k, (label, e) in enumerate(m.report)]
         returns_.setup(self)
+        bounds.declare(self)  # after the options: its values may read them
 
     # ------------------------------------------------------------ options
     def _options(self, given: dict[str, Any]) -> dict[str, Any]:
@@ -438,8 +443,17 @@ class Game:
         return bounds.max_chance_outcomes(self)
 
     def max_game_length(self) -> int:
-        """A bound, not the exact longest match, on the length of a history (see bounds.py)."""
+        """A bound, not the exact longest match, on the player actions of a match (OpenSpiel's meaning: chance
+        outcomes are not counted; see bounds.py)."""
         return bounds.max_game_length(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """A bound on the chance outcomes of a history (see bounds.py)."""
+        return bounds.max_chance_nodes_in_history(self)
+
+    def max_history_length(self) -> int:
+        """A bound on the length of a history, player actions and chance outcomes together."""
+        return self.max_game_length() + self.max_chance_nodes_in_history()
 
     def deserialize_state(self, text: str) -> State:
         """The state `State.serialize` wrote, replayed on this game; bad text raises a GameError."""

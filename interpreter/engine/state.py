@@ -14,11 +14,11 @@ from operator import or_
 from typing import TYPE_CHECKING, Any
 
 from ..dsl.diagnostics import count_of
-from ..dsl.library import BudgetExceeded, RuleRuntimeError
+from ..dsl.library import RuleRuntimeError
 from . import infostate, tensors
 from .chance import Draws, NeedChance, Pending, apply_leftover, fix_seen, guessed_node
 from .context import designer_view, public_view, span_of, where
-from .errors import IllegalAction, RuleError, describe_failure
+from .errors import IllegalAction, RuleError, describe_failure, failure_code
 from .fields import SLOTS, derive
 from .flow import start_match, take_action
 from .history import RESEED, entries, serialize
@@ -487,7 +487,7 @@ class State:
         span = span_of(self.game, e) or (e.at if isinstance(e, RuleRuntimeError) else None)
         g = self.game
         ctx = f"{self.where()}; {self.public_view()}"
-        code = "R004" if isinstance(e, BudgetExceeded) else "R001"
+        code = failure_code(e)
         message, detail = describe_failure(e)
         err = RuleError(message, span, ctx, code=code, detail=detail, view=self.designer_view())
         err.sources = g.compiled.sources

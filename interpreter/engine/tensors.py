@@ -13,9 +13,11 @@ seat is one block of its own. The blocks, in order (`tensor_layout(game)` lists 
 - `turn` (n + 2): one-hot, the seat to act (relative), then "chance node", then "match over";
 - `dealer` (n): one-hot, the dealer (relative); `active` (n): 1 for each seat still in (relative);
 - `deal` (1): the deal number (raw); `phase` (number of phases): one-hot, in rule-file order;
-- `zone:<name>`, each zone in rule-file order, one slot of 2 + C (C: the pack's size) per seat for a
+- `zone:<name>`, each zone in rule-file order, one slot of 2 + 2C (C: the pack's size) per seat for a
   per-player zone (relative), else one: 1 if the player sees the zone's cards, the number of cards / C,
-  then one bit per card of the pack that is in the zone (all 0 when the player does not see them);
+  one bit per card of the pack that is in the zone, then the card's place in the zone's order, (i + 1) /
+  the number of cards for the i-th from the bottom, so the top card (an upcard, the last card played to a
+  trick) is 1 (bits and places all 0 when the player does not see them);
 - `var:<name>`, each variable in rule-file order, one slot per seat for a per-player one (relative), one per
   team number for a per-team one (team 0 first, not relative: a team is not a seat): 1 if
   the player sees it, then its value (all 0 when hidden or none), by type: `int`/`number` 1 (raw),
@@ -24,10 +26,9 @@ seat is one block of its own. The blocks, in order (`tensor_layout(game)` lists 
   per seat, relative), `numbers` 2 (length and sum), `card_lists` 1 + C (how many lists, raw, then a bit
   per card that is in any of them: which cards lie in which list is in the strings, not the tensor).
 
-The information state tensor is the observation tensor followed by `own_actions`: for each action id,
-how many times the player took it in the match so far (when the game has more than `MAX_ACTION_IDS` ids,
-one count per declared action instead). Cards are multi-hot, so the order of cards within a zone is not
-in the tensor (the strings keep it). Shapes are fixed for a game at its player count and options.
+The information state tensor is the observation tensor followed by `history`: the player's perfect recall,
+a frame per step of the match with what the player saw done and what it saw appear (recall.py). Shapes
+are fixed for a game at its player count and options.
 """
 
 from __future__ import annotations
@@ -36,10 +37,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..dsl import types as T
+from . import recall
 from .observation import _var_viewers, _zone_viewers
-
-MAX_ACTION_IDS = 65_536
-
 
 def _var_width(g: Any, ty: T.Type) -> int:
     if ty in (T.INT, T.NUM, T.BOOL, T.STR):
@@ -70,21 +69,14 @@ def tensor_layout(g: Any, info_state: bool = False) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = [("seat", n), ("turn", n + 2), ("dealer", n), ("active", n), ("deal", 1),
                                   ("phase", len(g.phases))]
     for z in g.spec.zones:
-        out.append((f"zone:{z.name}", (n if z.per_player else 1) * (2 + c)))
+        out.append((f"zone:{z.name}", (n if z.per_player else 1) * (2 + 2 * c)))
     for v in g.spec.variables:
         out.append((f"var:{v.name}", (n if v.per_player or v.per_team else 1) * (1 + _var_width(g, v.ty))))
+    if g.max_deals != 1:
+        out.append(("ended", 2 + sum(size for _, size in out[6:])))
     if info_state:
-        out.append(("own_actions", _own_width(g)))
+        out.append(("history", recall.size(g)))
     return out
-
-
-def _own_width(g: Any) -> int:
-    nd = _num_distinct(g)
-    return nd if nd <= MAX_ACTION_IDS else len(g.actions)
-
-
-def _num_distinct(g: Any) -> int:
-    return int(g.num_distinct_actions())
 
 
 def observation_size(g: Any) -> int:
@@ -92,9 +84,9 @@ def observation_size(g: Any) -> int:
     return _index(g).size
 
 
-def own_actions_size(g: Any) -> int:
-    """The length of the `own_actions` block that ends the information state tensor."""
-    return _own_width(g)
+def history_size(g: Any) -> int:
+    """The length of the `history` block that ends the information state tensor."""
+    return recall.size(g)
 
 
 def observation_tensor_shape(g: Any) -> list[int]:
@@ -119,7 +111,7 @@ class _Index:
             count = n if z.per_player else 1
             for p in range(count):
                 self.zone_at.append((pos, p if z.per_player else None))
-            pos += count * (2 + c)
+            pos += count * (2 + 2 * c)
         # flat variable -> (offset of seat 0, width, owner seat or None); a per-team variable's slots are
         # indexed by team number, 0 to n - 1, not by seat, so each is at its own place, not relative.
         self.var_at: list[tuple[int, int, int | None]] = []
@@ -129,6 +121,11 @@ class _Index:
             for p in range(count):
                 self.var_at.append((pos + (p * width if v.per_team else 0), width, p if v.per_player else None))
             pos += count * width
+        # The last deal as it ended (observation.Ended): 1, its deal number, then its zones and variables as
+        # above, each at its place plus `ended + 2 - head`.
+        self.ended = pos
+        if g.max_deals != 1:
+            pos += 2 + pos - self.head
         self.size = pos
         # The fixed visibility of each zone and variable ("everyone", "nobody", "owner"), or None where a rule
         # decides: then `_zone_viewers` / `_var_viewers` run it. The same answers as theirs, worked out once.
@@ -193,7 +190,22 @@ def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
     base += n
     values.append((base, float(s.deal_no)))
     ones.append(base + 1 + s.phase)
+    _body(s, p, idx, plan, 0, ones, values)
+    ended = s.ended
+    if ended is not None:
+        at = idx.ended
+        ones.append(at)
+        values.append((at + 1, float(ended.deal)))
+        _body(ended.state, p, idx, plan, at + 2 - idx.head, ones, values)
+    return ones, values
+
+
+def _body(s: Any, p: int, idx: _Index, plan: _Seat, shift: int, ones: list[int],
+          values: list[tuple[int, float]]) -> None:
+    """The zones and variables of s as p sees them, each `shift` places on from its own block."""
+    n, c = s.game.n, s.game.num_cards
     for zi, (cards, at, sees) in enumerate(zip(s.z, plan.zone_at, plan.zone_sees)):
+        at += shift
         if cards:
             values.append((at + 1, len(cards) / c))
         if sees is None:
@@ -204,6 +216,9 @@ def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
             if cards:
                 at += 2
                 ones += [at + card for card in cards]
+                at += c
+                k = len(cards)
+                values += [(at + card, (i + 1) / k) for i, card in enumerate(cards)]
     kinds = idx.var_kind
     for vi, (value, at, sees) in enumerate(zip(s.v, plan.var_at, plan.var_sees)):
         if sees is None:
@@ -211,6 +226,7 @@ def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
             sees = shown is None or p in shown
         if not sees:
             continue
+        at += shift
         ones.append(at)
         if value is None:
             continue
@@ -222,7 +238,6 @@ def _sparse(s: Any, p: int) -> tuple[list[int], list[tuple[int, float]]]:
                 ones.append(at + 1)
         else:
             _put(idx, kind, value, ones, values, at + 1, p, n)
-    return ones, values
 
 
 class _Seat:
@@ -232,7 +247,7 @@ class _Seat:
     def __init__(self, idx: _Index, g: Any, p: int) -> None:
         n, c = g.n, g.num_cards
         self.rel = [(q - p) % n for q in range(n)]  # seat -> seat relative to p
-        self.zone_at = [at if owner is None else at + (owner - p) % n * (2 + c) for at, owner in idx.zone_at]
+        self.zone_at = [at if owner is None else at + (owner - p) % n * (2 + 2 * c) for at, owner in idx.zone_at]
         self.zone_sees = [_fixed(vis, owner, p) for vis, (_, owner) in zip(idx.zone_vis, idx.zone_at)]
         self.var_at = [at if owner is None else at + (owner - p) % n * width for at, width, owner in idx.var_at]
         self.var_sees = [_fixed(vis, owner, p) for vis, (_, _, owner) in zip(idx.var_vis, idx.var_at)]
@@ -314,24 +329,20 @@ def observation_tensor(s: Any, p: int) -> list[float]:
     return out
 
 
-def write_own_actions(g: Any, own: Mapping[int, float], out: Any, at: int) -> None:
-    """Write the `own_actions` block (counts per action id: `own`) into `out` from position `at`."""
-    by_id = _num_distinct(g) <= MAX_ACTION_IDS
-    for a, count in own.items():
-        out[at + (a if by_id else g.action_for(a).index)] += count
-
-
-def information_state_tensor(s: Any, p: int, own: Mapping[int, float] | None = None) -> list[float]:
-    """The observation tensor followed by the counts of p's own actions in the match so far.
-
-    `own`: how many times p took each action id; by default counted from the state's `full_history()`
-    (an adapter that keeps its own counts passes them)."""
+def information_state_tensor(s: Any, p: int) -> list[float]:
+    """The observation tensor followed by p's perfect recall (the `history` block, recall.py)."""
     g = s.game
     out = observation_tensor(s, p)
     base = len(out)
-    out.extend([0.0] * _own_width(g))
-    write_own_actions(g, own if own is not None else own_counts(s, p), out, base)
+    out.extend([0.0] * recall.size(g))
+    recall.write_history(s, p, out, base)
     return out
+
+
+def write_information_state(s: Any, p: int, out: Any) -> None:
+    """Write p's information state tensor into `out` (a list or numpy array of the right size, all zeros)."""
+    write_observation(s, p, out)
+    recall.write_history(s, p, out, _index(s.game).size)
 
 
 def own_counts(s: Any, p: int) -> Mapping[int, float]:

@@ -373,7 +373,8 @@ class CppWriter:
             o = st[2]
             lst = f"zone_list_any(x, {self.e(o[2])})" if o[0] == "zone" else self.e(o)
             u = next(self.uid)
-            return [f"{ind}{{ auto o{u} = {lst}; li{st[1]} = o{u}[pick_index(x, o{u}.size())];",
+            size = f"o{u}.size()" if not st[3] else f"pick_bounded(o{u}.size(), {st[3]})"
+            return [f"{ind}{{ auto o{u} = {lst}; li{st[1]} = o{u}[pick_index(x, {size})];",
                     f"{ind}  if (x.stop) return STOP; }}"]
         if op == "movepack":
             return [f"{ind}move_pack(x, {self.e(st[1])}, {str(st[2]).lower()});"]

@@ -438,7 +438,8 @@ class Lowering(CallsMixin):
             return ("setloc", v[1], self.frame.new(st.name, v[1]), v)
         if isinstance(st, A.Pick):
             opts = self.ex(st.options)
-            return ("pick", self.frame.new(st.name, "i"), opts)
+            # The rule file's `bounds: outcomes` (0: none), checked as the Python backend does (chance.py).
+            return ("pick", self.frame.new(st.name, "i"), opts, self.g.declared.outcomes or 0)
         if isinstance(st, A.Move):
             c = self.ex(st.cards)
             d = self.zref(st.dest)

@@ -445,6 +445,12 @@ inline void deal_each(Ctx& x, i64 n, i64 src_, i64 base) {  // runtime._deal_eac
   for (int j = 0; j < k; j++)  // from the dealer's left, every k-th card off the top
     for (int i = j; i < total; i += k) append(s, zi_of(x, base + order[j]), popped[i]);
 }
+// A pick from more values than the rule file's `bounds: outcomes` (chance.py pick: R005, which the Python
+// backend words when asked).
+inline int pick_bounded(int n, long long bound) {
+  if (n > 0 && n > bound) fail("a pick from more values than the rule file's bounds declare");
+  return n;
+}
 // pick: the index of one of n values (chance.py pick)
 inline int pick_index(Ctx& x, int n) {
   if (n == 0) fail("'pick' from an empty list");
