@@ -192,6 +192,27 @@ def strategy_best(name: str, i: int, action: str) -> str:
     return f"strategy_{name}_{i}_best_{action}"
 
 
+# `openspiel:` (dsl/schema_openspiel.py): an action's OpenSpiel id as a function of its parameters; the number of
+# ids; a card's id; part `part` of block `k` of a tensor ("observation" or "information_state"): its `size`,
+# `width`, `value` and `each` (of the state and the seat p), or a moves block's `at`, `bit` and `when` for
+# one action it lists (of the state, p, the move's index and id, then that action's parameters).
+OPENSPIEL_NUM_ACTIONS = "openspiel_num_actions"
+OPENSPIEL_CARD = "openspiel_card"
+
+
+def openspiel_action(action: str) -> str:
+    return f"openspiel_action_{action}"
+
+
+def openspiel_block(tensor: str, k: int, part: str) -> str:
+    return f"openspiel_{tensor}_{k}_{part}"
+
+
+def openspiel_move(tensor: str, k: int, part: str, action: str) -> str:
+    """Part `part` ("at", "bit" or "when") of moves block `k` of a tensor, for one action it lists."""
+    return f"openspiel_{tensor}_{k}_{part}_{action}"
+
+
 # ------------------------------------------------------------ what the runtime provides
 # The only Python builtins the generated module may use (the namespace's `__builtins__`).
 BUILTINS = ("len", "list", "range", "divmod", "sorted", "set", "min", "max", "sum", "any", "all", "abs", "int",

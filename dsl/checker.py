@@ -50,6 +50,7 @@ from .diagnostics import Diagnostic, Span
 from .expr_checks import ExprChecker
 from .library import FIRST_LIBRARY, LIBRARY
 from .limits import Limits
+from .openspiel_checks import OpenSpielChecker
 from .spec import ActionSpec, GameSpec, ParamSpec, PhaseSpec, PropertySpec
 from .steps import ASSIGNABLE_BUILTINS, StepChecker, _walk_stmts
 from .strategy_checks import StrategyChecker
@@ -118,6 +119,7 @@ class Checker(ExprChecker, CallChecker):
         for ph in sp.phases:
             self._phase(ph)
         StrategyChecker(self, self).check()
+        OpenSpielChecker(self, self).check()
         if not sp.phases and "phases" not in sp.missing_sections:
             self.err("C030", sp.spans.get("phases", sp.root_span), "the game has no phases")
         m = sp.match

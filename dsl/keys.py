@@ -254,6 +254,40 @@ STRATEGY = Place("strategy", "a playing style written as data: a bot of its name
         required=True),
 ))
 
+TENSOR_BLOCK = Place("tensor_block", "one block of an OpenSpiel tensor: a few numbers worked out from what the "
+                     "seat p may see", (
+    Key("one_hot", EXPR, "a number, player or card: 1 at its position (a card at its OpenSpiel id) and 0 elsewhere; "
+        "none: all 0"),
+    Key("cards", EXPR, "a card or a list of cards: 1 at the OpenSpiel id of each"),
+    Key("numbers", EXPR, "a number or a list of numbers, written as they are"),
+    Key("thermometer", EXPR, "a number n: 1 in the first n positions, 0 after"),
+    Key("moves", ACTION_NAMES, "the moves of these actions p saw, oldest first: each sets a 1 in its slot"),
+    Key("size", EXPR, "how many numbers the block holds (for moves: how many slots); fixed for the game",
+        required=True),
+    Key("for", Kind("for_head"), "NAME in EXPRESSION: the block once for each item of a list fixed for the game"),
+    Key("width", EXPR, "moves: the numbers in one slot (default 1); fixed for the game"),
+    Key("at", EXPR, "moves: the slot of a move (default index, the move's number among those listed)"),
+    Key("bit", EXPR, "moves: the position set within the slot, a number or a card (default id, the move's "
+        "OpenSpiel action id)"),
+    Key("when", EXPR, "moves: a condition; only the moves for which it holds are written"),
+    Key("name", NAME, "the block's name in OpenSpiel's observer dictionary (default: its kind and number)"),
+), exactly_one=("one_hot", "cards", "numbers", "thermometer", "moves"))
+OPENSPIEL = Place("openspiel", "how the game's actions and tensors map to an existing OpenSpiel game's "
+                  "(the layout 'openspiel' of the OpenSpiel adapter)", (
+    Key("game", NAME, "the OpenSpiel game's short name (kuhn_poker, hearts)", required=True),
+    Key("parameters", ANY, "the OpenSpiel game's parameters this layout matches (a mapping), for tests and readers"),
+    Key("actions", Entries(EXPR), "each action's OpenSpiel id: an expression of its parameters, fixed for the game",
+        required=True),
+    Key("num_actions", EXPR, "OpenSpiel's num_distinct_actions: every id is below it; fixed for the game",
+        required=True),
+    Key("card", EXPR, "a card's OpenSpiel id, an expression of the card c fixed for the game (default: its position "
+        "in the pack)"),
+    Key("ties", Kind("words", ("error", "first")), "several legal actions with one OpenSpiel id: error (default), "
+        "or first, the one with the lowest cardsmith id (copies of a card in two packs)"),
+    Key("observation", ListOf(TENSOR_BLOCK), "the observation tensor: its blocks, in order"),
+    Key("information_state", ListOf(TENSOR_BLOCK), "the information state tensor: its blocks, in order"),
+))
+
 # The sections whose entries a variant changes by name, adds under `new:` and drops under `remove:`.
 _NAMED = (
     Key("options", Entries(OPTION), "table options the players agree on (--option NAME=VALUE)"),
@@ -296,6 +330,7 @@ RULE_FILE = Place("rule_file", "a cardsmith rule file: a card game (docs/languag
     Key("remove", REMOVE, "entries a variant drops: remove: {actions: [knock], phases: [close]}"),
     Key("constraints", ListOf(CONSTRAINT), "settings of the table the rules refuse, each with its message"),
     _named["strategies"],
+    Key("openspiel", OPENSPIEL, "how actions and tensors map to an existing OpenSpiel game's (research.md)"),
 ))
 # The sections every rule file has (a variant, with `extends:`, may leave them to its base).
 REQUIRED_SECTIONS = RULE_FILE.required

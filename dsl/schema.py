@@ -15,13 +15,14 @@ import re
 from .diagnostics import Diagnostic, Span
 from .keys import RULE_FILE
 from .limits import Limits
+from .schema_openspiel import OpenSpielSection
 from .schema_rules import RuleSections
 from .schema_table import TableSections
 from .spec import GameSpec
 from .yaml_loader import YMap, YNode, YScalar
 
 
-class _Reader(TableSections, RuleSections):
+class _Reader(TableSections, RuleSections, OpenSpielSection):
     def read(self, root: YNode) -> GameSpec | None:
         m = self.want_map(root, "the rule file")
         if m is None:
@@ -48,6 +49,7 @@ class _Reader(TableSections, RuleSections):
         spec.teams = self.teams(m.get("players"))
         spec.constraints = self.constraints(m.get("constraints"))
         spec.strategies = self.strategies(m.get("strategies"))
+        spec.openspiel = self.openspiel(m.get("openspiel"))
         declared: set[str] = set()
         for section in ("options", "constants", "zones", "variables", "define", "procedures", "actions",
                         "phases", "strategies"):

@@ -163,6 +163,40 @@ class StrategySpec:
 
 
 @dataclass(eq=False)
+class TensorBlock:
+    """One block of a declared OpenSpiel tensor (`openspiel: observation` / `information_state`).
+
+    `kind` is one_hot, cards, numbers, thermometer (`value` is its expression, of the seat p) or moves (the moves
+    of `actions` p saw: each sets the position `bit` of slot `at`, slots being `width` numbers)."""
+    span: Span
+    kind: str
+    value: A.Expr | None
+    size: A.Expr
+    name: str = ""
+    each: tuple[str, A.Expr, Span] | None = None  # `for: NAME in EXPR`: (name, list, where the name is)
+    actions: list[tuple[str, Span]] = field(default_factory=list)
+    width: A.Expr | None = None
+    at: A.Expr | None = None
+    bit: A.Expr | None = None
+    when: A.Expr | None = None
+
+
+@dataclass(eq=False)
+class OpenSpielSpec:
+    """`openspiel:`: the ids and tensors of an existing OpenSpiel game, for the adapter's layout 'openspiel'."""
+    span: Span
+    game: str
+    parameters: dict[str, Any]
+    actions: dict[str, tuple[A.Expr, Span]]  # action -> its OpenSpiel id, an expression of its parameters
+    num_actions: A.Expr | None
+    card: A.Expr | None
+    observation: list[TensorBlock]
+    information_state: list[TensorBlock]
+    actions_span: Span | None = None  # where `actions:` is written
+    ties: str = "error"  # several legal actions with one id: a rule error, or "first", the lowest cardsmith id
+
+
+@dataclass(eq=False)
 class PhaseSpec:
     name: str
     span: Span
@@ -250,3 +284,4 @@ class GameSpec:
     teams: A.Expr | None = None
     constraints: list[ConstraintSpec] = field(default_factory=list)  # settings of the table the rules refuse
     strategies: list[StrategySpec] = field(default_factory=list)  # playing styles for bots
+    openspiel: OpenSpielSpec | None = None  # an OpenSpiel game's layout, declared

@@ -7,7 +7,9 @@
 Parameters: `file` (a rule file's path or a bundled game's name), `players` (0: the rule file's fewest),
 `options` (table options as `name:value` pairs joined by `;`, e.g. `"lives:2;variant:short"`) and `backend`
 (`auto`, the default: the native backend where it can be built here, else the Python one with a one-line
-`NativeFallback` warning, or $CARDSMITH_BACKEND where that is set; `native`; `python`).
+`NativeFallback` warning, or $CARDSMITH_BACKEND where that is set; `native`; `python`) and `layout`
+(`cardsmith`, the default: cardsmith's own action ids and tensors; `openspiel`: the ids and tensors of the
+OpenSpiel game the rule file's `openspiel:` section declares, `cardsmith.engine.layout`, on the Python backend).
 `cardsmith.openspiel.load(game, players, options, backend)` does the same from Python values.
 
 The game is sequential, with explicit stochastic chance (every shuffle and `pick` is a chance node: the
@@ -37,18 +39,20 @@ from .engine.backends import default_backend
 from .engine.bundled import exists, resolve
 from .engine.errors import GameError
 from .engine.game import Game
+from .engine.layout import Layout, layout_of
 from .engine.state import CHANCE, TERMINAL, State
 
 SHORT_NAME = "cardsmith"
 # No default game: the engine names none; `file` must be given (a rule file's path or a bundled game).
-DEFAULT_PARAMS: dict[str, Any] = {"file": "", "players": 0, "options": "", "backend": "auto"}
+DEFAULT_PARAMS: dict[str, Any] = {"file": "", "players": 0, "options": "", "backend": "auto", "layout": "cardsmith"}
+LAYOUTS = ("cardsmith", "openspiel")
 # What the registered type promises for any rule file; each game's own type narrows the utility and counts.
 _MAX_PLAYERS = 64
 _INT_MAX = 2**31 - 1
 
 
 def _game_type(utility: Any, min_players: int, max_players: int, short_name: str = SHORT_NAME,
-               params: Mapping[str, Any] = DEFAULT_PARAMS) -> Any:
+               params: Mapping[str, Any] = DEFAULT_PARAMS, tensors: tuple[bool, bool] = (True, True)) -> Any:
     return pyspiel.GameType(
         short_name=short_name,
         long_name="cardsmith rule file",
@@ -60,9 +64,9 @@ def _game_type(utility: Any, min_players: int, max_players: int, short_name: str
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=tensors[1],
         provides_observation_string=True,
-        provides_observation_tensor=True,
+        provides_observation_tensor=tensors[0],
         parameter_specification=dict(params),
     )
 
@@ -140,6 +144,9 @@ class CardsmithGame(pyspiel.Game):
         p = dict(DEFAULT_PARAMS)
         p.update(params or {})
         file, players, options, backend = str(p["file"]), int(p["players"]), str(p["options"]), str(p["backend"])
+        layout = str(p["layout"])
+        if layout not in LAYOUTS:
+            raise GameError(f"the parameter 'layout' is one of {', '.join(LAYOUTS)}, not '{layout}'")
         if not file:
             raise GameError("the game 'cardsmith' needs the parameter 'file': a rule file's path or a bundled "
                             "game's name")
@@ -147,11 +154,16 @@ class CardsmithGame(pyspiel.Game):
             players = _fewest(file)
         # pyspiel fills in a parameter's default, so `auto` given and `auto` by default are one: both may be
         # decided by $CARDSMITH_BACKEND.
-        self.cardsmith: Game = _instance(file, players, options, default_backend() if backend == "auto" else backend)
+        if layout == "openspiel" and backend == "native":
+            raise GameError("the layout 'openspiel' runs on the Python backend: give backend 'python' or 'auto'")
+        # A declared layout reads masked copies of the state and replays its history: the Python backend's.
+        self.cardsmith: Game = _instance(file, players, options, "python" if layout == "openspiel" else
+                                         default_backend() if backend == "auto" else backend)
         g = self.cardsmith
+        self.layout: Layout | None = layout_of(g) if layout == "openspiel" else None
         utility, total = _utility(g)
         info = pyspiel.GameInfo(
-            num_distinct_actions=g.num_distinct_actions(),
+            num_distinct_actions=g.num_distinct_actions() if self.layout is None else self.layout.num_actions,
             max_chance_outcomes=g.max_chance_outcomes(),
             num_players=g.n,
             min_utility=_bound(g, "min_utility", 0.0),
@@ -165,7 +177,11 @@ class CardsmithGame(pyspiel.Game):
         named = {"file": file, "players": players, "options": options}
         if backend != "auto":
             named["backend"] = backend
-        super().__init__(_game_type(utility, spec.min_players, spec.max_players), info, named)
+        tensors_given = (True, True)
+        if self.layout is not None:
+            named["layout"] = layout
+            tensors_given = (self.layout.declares("observation"), self.layout.declares("information_state"))
+        super().__init__(_game_type(utility, spec.min_players, spec.max_players, tensors=tensors_given), info, named)
 
     def get_type(self) -> Any:
         """The game's type, named by its own registered name (`own_name`) rather than "cardsmith": Python code
@@ -212,9 +228,13 @@ class CardsmithGame(pyspiel.Game):
         return CardsmithObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
     def observation_tensor_shape(self) -> list[int]:
+        if self.layout is not None:
+            return [self.layout.size("observation")]
         return tensors.observation_tensor_shape(self.cardsmith)
 
     def information_state_tensor_shape(self) -> list[int]:
+        if self.layout is not None:
+            return [self.layout.size("information_state")]
         return tensors.information_state_tensor_shape(self.cardsmith)
 
 
@@ -225,18 +245,21 @@ class _Inner:
     outcome. `keyed`: the pyspiel history decides the state (not so for a resampled state, whose pyspiel
     history is empty), so its strings may be kept by history (`_Strings`)."""
 
-    __slots__ = ("state", "keyed", "outcomes")
+    __slots__ = ("state", "keyed", "outcomes", "layout")
 
-    def __init__(self, state: Any = None, keyed: bool = True) -> None:
+    def __init__(self, state: Any = None, keyed: bool = True, layout: Layout | None = None) -> None:
         self.state = state
         self.keyed = keyed
+        # The game's declared layout, if it plays with one: kept here since asking the pyspiel state for its
+        # game costs as much as the query it is for.
+        self.layout = layout
         # The chance outcomes of the state at a history (its trail): pyspiel's `apply_action` asks for them
         # again, to check the outcome given, right after the caller did.
         self.outcomes: tuple[Any, list[tuple[int, float]]] | None = None
 
     def __deepcopy__(self, memo: Any) -> _Inner:
         s = self.state
-        return _Inner(None if s is None else s.clone(), self.keyed)
+        return _Inner(None if s is None else s.clone(), self.keyed, self.layout)
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         if not self.keyed and self.state is not None:
@@ -292,7 +315,7 @@ class CardsmithState(pyspiel.State):
     def __init__(self, game: CardsmithGame, inner: Any = None, keyed: bool = True) -> None:
         super().__init__(game)
         if inner is not None:
-            self._held = _Inner(inner, keyed)
+            self._held = _Inner(inner, keyed, game.layout)
 
     @property
     def inner(self) -> Any:
@@ -300,14 +323,19 @@ class CardsmithState(pyspiel.State):
         return self._held.state or self._rebuild()
 
     def _rebuild(self) -> Any:
-        s = self.get_game().initial_inner()
+        game = self.get_game()
+        s = game.initial_inner()
+        layout = game.layout
         for a in self.history():
+            if layout is not None and s.current_player() >= 0:
+                a = layout.to_cardsmith(s, a)
             s.apply_action(a)
         held = self.__dict__.get("_held")
         if held is None:
-            self._held = _Inner(s)
+            self._held = _Inner(s, layout=layout)
         else:
             held.state = s
+            held.layout = layout
         return s
 
     # The state's own answers are of the types OpenSpiel's are (an int, a bool).
@@ -332,7 +360,8 @@ class CardsmithState(pyspiel.State):
         cur = s.current_player()
         if cur >= 0:
             if player is None or player == cur:
-                return s.legal_actions()  # type: ignore[no-any-return]
+                layout = self._held.layout
+                return s.legal_actions() if layout is None else layout.legal(s)  # type: ignore[no-any-return]
             if player >= 0:
                 return []
             return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]  # pyspiel's error
@@ -341,7 +370,9 @@ class CardsmithState(pyspiel.State):
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        return (self._held.state or self._rebuild()).legal_actions()  # type: ignore[no-any-return]  # sorted
+        s = self._held.state or self._rebuild()
+        layout = self._held.layout
+        return s.legal_actions() if layout is None else layout.legal(s)  # type: ignore[no-any-return]  # sorted
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         # Ascending, as OpenSpiel wants them: the engine gives the cards of a shuffle and the indices of a
@@ -358,14 +389,29 @@ class CardsmithState(pyspiel.State):
         return out
 
     def _apply_action(self, action: int) -> None:
-        (self._held.state or self._rebuild()).apply_action(action)
+        s = self._held.state or self._rebuild()
+        layout = self._held.layout
+        if layout is None or s.current_player() < 0:
+            s.apply_action(action)
+            return
+        a = layout.to_cardsmith(s, action)
+        before = s.clone() if layout.moves else None
+        s.apply_action(a)
+        if before is not None:
+            layout.after_move(before, s, a)
 
     def own_actions(self, player: int) -> dict[int, float]:
         """How many times the player took each action id so far."""
         return dict(tensors.own_counts(self.inner, player))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return str(self.inner.action_to_string(player, int(action)))
+        s = self.inner
+        layout = self._held.layout
+        if layout is not None and player >= 0:
+            legal = s.current_player() == player and action in layout.legal(s)
+            mine = layout.to_cardsmith(s, action) if legal else layout.any_cardsmith(int(action))
+            return str(s.action_to_string(player, mine)) if mine is not None else f"<no action {action}>"
+        return str(s.action_to_string(player, int(action)))
 
     def returns(self) -> list[float]:
         return [float(r) for r in (self._held.state or self._rebuild()).returns()]
@@ -413,6 +459,9 @@ class CardsmithState(pyspiel.State):
         g = s.game
         if type(player) is not int or not 0 <= player < g.n:
             return getattr(pyspiel.State, name)(self, player)  # type: ignore[no-any-return]  # pyspiel's error
+        layout = self._held.layout
+        if layout is not None:
+            return layout.tensor(s, player, "information_state" if info else "observation")
         size = tensors.observation_size(g)
         out = np.zeros(size + tensors.history_size(g) if info else size, np.float32)
         s._evaluating(tensors.write_information_state if info else tensors.write_observation, player, out)
@@ -440,7 +489,12 @@ class CardsmithObserver:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         g = game.cardsmith
-        layout = tensors.tensor_layout(g, self.perfect_recall)
+        self.declared = game.layout
+        if self.declared is not None:  # the declared blocks, by their names
+            tensor = "information_state" if self.perfect_recall else "observation"
+            layout = [(b.name, b.total) for b in self.declared.blocks[tensor]]
+        else:
+            layout = tensors.tensor_layout(g, self.perfect_recall)
         self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
         self.dict: dict[str, Any] = {}
         at = 0
@@ -451,6 +505,9 @@ class CardsmithObserver:
     def set_from(self, state: CardsmithState, player: int) -> None:
         s = state.inner
         out = self.tensor
+        if self.declared is not None:
+            out[:] = self.declared.tensor(s, player, "information_state" if self.perfect_recall else "observation")
+            return
         out.fill(0.0)
         # rule errors of `visible` rules located
         s._evaluating(tensors.write_information_state if self.perfect_recall else tensors.write_observation,
@@ -475,7 +532,7 @@ def _own_params(game: CardsmithGame) -> dict[str, Any]:
 
 def _register_own(game: CardsmithGame) -> Any:
     """Register (once per name) the game type of `game`'s own name: `cardsmith_<game>_v<rules digest>_p<players>`,
-    then `_o<digest>` of the options, the backend and the file's path where those are not the defaults (a bundled
+    then `_o<digest>` of the options, the backend, the layout and the file's path where those are not the defaults (a bundled
     game named by its name). Its parameters default to the game's, so the name alone loads the game again; a
     rule file edited since gives a clear error (the edited file has another name)."""
     g = game.cardsmith
@@ -484,10 +541,14 @@ def _register_own(game: CardsmithGame) -> Any:
     key = f"{params['options']}|{params['backend']}"
     if params["file"] != game.get_parameters()["file"] or "/" in str(params["file"]):
         key += f"|{params['file']}"
+    if params["layout"] != "cardsmith":
+        key += f"|layout={params['layout']}"
     if key != "|auto":
         name += f"_o{hashlib.sha256(key.encode()).hexdigest()[:6]}"
     utility, _ = _utility(g)
-    own = _game_type(utility, g.spec.min_players, g.spec.max_players, name, params)
+    lay = game.layout
+    given = (True, True) if lay is None else (lay.declares("observation"), lay.declares("information_state"))
+    own = _game_type(utility, g.spec.min_players, g.spec.max_players, name, params, given)
     if name not in pyspiel.registered_names():
         pyspiel.register_game(own, _own_factory(name, rlspaces.rules_digest(g)))
     return own
@@ -506,10 +567,13 @@ def _own_factory(name: str, digest: str) -> Any:
 
 
 def load(game: str | Path, players: int = 0, options: Mapping[str, Any] | None = None,
-         backend: str = "auto") -> Any:
-    """The rule file `game` (a path or a bundled game's name) as a pyspiel game, on `backend`."""
-    return pyspiel.load_game(SHORT_NAME, {"file": str(game), "players": players,
-                                          "options": format_options(options or {}), "backend": backend})
+         backend: str = "auto", layout: str = "cardsmith") -> Any:
+    """The rule file `game` (a path or a bundled game's name) as a pyspiel game, on `backend`, with the action ids
+    and tensors of `layout` (`cardsmith`, or `openspiel`: those its `openspiel:` section declares)."""
+    params = {"file": str(game), "players": players, "options": format_options(options or {}), "backend": backend}
+    if layout != "cardsmith":
+        params["layout"] = layout
+    return pyspiel.load_game(SHORT_NAME, params)
 
 
 __all__ = ["SHORT_NAME", "CardsmithGame", "CardsmithObserver", "CardsmithState", "format_options", "load",

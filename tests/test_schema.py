@@ -171,6 +171,12 @@ strategies:
     prefer:
       - action: play
         max: strength(card)
+openspiel:
+  game: example
+  actions: {play: card, lay: 0}
+  num_actions: 1000
+  information_state:
+    - {one_hot: p, size: num_players}
 """
 PATHS: dict[str, list[str | int]] = {
     "rule_file": [], "players": ["players"], "option": ["options", "deals"], "constraint": ["constraints", 0],
@@ -181,6 +187,7 @@ PATHS: dict[str, list[str | int]] = {
     "phase": ["phases", "playing"], "match": ["match"], "returns": ["match", "returns"],
     "bounds": ["match", "bounds"],
     "strategy": ["strategies", "greedy"], "strategy_rule": ["strategies", "greedy", "prefer", 0],
+    "openspiel": ["openspiel"], "tensor_block": ["openspiel", "information_state", 0],
 }
 # `new:` and `remove:` are read by the merge of a variant (X004), not by `keys`: tested below.
 MERGED = {"new", "remove"}

@@ -85,6 +85,40 @@ class Compiler(ActionWriter):
         self.ck = checker
         self.diags = diags
 
+    def openspiel(self, sp: GameSpec) -> None:
+        """`openspiel:`: each expression as a function (abi.openspiel_action, abi.openspiel_block); the engine's
+        layout.py calls them."""
+        os_ = sp.openspiel
+        assert os_ is not None
+        by_name = {a.name: a for a in sp.actions}
+        for name, (e, _) in os_.actions.items():
+            if name in by_name:
+                self.efunc(abi.openspiel_action(name), [f"l_{p.name}" for p in by_name[name].params], e)
+        if os_.num_actions is not None:
+            self.efunc(abi.OPENSPIEL_NUM_ACTIONS, [], os_.num_actions)
+        if os_.card is not None:
+            self.efunc(abi.OPENSPIEL_CARD, ["l_c"], os_.card)
+        for tensor, blocks in (("observation", os_.observation), ("information_state", os_.information_state)):
+            for k, b in enumerate(blocks):
+                self.efunc(abi.openspiel_block(tensor, k, "size"), [], b.size)
+                if b.width is not None:
+                    self.efunc(abi.openspiel_block(tensor, k, "width"), [], b.width)
+                if b.kind != "moves":
+                    assert b.value is not None
+                    each = [f"l_{b.each[0]}"] if b.each is not None else []
+                    self.efunc(abi.openspiel_block(tensor, k, "value"), ["s", "l_p", *each], b.value)
+                    if b.each is not None:
+                        self.efunc(abi.openspiel_block(tensor, k, "each"), ["s", "l_p"], b.each[1])
+                    continue
+                for name, _ in b.actions:
+                    a = by_name.get(name)
+                    if a is None:
+                        continue
+                    params = ["s", "l_p", "l_index", "l_id", *[f"l_{p.name}" for p in a.params]]
+                    for part, pe in (("at", b.at), ("bit", b.bit), ("when", b.when)):
+                        if pe is not None:
+                            self.efunc(abi.openspiel_move(tensor, k, part, name), params, pe)
+
     def phase(self, ph: PhaseSpec) -> None:
         if ph.first is not None:
             self.efunc(abi.phase_first(ph.name), ["s"], ph.first, ("_want_player", f"'first' of phase '{ph.name}'"))
@@ -292,6 +326,8 @@ class Compiler(ActionWriter):
                         self.efunc(abi.strategy_when(st.name, i, a.name), params, rule.when)
                     if rule.best is not None:
                         self.efunc(abi.strategy_best(st.name, i, a.name), params, rule.best[1])
+        if sp.openspiel is not None:
+            self.openspiel(sp)
         kept = _called(blocks, w.lines)
         for name in reversed([n for n in blocks if n in kept]):
             w.splice(at, blocks[name])
