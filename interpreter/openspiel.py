@@ -532,9 +532,9 @@ def _own_params(game: CardsmithGame) -> dict[str, Any]:
 
 def _register_own(game: CardsmithGame) -> Any:
     """Register (once per name) the game type of `game`'s own name: `cardsmith_<game>_v<rules digest>_p<players>`,
-    then `_o<digest>` of the options, the backend, the layout and the file's path where those are not the defaults (a bundled
-    game named by its name). Its parameters default to the game's, so the name alone loads the game again; a
-    rule file edited since gives a clear error (the edited file has another name)."""
+    then `_o<digest>` of the options, the backend, the layout and the file's path where those are not the
+    defaults (a bundled game named by its name). Its parameters default to the game's, so the name alone loads
+    the game again; a rule file edited since gives a clear error (the edited file has another name)."""
     g = game.cardsmith
     params = _own_params(game)
     name = f"{rlspaces.versioned_name(g)}_p{g.n}"

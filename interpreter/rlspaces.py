@@ -10,7 +10,11 @@ Bounds (`tensor_bounds`), block by block of `engine/tensors.tensor_layout`:
   suit, rank or cards value): [0, 1];
 - counts of list items (a `players` variable's count per seat, the length of a `numbers` list, how many
   lists a card-list variable holds): [0, limits.held], the most items the list variables of a state hold;
-- `own_actions` (how often the player took each action): [0, the game's bound on a history's length];
+- the information state's `history` (engine/recall.py): [0, 1] (flags, one-hots, a card's place), but a
+  number parameter written raw (its offset in a range of more than `recall.ONE_HOT_MAX` values): [0, the
+  game's number of action ids];
+- `ended`, the last deal as it ended: its flag [0, 1], its deal number as `deal`, then the zones and
+  variables as above;
 - the deal number, `deal`: [0, float32's largest finite value];
 - raw numbers the rules leave unbounded (`int`/`number` variables, the sum of a `numbers` list, and any block
   this module does not know): float32's finite range. The box is then bounded as spaces want it,
@@ -29,7 +33,7 @@ import numpy as np
 from .api import load as _load
 from .dsl import types as T
 from .dsl.files import sources_digest
-from .engine import tensors
+from .engine import recall, tensors
 from .engine.backends import default_backend
 from .engine.game import Game
 from .engine.text import one_line
@@ -110,9 +114,10 @@ def _block(g: Any, name: str, size: int) -> tuple[list[float], list[float]] | No
         return [0.0] * size, [1.0] * size
     if name == "deal":  # the deal number: raw, never negative
         return [0.0] * size, [WIDE] * size
-    if name == "own_actions":
-        most = float(min(g.max_game_length(), g.limits.actions))
-        return [0.0] * size, [most] * size
+    if name == "history":
+        return _history(g, size)
+    if name == "ended":
+        return _ended(g, size)
     if name.startswith("var:"):
         spec = next((v for v in g.spec.variables if v.name == name[4:]), None)
         entries = None if spec is None else _value_bounds(g, spec.ty)
@@ -121,6 +126,28 @@ def _block(g: Any, name: str, size: int) -> tuple[list[float], list[float]] | No
         slot = [(0.0, 1.0), *entries] * (size // (1 + len(entries)))
         return [lo for lo, _ in slot], [hi for _, hi in slot]
     return None
+
+
+def _history(g: Any, size: int) -> tuple[list[float], list[float]]:
+    highs: list[float] = []
+    for block, width in recall.frame_layout(g):
+        raw = block.startswith("param:") and width == 1 and block.endswith(":int")
+        highs += [float(g.num_distinct_actions()) if raw else 1.0] * width
+    frames = size // len(highs)
+    return [0.0] * size, highs * frames
+
+
+def _ended(g: Any, size: int) -> tuple[list[float], list[float]] | None:
+    """The last deal as it ended: a flag, its deal number, then the zone and variable blocks again."""
+    lows, highs = [0.0, 0.0], [1.0, WIDE]
+    for name, width in tensors.tensor_layout(g)[6:]:
+        if name == "ended":
+            break
+        got = _block(g, name, width)
+        lo, hi = got if got is not None else ([-WIDE] * width, [WIDE] * width)
+        lows += lo
+        highs += hi
+    return (lows, highs) if len(lows) == size else None
 
 
 def _bounds(g: Any, info_state: bool) -> tuple[np.ndarray, np.ndarray]:

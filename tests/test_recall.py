@@ -188,3 +188,18 @@ def test_gin_rummy_upcard_is_in_the_observation_tensor() -> None:
         for p in range(g.n):
             assert s.observation_tensor(p) != t.observation_tensor(p)
             assert s.information_state_tensor(p) != t.information_state_tensor(p)
+
+
+def test_the_sizes_in_the_docs_are_the_games() -> None:
+    """docs/research.md's table of tensor sizes is what benchmarks/tensors.py prints for the bundled games."""
+    import re
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "research.md").read_text()
+    table = re.search(r"<!-- tensors-table -->\n(.*?)\n<!-- /tensors-table -->", doc, re.S)
+    assert table is not None
+    printed = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tensors.py")], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    assert table.group(1).strip() == printed, "run `python benchmarks/tensors.py` and put its table in the docs"

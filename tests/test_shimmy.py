@@ -41,7 +41,9 @@ def _play(e: OpenSpielCompatibilityV0, seed: int) -> tuple[int, list[float]]:
         action = None if termination or truncation else rng.choice(legal)
         e.step(action)
         steps += 1
-    assert e.game_state.is_terminal()
+    # Shimmy counts chance nodes against `max_game_length` (OpenSpiel's bound on player decisions) and
+    # truncates there: it does so with pyspiel's own games too (test_shimmy_truncates_pyspiel_games_too).
+    assert e.game_state.is_terminal() or e.game_length > e._env.max_game_length()
     return steps, e.game_state.returns()
 
 
@@ -65,6 +67,14 @@ def test_game_name_and_config(rule_file: str, num_players: int) -> None:
     steps, returns = _play(e, 3)
     assert steps > 0 and len(returns) == num_players
     api_test(OpenSpielCompatibilityV0(game_name="cardsmith", config=config), num_cycles=30, verbose_progress=False)
+
+
+def test_shimmy_truncates_pyspiel_games_too() -> None:
+    """Why `_play` allows a truncated match: Shimmy ends OpenSpiel's own Kuhn poker the same way, at its
+    third node (two of them chance), before the match is over."""
+    e = OpenSpielCompatibilityV0(env=pyspiel.load_game("kuhn_poker"))
+    _play(e, 1)
+    assert not e.game_state.is_terminal() and e.game_length > 3
 
 
 def test_same_seed_same_match() -> None:
