@@ -10,9 +10,9 @@ Bounds (`tensor_bounds`), block by block of `engine/tensors.tensor_layout`:
   suit, rank or cards value): [0, 1];
 - counts of list items (a `players` variable's count per seat, the length of a `numbers` list, how many
   lists a card-list variable holds): [0, limits.held], the most items the list variables of a state hold;
-- the information state's `history` (engine/recall.py): [0, 1] (flags, one-hots, a card's place), but a
-  number parameter written raw (its offset in a range of more than `recall.ONE_HOT_MAX` values): [0, the
-  game's number of action ids];
+- the information state's `history` (engine/recall.py): its `dropped` count [0, limits.actions], then the
+  frames [0, 1] (flags, one-hots, a card's place), but a number parameter written raw (its offset in a range
+  of more than `recall.ONE_HOT_MAX` values): [0, the game's number of action ids];
 - `ended`, the last deal as it ended: its flag [0, 1], its deal number as `deal`, then the zones and
   variables as above;
 - the deal number, `deal`: [0, float32's largest finite value];
@@ -133,8 +133,8 @@ def _history(g: Any, size: int) -> tuple[list[float], list[float]]:
     for block, width in recall.frame_layout(g):
         raw = block.startswith("param:") and width == 1 and block.endswith(":int")
         highs += [float(g.num_distinct_actions()) if raw else 1.0] * width
-    frames = size // len(highs)
-    return [0.0] * size, highs * frames
+    frames = (size - 1) // len(highs)
+    return [0.0] * size, [float(g.limits.actions)] + highs * frames  # `dropped`, then the frames
 
 
 def _ended(g: Any, size: int) -> tuple[list[float], list[float]] | None:

@@ -203,3 +203,28 @@ def test_the_sizes_in_the_docs_are_the_games() -> None:
     printed = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tensors.py")], capture_output=True,
                              text=True, check=True).stdout.strip()
     assert table.group(1).strip() == printed, "run `python benchmarks/tensors.py` and put its table in the docs"
+
+
+def test_a_match_longer_than_the_history_keeps_its_start_and_latest_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game without a bound on its moves (Thirty-One may go on for ever) has a history of `MAX_MOVES`
+    frames; a longer match keeps the start of the match and the latest moves, and says how many it left out."""
+    from cardsmith.engine import recall, tensors
+    monkeypatch.setattr(recall, "MAX_MOVES", 10)
+    g = game_for(*_case("thirty-one"))  # a new Game: its plan is made with the patched bound
+    assert recall.frames(g) == 11
+    rng = random.Random(1)
+    s = State.initial(g, 1)
+    moves = []
+    while len(moves) < 30:
+        legal = s.legal_actions()
+        moves.append((s.current_player(), legal[rng.randrange(len(legal))]))
+        s.apply_action(moves[-1][1])
+    width = sum(size for _, size in recall.frame_layout(g))
+    history = s.information_state_tensor(0)[tensors.observation_size(g):]
+    assert history[0] == 20.0  # 31 steps, 11 kept
+    frames = [history[1 + k * width:1 + (k + 1) * width] for k in range(11)]
+    assert all(f[0] == 1.0 for f in frames)
+    assert not any(frames[0][1:1 + g.n])  # the start of the match
+    for f, (who, a) in zip(frames[1:], moves[-10:]):
+        assert f[1 + (who - 0) % g.n] == 1.0
+        assert f[1 + g.n + g.action_for(a).index] == 1.0

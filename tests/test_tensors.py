@@ -128,8 +128,8 @@ def test_history_frames_hold_each_move_in_order(rule_file: str, num_players: int
     for p in range(g.n):
         t = s.information_state_tensor(p)
         assert t[:tensors.observation_size(g)] == s.observation_tensor(p)
-        history = _blocks(g, t, True)["history"]
-        assert len(history) == recall.frames(g) * width
+        dropped, *history = _blocks(g, t, True)["history"]
+        assert dropped == 0.0 and len(history) == recall.frames(g) * width
         frames = [history[k * width:(k + 1) * width] for k in range(recall.frames(g))]
         assert [f[0] for f in frames] == [1.0] * (len(moves) + 1) + [0.0] * (recall.frames(g) - len(moves) - 1)
         assert not any(frames[0][1:1 + g.n])  # the start of the match: nobody acted

@@ -21,8 +21,10 @@ oldest first, `frames(g)` of them, the unused ones all 0. A frame holds:
 
 `frames(g)` is one more than the most moves of a match (the start of the match is a step too): the rule
 file's `match: bounds: actions` (bounds.py, enforced as the match is played), at most `MAX_MOVES`. So the
-block's size is fixed by the rule file, its player count and options. A match with more moves than the block
-holds (possible only past `MAX_MOVES`) cannot be written: asking its tensor raises a GameError saying so.
+block's size is fixed by the rule file, its player count and options. The block starts with `dropped` (1):
+0, unless the match has more moves than the block holds (possible only in a game whose bound, or lack of
+one, is past `MAX_MOVES`): then the frames are the start of the match and the latest moves, and `dropped` is
+how many moves between them are left out. Only there is the recall not perfect.
 
 Working the frames out needs the player's view after every step. It is remembered in `State.seen` under
 ("recall", p) as the information state strings are, shared by clones and copied on write, so asking at every
@@ -34,14 +36,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import bounds
-from .errors import GameError
 from .history import entries, explicit, groups, lazy_from_start, replay
 from .observation import _plan, _sees
 
 # A number parameter with more values than this is written as one raw value, not one-hot.
 ONE_HOT_MAX = 256
 # The most moves the block holds, whatever the rule file's bound: a game that declares no bound (or a larger
-# one) still has a tensor of a size a learner can take, for matches of at most this many moves.
+# one) still has a tensor of a size a learner can take; a longer match keeps its start and its latest moves.
 MAX_MOVES = 2_000
 
 
@@ -107,8 +108,9 @@ def frames(g: Any) -> int:
 
 
 def size(g: Any) -> int:
+    """The block's length: `dropped`, then the frames."""
     pl = plan(g)
-    return pl.frames * pl.width
+    return 1 + pl.frames * pl.width
 
 
 # A frame, sparse: the positions (within the frame) holding 1 and (position, value) pairs.
@@ -261,12 +263,12 @@ def write_history(s: Any, p: int, out: Any, at: int) -> None:
     """Write p's frames at s into `out` (all zeros) from position `at`."""
     pl = plan(s.game)
     got = _frames_of(s, p)
-    if len(got) > pl.frames:
-        raise GameError(f"the match has {len(got) - 1:,} moves, more than the information state tensor holds "
-                        f"({pl.frames - 1:,}, its most)")
+    if len(got) > pl.frames:  # past MAX_MOVES: the start of the match and the latest moves
+        out[at] = float(len(got) - pl.frames)
+        got = got[:1] + got[len(got) - pl.frames + 1:]
     width = pl.width
     for k, (ones, values) in enumerate(got):
-        base = at + k * width
+        base = at + 1 + k * width
         for i in ones:
             out[base + i] = 1.0
         for i, v in values:
