@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .chance import PICKED, SHUFFLED
 from .errors import GameError, IllegalAction
@@ -48,6 +48,22 @@ def entries(trail: Any) -> list[tuple[int, Any]]:
         out.append((who, what))
     out.reverse()
     return out
+
+
+def one_action_on(trail: Any, node: Any) -> tuple[int, int] | None | Literal[False]:
+    """How `trail` goes on from `node`, an older trail of the same match: by one player action (who, what)
+    and any chance, by chance alone (None), or otherwise (False: two actions on, or not from `node`)."""
+    action: tuple[int, int] | None = None
+    h = trail
+    while h is not node:
+        if not h:
+            return False
+        h, who, what = h
+        if who >= 0:
+            if action is not None:
+                return False
+            action = (who, what)
+    return action
 
 
 def extend(trail: Any, who: int, whats: list[int]) -> Any:

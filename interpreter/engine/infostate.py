@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
-from .history import CHANCE, entries, explicit, groups, lazy_from_start, replay
+from .history import CHANCE, entries, explicit, groups, lazy_from_start, one_action_on, replay
 from .obstext import Lines, _key, _value, observation_lines, observation_lines_of
 from .text import one_line
 
@@ -137,17 +137,9 @@ def _changed(before: Lines | None, after: Lines) -> list[str]:
 def _extend(s: State, p: int, cached: Seen) -> tuple[str, Lines | None] | None:
     """p's text up to s and p's observation at s (None at a chance node), from the entry of a state at most
     one action before s; None if s is further on."""
-    node = cached.trail
-    h = s.trail
-    action: tuple[int, int] | None = None
-    while h is not node:
-        if not h:
-            return None
-        h, who, what = h
-        if who >= 0:
-            if action is not None:
-                return None  # two actions on: the observation between them is not known here
-            action = (who, what)
+    action = one_action_on(s.trail, cached.trail)
+    if action is False:
+        return None  # two actions on: the observation between them is not known here
     if action is None:
         return (cached.head, _lines(s, p)) if s.pending is None else None
     out = cached.head + "\n" + perceived(s.game, p, action[0], action[1])

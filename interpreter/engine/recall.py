@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import bounds
-from .history import entries, explicit, groups, lazy_from_start, replay
+from .history import entries, explicit, groups, lazy_from_start, one_action_on, replay
 from .observation import _plan, _sees
 
 # A number parameter with more values than this is written as one raw value, not one-hot.
@@ -192,18 +192,8 @@ def _frame(ones: list[int], values: list[tuple[int, float]], pl: _Plan, before: 
 def _extend(s: Any, p: int, cached: _Recall, pl: _Plan) -> _Recall | None:
     """p's frames at s from those of a state one action before s (None if s is further on, or a chance
     node: its view is the one before the step drawing its chance)."""
-    node = cached.trail
-    h = s.trail
-    action: tuple[int, int] | None = None
-    while h is not node:
-        if not h:
-            return None
-        h, who, what = h
-        if who >= 0:
-            if action is not None:
-                return None
-            action = (who, what)
-    if s.pending is not None:
+    action = one_action_on(s.trail, cached.trail)
+    if action is False or s.pending is not None:
         return None
     if action is None:
         return cached
