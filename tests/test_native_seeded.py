@@ -18,6 +18,7 @@ from typing import Any
 import cardsmith
 import pytest
 from cardsmith.engine import chance
+from cardsmith.engine.bounds import Declared
 from cardsmith.engine.seeds import WIDE, fresh
 
 pytest.importorskip("pybind11")
@@ -140,8 +141,8 @@ def test_shuffle_and_pick_chain_as_chance_py(probe: Any) -> None:
     seeded state, over chains of draws from many seeds."""
     rng = random.Random(5)
     for seed in seeds(60, rng):
-        s = SimpleNamespace(game=SimpleNamespace(steps=[10**9], step_limit=10**9), rng=seed, trail=(),
-                            unfixed=None, stack=None, z=[[]])
+        game = SimpleNamespace(steps=[10**9], step_limit=10**9, declared=Declared())
+        s = SimpleNamespace(game=game, rng=seed, trail=(), unfixed=None, stack=None, z=[[]])
         w = (ctypes.c_uint32 * 8)(*words(seed))
         n = ctypes.c_int(len(words(seed)))
         for _ in range(12):

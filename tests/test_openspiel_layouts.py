@@ -410,3 +410,17 @@ def test_spades_has_openspiels_ids_and_observation() -> None:
             ref.apply_action(a)
         assert s.is_terminal() and s.returns() == ref.returns()
     assert checked >= SPADES_GAMES * 4 * 56
+
+
+def test_a_variant_that_adds_an_action_loads_without_the_layout(tmp_path: Any) -> None:
+    """A variant of a game that declares a layout may add actions: it loads and plays as before, and only
+    asking for the layout says which actions have no OpenSpiel id."""
+    variant = tmp_path / "dead.yaml"
+    variant.write_text("extends: kuhn-poker\ngame: Kuhn poker with a raise\n"
+                       "new:\n  actions:\n    raise:\n      when: bettor != none and bettor == none\n"
+                       "      effect:\n        - put[player] += 2\n"
+                       "phases:\n  betting: {actions: [check, bet, call, fold, raise]}\n")
+    game = cso.load(str(variant), 2)
+    assert game.num_distinct_actions() > 0
+    with pytest.raises(GameError, match="gives no id for the action 'raise'"):
+        cso.load(str(variant), 2, layout="openspiel")

@@ -59,7 +59,8 @@ def test_shapes_are_fixed(rule_file: str, num_players: int) -> None:
         if step % 7 == 0 or s.is_terminal():
             for p in range(g.n):
                 assert len(s.observation_tensor(p)) == obs_size
-                assert len(s.information_state_tensor(p)) == info_size
+                if step % 35 == 0 or s.is_terminal():  # a long game's is large: every fifth time
+                    assert len(s.information_state_tensor(p)) == info_size
         if s.is_terminal():
             break
         s.apply_action(rng.choice(s.legal_actions()))

@@ -101,6 +101,11 @@ class Layout:
         assert spec.num_actions is not None
         self.num_actions = _whole(g, ns[abi.OPENSPIEL_NUM_ACTIONS], spec.num_actions.span, "'num_actions'")
         codec = g.codec
+        missing = [a.name for a in g.spec.actions if a.name not in spec.actions]
+        if missing:
+            raise GameError(f"{g.name} has no OpenSpiel layout: its 'openspiel' section gives no id for the "
+                            f"action{'s' if len(missing) > 1 else ''} {', '.join(repr(m) for m in missing)} (a "
+                            "variant that adds actions declares their ids under 'openspiel: actions')")
         if codec.num_actions > MAX_IDS:
             raise GameError(f"{g.name} has {codec.num_actions:,} action ids: an OpenSpiel layout maps at most "
                             f"{MAX_IDS:,}")

@@ -43,7 +43,7 @@ from .observation import _plan, _sees
 ONE_HOT_MAX = 256
 # The most moves the block holds, whatever the rule file's bound: a game that declares no bound (or a larger
 # one) still has a tensor of a size a learner can take; a longer match keeps its start and its latest moves.
-MAX_MOVES = 2_000
+MAX_MOVES = 1_000
 
 
 def _kind_width(g: Any, kind: str, radix: int) -> int:
