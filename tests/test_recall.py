@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from cardsmith.engine.game import Game
 from cardsmith.engine.state import State
-from conftest import FEATURE_CASES, GAME_CASES, game_for
+from conftest import FEATURE_CASES, GAME_CASES, compiled, game_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -214,7 +214,7 @@ def test_a_match_longer_than_the_history_keeps_its_start_and_latest_moves(monkey
     frames; a longer match keeps the start of the match and the latest moves, and says how many it left out."""
     from cardsmith.engine import recall, tensors
     monkeypatch.setattr(recall, "MAX_MOVES", 10)
-    g = game_for(*_case("thirty-one"))  # a new Game: its plan is made with the patched bound
+    g = Game(compiled(_case("thirty-one")[0]), 2)  # not game_for's shared one: its plan has the patched bound
     assert recall.frames(g) == 11
     rng = random.Random(1)
     s = State.initial(g, 1)
