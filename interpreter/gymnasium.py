@@ -2,12 +2,12 @@
 
     import gymnasium
     import cardsmith.gymnasium  # registers cardsmith/<Game>-v0 for every bundled game
-    env = gymnasium.make("cardsmith/Hearts-v0", opponents="greedy", seat=0)
-    # or, with no import first: gymnasium.make("cardsmith.gymnasium:cardsmith/Hearts-v0", ...)
+    env = gymnasium.make("cardsmith/<Game>-v0", opponents="greedy", seat=0)
+    # or, with no import first: gymnasium.make("cardsmith.gymnasium:cardsmith/<Game>-v0", ...)
     obs, info = env.reset(seed=42)
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample(info["action_mask"]))
 
-A bundled game's id is its file name in CamelCase (`kuhn-poker` -> `cardsmith/KuhnPoker-v0`); any rule file is
+A bundled game's id is its file name in CamelCase (`my-game` -> `cardsmith/MyGame-v0`); any rule file is
 `gymnasium.make("cardsmith/RuleFile-v0", game="my-game.yaml", ...)` or `CardsmithGymEnv("my-game.yaml", ...)`.
 Arguments: `players` (default: the rule file's fewest), `options`, `seat` (the learner's, default 0),
 `opponents` (bot specs as `cardsmith simulate --bots` takes them, one per other seat in seat order, the last

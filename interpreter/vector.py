@@ -1,7 +1,7 @@
 """N matches of one rule file stepped together: a `gymnasium.vector.VectorEnv` for batched reinforcement learning.
 
     from cardsmith.vector import VectorEnv
-    envs = VectorEnv("hearts", num_envs=64, seat=0, opponents="random")
+    envs = VectorEnv("my-game.yaml", num_envs=64, seat=0, opponents="random")
     obs, infos = envs.reset(seed=1)                   # obs["observation"]: (64, size) float32
     while training:
         actions = policy(obs["observation"], obs["action_mask"])      # one action id per match
